@@ -1,0 +1,25 @@
+// Exit codes shared by every program (spec README §2) and the one-line error report.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include "msprobe/dump/status.h"
+
+namespace msprobe::cli {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitGateFailed = 1,  // the job ran and a gate failed (verify found mismatches, --fail-on)
+  kExitUsage = 2,
+  kExitInput = 3,       // missing, malformed or unsupported input
+  kExitInternal = 4,
+};
+
+int ExitCodeFor(const Status& status);
+// Prints "<program>: error: <source>: <message>" on stderr when `status` failed; returns its exit code.
+int ReportAndExit(std::string_view program, const Status& status);
+// Runs `body`, turning any escaping exception into an internal error (exit 4) with one stderr line.
+int GuardedMain(std::string_view program, const std::function<int()>& body);
+
+}  // namespace msprobe::cli

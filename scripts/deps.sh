@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency from Debian 12 packages. Idempotent: apt-get skips what is
+# already installed, and the package lists are refreshed only when apt has never been updated here.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libxlsxwriter-dev
+  libgtest-dev libgmock-dev
+  clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  if [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || ! apt-get install -y -q "${missing[@]}"; then
+    apt-get update -q
+    apt-get install -y -q "${missing[@]}"
+  fi
+fi
