@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs every build and test dependency from Debian 12 packages. Idempotent: apt-get skips what is
-# already installed, and the package lists are refreshed only when apt has never been updated here.
+# Installs every build and test dependency from Debian 12 packages. Idempotent: only missing packages
+# are installed, and the package lists are refreshed only when that install cannot proceed without it.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -14,8 +14,6 @@ for p in "${packages[@]}"; do
 done
 if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
-  if [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || ! apt-get install -y -q "${missing[@]}"; then
-    apt-get update -q
-    apt-get install -y -q "${missing[@]}"
-  fi
+  # A fresh machine has no package lists yet: refresh them only when the install cannot proceed.
+  apt-get install -y -q "${missing[@]}" || { apt-get update -q && apt-get install -y -q "${missing[@]}"; }
 fi

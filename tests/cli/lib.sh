@@ -1,0 +1,38 @@
+# Assertions for the end-to-end CLI tests. Each test script sources this, runs the programs from
+# $MSPROBE_BIN and calls `finish` at the end; the first failed check exits non-zero.
+set -uo pipefail
+: "${MSPROBE_BIN:?}" "${MSPROBE_ROOT:?}"
+SHARED_DATA="${MSPROBE_SHARED:-$MSPROBE_ROOT/../shared}/data"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+checks=0
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# run CMD...: runs it, keeping stdout in $OUT, stderr in $ERR and the exit code in $CODE.
+run() {
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  CODE=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+expect_code() {
+  checks=$((checks + 1))
+  [ "$CODE" -eq "$1" ] || fail "expected exit $1, got $CODE${2:+ ($2)}; stderr: $ERR; stdout: ${OUT:0:400}"
+}
+expect_out() {
+  checks=$((checks + 1))
+  grep -qF -- "$1" <<<"$OUT" || fail "stdout lacks '$1': ${OUT:0:600}"
+}
+expect_err() {
+  checks=$((checks + 1))
+  grep -qF -- "$1" <<<"$ERR" || fail "stderr lacks '$1': $ERR"
+}
+# The error contract: exactly one line on stderr, prefixed with the program name.
+expect_one_error_line() {
+  checks=$((checks + 1))
+  [ "$(printf '%s\n' "$ERR" | wc -l)" -eq 1 ] || fail "expected one stderr line, got: $ERR"
+  grep -q "^$1: error: " <<<"$ERR" || fail "stderr does not start with '$1: error: ': $ERR"
+}
+have_shared() { [ -d "$SHARED_DATA/msprobe_samples" ]; }
+finish() { echo "$(basename "$0"): $checks checks passed"; }

@@ -1,0 +1,125 @@
+#include "msprobe/dump/dump_json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "test_support.h"
+
+namespace msprobe {
+namespace {
+
+Result<DumpJson> Parse(std::string_view text) {
+  Result<rapidjson::Document> doc = ParseJsonText(text, "dump.json");
+  if (!doc.ok()) return doc.status();
+  return ParseDumpJson(*doc, "dump.json");
+}
+
+TEST(DumpJsonTest, CollectsNestedTensorsWithTheirPlace) {
+  auto dump = Parse(R"({"task": "tensor", "level": "L1", "framework": "pytorch", "dump_data_dir": null, "data": {
+    "Distributed.all_gather.0.forward": {"input_args": [null, {"type": "torch.Tensor", "dtype": "torch.float32",
+      "shape": [2], "Max": 1.0, "Min": -1.0, "Mean": 0.0, "Norm": 1.4142135623730951, "requires_grad": false,
+      "data_name": "Distributed.all_gather.0.forward.input.1.pt"}],
+     "input_kwargs": {"group": {"type": "torch.ProcessGroup", "group_ranks": [0, 1], "group_id": "77849d8c"}},
+     "output": [[{"type": "torch.Tensor", "dtype": "torch.bool", "shape": [], "Max": true, "Min": false,
+                  "Mean": null, "Norm": null, "requires_grad": false}]]}}})");
+  ASSERT_TRUE(dump.ok()) << dump.status().ToString();
+  EXPECT_EQ(dump->task, "tensor");
+  ASSERT_EQ(dump->tensors.size(), 2u);
+  const TensorRecord& a = dump->tensors[0];
+  EXPECT_EQ(a.entry, "Distributed.all_gather.0.forward");
+  EXPECT_EQ(a.path, "input_args.1");
+  EXPECT_EQ(a.shape, (std::vector<int64_t>{2}));
+  EXPECT_EQ(a.max.kind, RecordedStat::Kind::kNumber);
+  EXPECT_EQ(a.norm.number, 1.4142135623730951);
+  EXPECT_EQ(a.data_name, "Distributed.all_gather.0.forward.input.1.pt");
+  const TensorRecord& b = dump->tensors[1];
+  EXPECT_EQ(b.path, "output.0.0");
+  EXPECT_TRUE(b.shape.empty());
+  EXPECT_EQ(b.max.kind, RecordedStat::Kind::kBool);
+  EXPECT_EQ(b.max.number, 1);
+  EXPECT_EQ(b.mean.kind, RecordedStat::Kind::kNull);
+  EXPECT_FALSE(b.data_name.has_value());
+}
+
+TEST(DumpJsonTest, AcceptsBareNanAndInfinityTokens) {
+  auto dump = Parse(R"({"task": "statistics", "level": "L1", "data": {"Torch.div.0.forward": {"output": [
+    {"type": "torch.Tensor", "dtype": "torch.float16", "shape": [1], "Max": Infinity, "Min": -Infinity,
+     "Mean": NaN, "Norm": Infinity, "requires_grad": false, "md5": "2bcb8d87"}]}}})");
+  ASSERT_TRUE(dump.ok()) << dump.status().ToString();
+  EXPECT_EQ(dump->framework, "pytorch");  // missing framework defaults to pytorch, as compare does
+  const TensorRecord& t = dump->tensors.at(0);
+  EXPECT_TRUE(std::isinf(t.max.number) && t.max.number > 0);
+  EXPECT_TRUE(std::isinf(t.min.number) && t.min.number < 0);
+  EXPECT_TRUE(std::isnan(t.mean.number));
+  EXPECT_EQ(t.md5, "2bcb8d87");
+}
+
+TEST(DumpJsonTest, DebugJsonBareTensorValue) {
+  auto dump = Parse(R"({"task": "tensor", "level": "debug", "framework": "pytorch", "data": {
+    "x2.0.debug": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [3, 2], "Max": 0.5,
+                   "requires_grad": true, "data_name": "x2.0.debug.pt"}}})");
+  ASSERT_TRUE(dump.ok());
+  ASSERT_EQ(dump->tensors.size(), 1u);
+  EXPECT_EQ(dump->tensors[0].entry, "x2.0.debug");
+  EXPECT_EQ(dump->tensors[0].path, "");
+}
+
+TEST(DumpJsonTest, MalformedInputsAreClearErrors) {
+  EXPECT_STATUS(ParseJsonText(R"({"data": {"a": [1, 2)", "dump.json"), Code::kInvalidInput, "invalid JSON at byte");
+  EXPECT_STATUS(ParseJsonText(R"({"data": {}} trailing)", "dump.json"), Code::kInvalidInput, "invalid JSON");
+  EXPECT_STATUS(Parse(R"([1, 2])"), Code::kInvalidInput, "not a JSON object");
+  EXPECT_STATUS(Parse(R"({"task": "tensor"})"), Code::kInvalidInput, "no \"data\" object");
+  EXPECT_STATUS(Parse(R"({"data": {"a": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": "3"}}})"),
+                Code::kInvalidInput, "\"shape\" is not a list");
+  EXPECT_STATUS(Parse(R"({"data": {"a": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1],
+                "data_name": 7}}})"), Code::kInvalidInput, "\"data_name\" is not a string");
+  std::string deep = R"({"data": {"a": )" + std::string(500, '[') + std::string(500, ']') + "}}";
+  EXPECT_STATUS(Parse(deep), Code::kInvalidInput, "deeper than 400");
+}
+
+TEST(DumpJsonTest, ReadsEverySharedSampleDump) {
+  MSP_REQUIRE_SHARED(root, "msprobe_samples");
+  int files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    const std::string name = entry.path().filename().string();
+    if (name != "dump.json" && name != "debug.json") continue;
+    auto dump = ReadDumpJson(entry.path().string());
+    ASSERT_TRUE(dump.ok()) << dump.status().ToString();
+    EXPECT_FALSE(dump->task.empty()) << entry.path();
+    ++files;
+  }
+  EXPECT_GE(files, 20);
+}
+
+TEST(DumpJsonTest, TensorDumpNamesEveryFileOnce) {
+  MSP_REQUIRE_SHARED(dir, "msprobe_samples/single_proc/t_l1/step0/proc15975");
+  auto dump = ReadDumpJson(dir + "/dump.json");
+  ASSERT_TRUE(dump.ok()) << dump.status().ToString();
+  std::set<std::string> names;
+  for (const TensorRecord& t : dump->tensors) {
+    if (t.data_name) names.insert(*t.data_name);
+  }
+  size_t on_disk = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir + "/dump_tensor_data")) {
+    EXPECT_TRUE(names.count(f.path().filename().string())) << f.path();
+    ++on_disk;
+  }
+  EXPECT_EQ(names.size(), on_disk);
+}
+
+TEST(DumpJsonTest, ReadsTheGpuExampleWithRecomputeFlags) {
+  MSP_REQUIRE_SHARED(json, "msprobe_examples/examples/quick_start/gpu_dump/step0/proc2016/dump.json");
+  auto dump = ReadDumpJson(json);
+  ASSERT_TRUE(dump.ok()) << dump.status().ToString();
+  EXPECT_EQ(dump->level, "mix");
+  EXPECT_GT(dump->tensors.size(), 1000u);
+  EXPECT_EQ(dump->tensors[0].entry, "Functional.conv2d.0.forward");
+  EXPECT_EQ(dump->tensors[0].shape, (std::vector<int64_t>{32, 3, 224, 224}));
+  EXPECT_EQ(dump->tensors[0].mean.number, 0.4993983507156372);
+}
+
+}  // namespace
+}  // namespace msprobe
