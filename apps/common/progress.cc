@@ -1,0 +1,31 @@
+#include "common/progress.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace msprobe::cli {
+
+ProgressBar::ProgressBar(std::string label, bool quiet)
+    : label_(std::move(label)), enabled_(!quiet && ::isatty(STDERR_FILENO)) {}
+
+ProgressBar::~ProgressBar() {
+  if (drawn_) fmt::print(stderr, "\r\033[K");
+}
+
+void ProgressBar::Update(uint64_t done, uint64_t total) {
+  if (!enabled_ || total == 0) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto now = std::chrono::steady_clock::now();
+  if (done < total && drawn_ && now - last_draw_ < std::chrono::milliseconds(100)) return;
+  last_draw_ = now;
+  drawn_ = true;
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(kWidth * done / total);
+  fmt::print(stderr, "\r{} [{}{}] {}/{} ({}%)", label_, std::string(filled, '#'), std::string(kWidth - filled, '.'),
+             done, total, 100 * done / total);
+  std::fflush(stderr);
+}
+
+}  // namespace msprobe::cli

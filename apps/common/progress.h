@@ -1,0 +1,27 @@
+// A one-line progress bar on stderr, drawn only when stderr is a terminal and not quieted.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+namespace msprobe::cli {
+
+class ProgressBar {
+ public:
+  ProgressBar(std::string label, bool quiet);
+  ~ProgressBar();  // clears the line
+  // Thread-safe; redraws at most ten times a second.
+  void Update(uint64_t done, uint64_t total);
+
+ private:
+  std::string label_;
+  bool enabled_;
+  std::mutex mu_;
+  std::chrono::steady_clock::time_point last_draw_{};
+  bool drawn_ = false;
+};
+
+}  // namespace msprobe::cli
