@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
-  libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libxlsxwriter-dev
+  libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libxlsxwriter-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
 )

@@ -1,0 +1,159 @@
+#include "msprobe/compare/python_format.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace msprobe::compare {
+namespace {
+
+// repr() of a Python str: single quotes unless the text holds ' and no ".
+std::string PythonStrRepr(std::string_view s) {
+  const char quote = (s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos) ? '"' : '\'';
+  std::string out(1, quote);
+  for (unsigned char c : s) {
+    if (c == '\\') out += "\\\\";
+    else if (c == static_cast<unsigned char>(quote)) { out += '\\'; out += static_cast<char>(c); }
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+    else out += static_cast<char>(c);  // UTF-8 bytes of printable characters stay as they are
+  }
+  out += quote;
+  return out;
+}
+
+std::string PythonStrImpl(const JsonValue& v, bool nested) {
+  if (v.IsNull()) return "None";
+  if (v.IsBool()) return v.GetBool() ? "True" : "False";
+  if (v.IsInt64()) return std::to_string(v.GetInt64());
+  if (v.IsUint64()) return std::to_string(v.GetUint64());
+  if (v.IsNumber()) return PythonFloatRepr(v.GetDouble());
+  if (v.IsString()) {
+    const std::string_view s(v.GetString(), v.GetStringLength());
+    return nested ? PythonStrRepr(s) : std::string(s);
+  }
+  std::string out;
+  if (v.IsArray()) {
+    out = "[";
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      if (i) out += ", ";
+      out += PythonStrImpl(v[i], true);
+    }
+    return out + "]";
+  }
+  out = "{";
+  bool first = true;
+  for (const auto& m : v.GetObject()) {
+    if (!first) out += ", ";
+    first = false;
+    out += PythonStrRepr({m.name.GetString(), m.name.GetStringLength()}) + ": " + PythonStrImpl(m.value, true);
+  }
+  return out + "}";
+}
+
+// Appends \uXXXX for one UTF-16 code unit.
+void AppendU16(std::string* out, unsigned unit) { *out += fmt::format("\\u{:04x}", unit); }
+
+}  // namespace
+
+std::string PythonFloatRepr(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
+  // Shortest round-trip digits in scientific form: "d.ddde±X".
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
+  (void)ec;
+  std::string_view sci(buf, static_cast<size_t>(end - buf));
+  const size_t e = sci.find('e');
+  std::string_view mantissa = sci.substr(0, e);
+  const int exp10 = std::atoi(std::string(sci.substr(e + 1)).c_str());
+  const bool negative = mantissa.front() == '-';
+  if (negative) mantissa.remove_prefix(1);
+  std::string digits;
+  for (char c : mantissa) {
+    if (c != '.') digits += c;
+  }
+  std::string out = negative ? "-" : "";
+  if (exp10 >= -4 && exp10 < 16) {
+    if (exp10 < 0) {
+      out += "0." + std::string(static_cast<size_t>(-exp10 - 1), '0') + digits;
+    } else if (static_cast<int>(digits.size()) <= exp10 + 1) {
+      out += digits + std::string(static_cast<size_t>(exp10 + 1) - digits.size(), '0') + ".0";
+    } else {
+      out += digits.substr(0, static_cast<size_t>(exp10 + 1)) + "." + digits.substr(static_cast<size_t>(exp10 + 1));
+    }
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  out += fmt::format("e{}{:02d}", exp10 < 0 ? '-' : '+', std::abs(exp10));
+  return out;
+}
+
+std::string PythonStr(const JsonValue& v) { return PythonStrImpl(v, false); }
+
+std::string JsonDumpsStrings(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += '"';
+    const std::string& s = items[i];
+    for (size_t k = 0; k < s.size();) {
+      const auto c = static_cast<unsigned char>(s[k]);
+      if (c < 0x80) {
+        if (c == '"') out += "\\\"";
+        else if (c == '\\') out += "\\\\";
+        else if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\b') out += "\\b";
+        else if (c == '\f') out += "\\f";
+        else if (c < 0x20 || c == 0x7f) AppendU16(&out, c);
+        else out += static_cast<char>(c);
+        ++k;
+        continue;
+      }
+      // Decode one UTF-8 sequence; ensure_ascii writes it as \uXXXX (a surrogate pair past U+FFFF).
+      const int len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+      unsigned cp = len == 1 ? c : c & (0xff >> (len + 1));
+      for (int j = 1; j < len && k + j < s.size(); ++j) cp = (cp << 6) | (static_cast<unsigned char>(s[k + j]) & 0x3f);
+      if (cp >= 0x10000) {
+        cp -= 0x10000;
+        AppendU16(&out, 0xd800 + (cp >> 10));
+        AppendU16(&out, 0xdc00 + (cp & 0x3ff));
+      } else {
+        AppendU16(&out, cp);
+      }
+      k += static_cast<size_t>(len);
+    }
+    out += '"';
+  }
+  return out + "]";
+}
+
+std::string PythonListOfStrings(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += PythonStrRepr(items[i]);
+  }
+  return out + "]";
+}
+
+double RoundTo12Decimals(double x) { return PythonRound(x, 12); }
+
+double PythonRound(double x, int ndigits) {
+  if (!std::isfinite(x)) return x;
+  // glibc's printf rounds the exact binary value half-to-even, as Python's round() and "%.*f" do.
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), "%.*f", ndigits, x);
+  return std::strtod(buf, nullptr);
+}
+
+}  // namespace msprobe::compare

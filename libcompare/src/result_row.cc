@@ -1,0 +1,56 @@
+#include "msprobe/compare/result_row.h"
+
+#include "msprobe/compare/python_format.h"
+
+namespace msprobe::compare {
+namespace {
+
+const std::vector<std::string> kBasic = {"NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
+                                         "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad"};
+const std::vector<std::string> kStats = {"NPU max", "NPU min", "NPU mean", "NPU l2norm",
+                                         "Bench max", "Bench min", "Bench mean", "Bench l2norm"};
+const std::vector<std::string> kTensorMetrics = {"Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
+                                                 "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
+const std::vector<std::string> kStatsDiffs = {"Max diff", "Min diff", "Mean diff", "L2norm diff",
+                                              "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"};
+
+void Append(std::vector<std::string>* out, const std::vector<std::string>& more) {
+  out->insert(out->end(), more.begin(), more.end());
+}
+
+}  // namespace
+
+std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack) {
+  std::vector<std::string> h = kBasic;
+  switch (mode) {
+    case CompareMode::kTensor: Append(&h, kTensorMetrics); Append(&h, kStats); break;
+    case CompareMode::kSummary: Append(&h, kStatsDiffs); Append(&h, kStats); break;
+    case CompareMode::kMd5: Append(&h, {"NPU MD5", "BENCH MD5"}); break;
+  }
+  Append(&h, {"Requires_grad Consistent", "Result", "Err_message"});
+  if (with_stack) h.push_back("NPU_Stack_Info");
+  if (mode == CompareMode::kTensor) h.push_back("Data_name");
+  return h;
+}
+
+std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_stack) {
+  std::vector<Cell> c;
+  c.reserve(30);
+  for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape,
+                               &r.bench_shape, &r.npu_requires_grad, &r.bench_requires_grad}) {
+    c.push_back(Cell::Text(*s));
+  }
+  c.insert(c.end(), r.metrics.begin(), r.metrics.end());
+  if (mode != CompareMode::kMd5) {
+    c.insert(c.end(), r.npu_stats.begin(), r.npu_stats.end());
+    c.insert(c.end(), r.bench_stats.begin(), r.bench_stats.end());
+  }
+  c.push_back(Cell::Bool(r.requires_grad_consistent));
+  c.push_back(Cell::Text(r.result));
+  c.push_back(Cell::Text(JsonDumpsStrings(r.err_messages)));
+  if (with_stack) c.push_back(Cell::Text(r.stack_info));
+  if (mode == CompareMode::kTensor) c.push_back(Cell::Text(PythonListOfStrings({r.npu_data_name, r.bench_data_name})));
+  return c;
+}
+
+}  // namespace msprobe::compare
