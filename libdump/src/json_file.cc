@@ -9,8 +9,11 @@ namespace msprobe {
 
 Result<rapidjson::Document> ParseJsonText(std::string_view text, const std::string& source) {
   rapidjson::Document doc;
-  // Iterative parsing: a hostile file nested a million levels deep must not overflow the stack.
-  doc.Parse<rapidjson::kParseNanAndInfFlag | rapidjson::kParseIterativeFlag>(text.data(), text.size());
+  // Full precision: the default fast path can be 1 ulp off, and msprobe's values are Python's exact
+  // doubles. Iterative: a hostile file nested a million levels deep must not overflow the stack.
+  constexpr unsigned kFlags =
+      rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag;
+  doc.Parse<kFlags>(text.data(), text.size());
   if (doc.HasParseError()) {
     return Status::InvalidInput(source, fmt::format("invalid JSON at byte {}: {}", doc.GetErrorOffset(),
                                                     rapidjson::GetParseError_En(doc.GetParseError())));

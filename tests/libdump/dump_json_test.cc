@@ -57,6 +57,15 @@ TEST(DumpJsonTest, AcceptsBareNanAndInfinityTokens) {
   EXPECT_EQ(t.md5, "2bcb8d87");
 }
 
+// RapidJSON's default number parsing can be 1 ulp off; msprobe's values are exact Python doubles.
+TEST(DumpJsonTest, NumbersParseToTheNearestDouble) {
+  auto doc = ParseJsonText("[-0.040683943778276443, 2.789699077606201, 0.0013313378440216184]", "t");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ((*doc)[0].GetDouble(), -0.040683943778276443);
+  EXPECT_EQ((*doc)[1].GetDouble(), 2.789699077606201);
+  EXPECT_EQ((*doc)[2].GetDouble(), 0.0013313378440216184);
+}
+
 TEST(DumpJsonTest, DebugJsonBareTensorValue) {
   auto dump = Parse(R"({"task": "tensor", "level": "debug", "framework": "pytorch", "data": {
     "x2.0.debug": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [3, 2], "Max": 0.5,
