@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# README command 1: install what is needed, build, and run the main job on the bundled samples.
+# README command 1: install what is needed, build, and compare the bundled NPU dump with its bench dump.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh" >/dev/null
 "$root/scripts/build.sh" "$root/build" >/dev/null
 bin=$root/build/apps
 out=${MSPROBE_DEMO_OUT:-$root/demo_output}
-mkdir -p "$out"
-echo "== msprobe-dump verify: recompute every tensor's statistics and check them against dump.json"
-"$bin/msprobe-dump" verify "$root/samples/dist2/npu_t/step0"
+samples=$root/samples/dist2
+echo "== msprobe-dump verify: are the dumps intact? (recomputes every tensor's statistics)"
+"$bin/msprobe-dump" verify -q "$samples/npu_t/step0" && "$bin/msprobe-dump" verify "$samples/bench_t/step0"
 echo
-echo "== msprobe-dump stats: statistics of two tensor files"
-"$bin/msprobe-dump" stats "$root"/samples/dist2/npu_t/step0/rank0/dump_tensor_data/Functional.linear.0.forward.{input,output}.0.pt
-"$bin/msprobe-dump" stats --json "$root"/samples/dist2/npu_t/step0/rank0/dump_tensor_data/*.pt > "$out/stats_rank0.json"
+echo "== msprobe-compare: NPU dump vs bench dump, 2 ranks, tensor mode"
+rm -rf "$out"
+"$bin/msprobe-compare" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$out"
 echo
-echo "Statistics of every rank0 tensor file: $out/stats_rank0.json"
+echo "The spreadsheets (xlsx with highlights and a summary sheet; csv as msprobe writes it) are in: $out"

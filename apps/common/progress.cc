@@ -10,8 +10,10 @@ namespace msprobe::cli {
 ProgressBar::ProgressBar(std::string label, bool quiet)
     : label_(std::move(label)), enabled_(!quiet && ::isatty(STDERR_FILENO)) {}
 
-ProgressBar::~ProgressBar() {
+void ProgressBar::Clear() {
+  std::lock_guard<std::mutex> lock(mu_);
   if (drawn_) fmt::print(stderr, "\r\033[K");
+  drawn_ = false;
 }
 
 void ProgressBar::Update(uint64_t done, uint64_t total) {

@@ -12,7 +12,8 @@ namespace msprobe::cli {
 class ProgressBar {
  public:
   ProgressBar(std::string label, bool quiet);
-  ~ProgressBar();  // clears the line
+  ~ProgressBar() { Clear(); }
+  void Clear();  // erases the bar so the next output starts on a clean line
   // Thread-safe; redraws at most ten times a second.
   void Update(uint64_t done, uint64_t total);
 

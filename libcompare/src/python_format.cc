@@ -156,4 +156,25 @@ double PythonRound(double x, int ndigits) {
   return std::strtod(buf, nullptr);
 }
 
+std::string PythonReplace(std::string_view s, std::string_view old, std::string_view replacement,
+                          int count) {
+  std::string out;
+  size_t pos = 0;
+  for (int done = 0; count < 0 || done < count; ++done) {
+    const size_t hit = s.find(old, pos);
+    if (hit == std::string_view::npos) break;
+    out.append(s.substr(pos, hit - pos)).append(replacement);
+    if (old.empty()) {
+      // Python inserts between characters; step over one so the scan advances.
+      if (hit == s.size()) { pos = hit + 1; break; }
+      out += s[hit];
+      pos = hit + 1;
+    } else {
+      pos = hit + old.size();
+    }
+  }
+  if (pos < s.size()) out.append(s.substr(pos));
+  return out;
+}
+
 }  // namespace msprobe::compare

@@ -11,10 +11,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # run CMD...: runs it, keeping stdout in $OUT, stderr in $ERR and the exit code in $CODE.
 run() {
-  "$@" >"$TMP/out" 2>"$TMP/err"
+  "$@" >"$TMP/.stdout" 2>"$TMP/.stderr"
   CODE=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
+  OUT=$(cat "$TMP/.stdout")
+  ERR=$(cat "$TMP/.stderr")
 }
 expect_code() {
   checks=$((checks + 1))

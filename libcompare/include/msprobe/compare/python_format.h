@@ -24,5 +24,9 @@ std::string PythonListOfStrings(const std::vector<std::string>& items);
 double RoundTo12Decimals(double x);
 // Python round(x, n) (round-half-even on the exact binary value).
 double PythonRound(double x, int ndigits);
+// str.replace(old, new[, count]): at most `count` replacements (all when count < 0), left to
+// right; an empty `old` matches before every character and at the end, as in Python.
+std::string PythonReplace(std::string_view s, std::string_view old, std::string_view replacement,
+                          int count = -1);
 
 }  // namespace msprobe::compare

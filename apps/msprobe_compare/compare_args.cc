@@ -1,0 +1,101 @@
+#include "msprobe_compare/compare_args.h"
+
+#include <fmt/format.h>
+
+#include "common/exit_codes.h"
+#include "msprobe/dump/json_file.h"
+
+namespace msprobe::compare_app {
+
+const cli::FlagAliases kFlagAliases = {
+    {"-tp", "--target_path"}, {"-gp", "--golden_path"}, {"-npu", "--target_path"}, {"--npu_path", "--target_path"},
+    {"-bench", "--golden_path"}, {"--bench_path", "--golden_path"}, {"-fm", "--fuzzy_match"},
+    {"-dm", "--data_mapping"}, {"-cm", "--cell_mapping"}, {"-am", "--api_mapping"}, {"-lm", "--layer_mapping"},
+    {"-da", "--diff_analyze"}, {"-tensor_log", "--is_print_compare_log"}};
+
+void AddCompareOptions(CLI::App& app, CompareArgs* a) {
+  app.add_option("--target_path", a->target, "Target (NPU) dump.json/debug.json or directory (-tp, -npu)");
+  app.add_option("--golden_path", a->golden, "Golden (bench) dump.json/debug.json or directory (-gp, -bench)");
+  app.add_option("-i,--input", a->input_json, "compare.json with npu_path, bench_path[, stack_path] (older form)");
+  app.add_option("-o,--output_path", a->output, "Output directory (default ./output)")->expected(0, 1);
+  app.add_option("-m,--mode", a->mode, "Compare mode; only 'auto' (dump compare)");
+  app.add_flag("--fuzzy_match", a->fuzzy, "Match rows ignoring call counts (-fm)");
+  app.add_option("--data_mapping", a->data_mapping, "YAML {npu_row_name: bench_row_name} (-dm)");
+  a->cell_mapping_opt = app.add_option("--cell_mapping", a->cell_mapping, "MindSpore Cell→Module mapping, optional YAML (-cm)")->expected(0, 1);
+  a->api_mapping_opt = app.add_option("--api_mapping", a->api_mapping, "MindSpore→PyTorch API mapping, optional YAML (-am)")->expected(0, 1);
+  a->layer_mapping_opt = app.add_option("--layer_mapping", a->layer_mapping, "Layer mapping (-lm; not supported)")->expected(0, 1);
+  app.add_flag("--diff_analyze", a->diff_analyze, "First-diff analysis (-da; not yet supported)");
+  app.add_flag("--is_print_compare_log", a->tensor_log, "Accepted for compatibility (-tensor_log)");
+  app.add_option("--rank", a->rank, "Kernel dump compare: rank (not yet supported)");
+  app.add_option("--step", a->step, "Kernel dump compare: step (not yet supported)");
+  app.add_flag("--csv", a->csv, "Write only the csv");
+  app.add_flag("--xlsx", a->xlsx, "Write only the xlsx");
+  app.add_flag("--json", a->json, "Also write a machine-readable json result");
+}
+
+namespace {
+
+std::optional<UsageError> Usage(std::string message) { return UsageError{std::move(message), cli::kExitUsage}; }
+
+// compare.json of msprobe G2: {"npu_path", "bench_path", "stack_path", "is_print_compare_log"}.
+std::optional<UsageError> ReadInputJson(const std::string& path, compare::CompareOptions* options) {
+  auto doc = ReadJsonFile(path);
+  if (!doc.ok()) return UsageError{doc.status().ToString(), cli::ExitCodeFor(doc.status())};
+  const char* npu = StringMember(*doc, "npu_path");
+  const char* bench = StringMember(*doc, "bench_path");
+  if (!npu || !bench) return UsageError{path + ": needs string keys \"npu_path\" and \"bench_path\"", cli::kExitInput};
+  options->target_path = npu;
+  options->golden_path = bench;
+  if (const char* stack = StringMember(*doc, "stack_path")) options->stack_path = stack;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::CompareOptions* options) {
+  if (a.mode != "auto") return Usage("-m " + a.mode + ": only the dump compare (auto) is supported");
+  if (a.diff_analyze) return Usage("-da (first-diff analysis) is not yet supported");
+  if (!a.rank.empty() || !a.step.empty()) return Usage("--rank/--step (kernel dump compare) are not yet supported");
+  if (a.layer_mapping_opt->count()) return Usage("-lm (layer mapping) is not supported");
+  if (!a.input_json.empty()) {
+    if (auto error = ReadInputJson(a.input_json, options)) return error;
+  }
+  if (!a.target.empty()) options->target_path = a.target;
+  if (!a.golden.empty()) options->golden_path = a.golden;
+  if (options->target_path.empty() || options->golden_path.empty()) {
+    return Usage("give the target and golden dumps: -tp TARGET -gp GOLDEN (or -i compare.json)");
+  }
+  if (a.fuzzy && !a.data_mapping.empty()) return Usage("-fm and -dm cannot be combined");
+  options->output_dir = a.output.empty() ? "./output" : a.output;
+  options->fuzzy_match = a.fuzzy;
+  options->data_mapping = a.data_mapping;
+  options->cell_mapping = a.cell_mapping_opt->count() > 0;
+  options->cell_mapping_yaml = a.cell_mapping;
+  options->api_mapping = a.api_mapping_opt->count() > 0;
+  options->api_mapping_yaml = a.api_mapping;
+  // Both by default; --csv or --xlsx alone writes only that one (spec README §2).
+  options->write_csv = a.csv || !a.xlsx;
+  options->write_xlsx = a.xlsx || !a.csv;
+  options->write_json = a.json;
+  return std::nullopt;
+}
+
+void PrintReport(const compare::CompareReport& report, bool quiet) {
+  uint64_t rows = 0, passed = 0, warnings = 0, errors = 0;
+  for (const compare::PairResult& pair : report.pairs) {
+    if (!pair.skipped_reason.empty()) {
+      fmt::print(stderr, "msprobe-compare: warning: {}: {}\n", pair.target_json, pair.skipped_reason);
+    }
+    for (const std::string& file : pair.outputs) fmt::print("{}\n", file);
+    rows += pair.rows;
+    passed += pair.passed;
+    warnings += pair.warnings;
+    errors += pair.errors;
+  }
+  if (!quiet) {
+    fmt::print(stderr, "compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows,
+               passed, warnings, errors);
+  }
+}
+
+}  // namespace msprobe::compare_app

@@ -1,0 +1,44 @@
+// msprobe-compare's command line: msprobe G3's flags (compare.md §1.1) plus the older -i compare.json
+// and our output switches, turned into compare::CompareOptions.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+#include "common/single_dash_flags.h"
+#include "msprobe/compare/compare_job.h"
+
+namespace msprobe::compare_app {
+
+extern const cli::FlagAliases kFlagAliases;
+
+struct CompareArgs {
+  std::string target, golden, input_json;
+  std::string output = "./output";
+  std::string mode = "auto";
+  bool fuzzy = false;
+  std::string data_mapping;
+  std::string cell_mapping, api_mapping, layer_mapping;
+  CLI::Option* cell_mapping_opt = nullptr;
+  CLI::Option* api_mapping_opt = nullptr;
+  CLI::Option* layer_mapping_opt = nullptr;
+  bool diff_analyze = false, tensor_log = false;
+  std::string rank, step;
+  bool csv = false, xlsx = false, json = false;
+};
+
+void AddCompareOptions(CLI::App& app, CompareArgs* args);
+
+struct UsageError {
+  std::string message;
+  int exit_code;
+};
+// Fills `options`; a usage error (missing paths, a flag not supported yet, a bad compare.json) otherwise.
+std::optional<UsageError> ToCompareOptions(const CompareArgs& args, compare::CompareOptions* options);
+
+// One line per written file, then a summary line unless quiet.
+void PrintReport(const compare::CompareReport& report, bool quiet);
+
+}  // namespace msprobe::compare_app

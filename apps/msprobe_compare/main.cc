@@ -1,0 +1,54 @@
+// msprobe-compare: target (NPU) dump vs golden (bench) dump → msprobe-compatible result tables.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "common/app_options.h"
+#include "common/exit_codes.h"
+#include "common/progress.h"
+#include "common/single_dash_flags.h"
+#include "msprobe/compare/compare_job.h"
+#include "msprobe_compare/compare_args.h"
+
+namespace {
+
+constexpr const char* kExamples = R"(
+Examples:
+  msprobe-compare -tp npu_dump/step0 -gp bench_dump/step0 -o out        # every rank; csv + xlsx per rank
+  msprobe-compare -tp npu/step0/rank0/dump.json -gp gpu/step0/rank0/dump.json --xlsx
+  msprobe-compare -tp npu/step0/rank0/debug.json -gp gpu/step0/rank0/debug.json --csv
+  msprobe-compare -npu npu/step0/rank3 -gp gpu/step0/rank3 -fm           # two rank dirs, fuzzy matching
+  msprobe-compare -i compare.json -o out                                   # {"npu_path": …, "bench_path": …}
+
+Outputs: compare_result[_rankN]_{YYYYmmddHHMMSS}.csv (as msprobe writes it) and .xlsx (typed cells,
+red/yellow rows, a summary sheet); debug.json inputs give debug_compare_result_…
+Exit codes: 0 done, 2 usage error, 3 input error (missing, malformed, mismatched dumps), 4 internal error.)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return msprobe::cli::GuardedMain("msprobe-compare", [&] {
+    msprobe::cli::ArgvBuffer args(msprobe::cli::RewriteFlags(argc, argv, msprobe::compare_app::kFlagAliases));
+    CLI::App app{"Compare a target (NPU) dump with a golden (bench) dump, as msprobe compare does."};
+    app.footer(kExamples);
+    msprobe::cli::CommonOptions common;
+    msprobe::cli::AddCommonOptions(app, &common);
+    msprobe::compare_app::CompareArgs compare_args;
+    msprobe::compare_app::AddCompareOptions(app, &compare_args);
+    if (auto early = msprobe::cli::Parse(app, args.argc(), args.argv())) return *early;
+    const auto threads = msprobe::cli::ApplyThreads(common);
+
+    msprobe::compare::CompareOptions options;
+    if (auto usage = msprobe::compare_app::ToCompareOptions(compare_args, &options)) {
+      fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);
+      return usage->exit_code;
+    }
+    msprobe::cli::ProgressBar bar("compare", common.quiet);
+    auto report = msprobe::compare::RunCompare(options, [&](const std::string&, uint64_t done, uint64_t total) {
+      bar.Update(done, total);
+    });
+    if (!report.ok()) return msprobe::cli::ReportAndExit("msprobe-compare", report.status());
+    bar.Clear();
+    msprobe::compare_app::PrintReport(*report, common.quiet);
+    return int{msprobe::cli::kExitOk};
+  });
+}

@@ -1,0 +1,23 @@
+// Which json pairs a compare of two paths means (compare.md §1.2, §7; formats.md §4.2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+struct ComparePairSpec {
+  std::string target_json, golden_json;
+  std::string output_dir;  // where this pair's results go
+  std::string suffix;      // "" for a file pair, "_rank0" / "_proc1234" for rank dirs
+};
+
+// Two files: one pair (both dump.json or both debug.json). Two dirs: graph/pynative mix dirs pair by
+// common step dir; step dirs pair their rank dirs by sorted position (or their single proc dirs);
+// two rank dirs (holding dump.json/debug.json themselves) pair directly — beyond msprobe.
+Result<std::vector<ComparePairSpec>> ResolveComparePairs(const std::string& target, const std::string& golden,
+                                                         const std::string& output_dir);
+
+}  // namespace msprobe::compare

@@ -1,0 +1,33 @@
+// Flattens a dump.json or debug.json into OpRows the way msprobe G3 does (compare.md §2.1-§2.5):
+// the compare mode from the task, one row per tensor/scalar/None argument of every API or module
+// entry, the key parts that backward renumbering needs, and the stack of each entry's first row.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "msprobe/compare/op_row.h"
+#include "msprobe/dump/json_file.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+struct FlatDump {
+  std::string json_path, task, level, framework;  // framework defaults to "pytorch"
+  bool is_debug = false;                          // a debug.json: keys are names, not API calls
+  CompareMode mode = CompareMode::kSummary;
+  std::vector<OpRow> rows;                        // msprobe's row order
+};
+
+// stack_json: the stack.json next to the NPU json, or "" (then no row carries stack info).
+// Errors (InvalidInput naming the file): unreadable or malformed JSON, no or empty task, `data`
+// not an object, a task that compare cannot use ("structure", "nan_check", ...), an entry that
+// is not an object, nesting deeper than msprobe's limit of 400, a stack that is not a list.
+Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json);
+
+// The same over parsed documents (tests, fuzzing); stack may be null. `source` names the file in
+// errors, and a source whose file name is "debug.json" is read as a debug.json (as msprobe
+// decides from the file name); so is one with level "debug" unless it is named "dump.json".
+Result<FlatDump> FlattenDocument(const JsonValue& root, const JsonValue* stack, const std::string& source);
+
+}  // namespace msprobe::compare

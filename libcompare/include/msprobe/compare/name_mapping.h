@@ -1,0 +1,59 @@
+// The user's name mapping files (compare.md §3.6): -dm data_mapping.yaml, -cm cell_mapping.yaml and
+// -am api_mapping.yaml, loaded into plain tables, and the -dm/-cm rules that turn an NPU row name
+// into its compare key. This is the only file that touches yaml-cpp.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+// -dm: {npu_row_name: bench_row_name}, full row names.
+struct DataMapping {
+  std::unordered_map<std::string, std::string> npu_to_bench;
+};
+
+// -cm: {target_cell_name: golden_cell_name} in yaml order (the substring fallback applies them in
+// that order). Empty: only the Cell → Module rule.
+struct CellMapping {
+  std::vector<std::pair<std::string, std::string>> entries;
+};
+
+// One entry of a user -am yaml: a MindSpore API, its PyTorch counterpart, and how argument, output
+// and parameter indices correspond (ms_args[i] ↔ pt_args[i]). Lists hold the yaml scalars as text.
+struct ApiMappingEntry {
+  std::string ms_api, pt_api;
+  std::vector<std::string> ms_args, pt_args, ms_outputs, pt_outputs, ms_parameters, pt_parameters,
+      ms_parameters_grad, pt_parameters_grad;
+};
+
+// -am: the built-in MindSpore → PyTorch rules always apply; user entries refine them.
+struct ApiMapping {
+  std::vector<ApiMappingEntry> user_entries;
+};
+
+Result<DataMapping> LoadDataMapping(const std::string& yaml_path);
+// "" gives the empty mapping (rules only), as `-cm` without a file does.
+Result<CellMapping> LoadCellMapping(const std::string& yaml_path);
+// "" gives the built-in table only, as `-am` without a file does.
+Result<ApiMapping> LoadApiMapping(const std::string& yaml_path);
+
+// The same from yaml text; `source` names it in errors (fuzzing and tests).
+Result<DataMapping> ParseDataMapping(std::string_view yaml, const std::string& source);
+Result<CellMapping> ParseCellMapping(std::string_view yaml, const std::string& source);
+Result<ApiMapping> ParseApiMapping(std::string_view yaml, const std::string& source);
+
+// -dm key of an NPU row: mapping.get(name, name).
+std::string DataMappedKey(const std::string& npu_name, const DataMapping& mapping);
+
+// -cm key of an NPU row (msprobe `process_cell_mapping`): "N/A" for names with neither
+// ".forward."/".backward." nor a parameters_grad component; otherwise the first "Cell" becomes
+// "Module" and the cell name is mapped (exact entry, else each entry substring-replaced once).
+std::string CellMappedKey(std::string_view npu_name, const CellMapping& mapping);
+
+}  // namespace msprobe::compare

@@ -1,0 +1,194 @@
+#include "msprobe/compare/csv_writer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "msprobe/compare/python_format.h"
+#include "msprobe/dump/atomic_file.h"
+
+namespace msprobe::compare {
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool EqualsIgnoreCase(std::string_view s, std::string_view lower) {
+  if (s.size() != lower.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+
+// Digits with single '_' between them (PEP 515), as float() accepts; advances `i`.
+bool ConsumeDigits(std::string_view s, size_t* i) {
+  if (*i >= s.size() || !IsAsciiDigit(s[*i])) return false;
+  while (*i < s.size()) {
+    if (IsAsciiDigit(s[*i])) {
+      ++*i;
+    } else if (s[*i] == '_' && *i + 1 < s.size() && IsAsciiDigit(s[*i + 1])) {
+      ++*i;
+    } else {
+      break;
+    }
+  }
+  return true;
+}
+
+// Whether Python's float(text) succeeds: G3 lets such texts through its formula check
+// ("-1.00 or +1.00 should be considered as digit numbers").
+bool ParsesAsPythonFloat(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\n\r\f\v";
+  const size_t first = s.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return false;
+  s = s.substr(first, s.find_last_not_of(kSpace) - first + 1);
+  size_t i = 0;
+  if (s[i] == '+' || s[i] == '-') ++i;
+  const std::string_view rest = s.substr(i);
+  if (EqualsIgnoreCase(rest, "inf") || EqualsIgnoreCase(rest, "infinity") || EqualsIgnoreCase(rest, "nan")) {
+    return true;
+  }
+  const bool int_part = ConsumeDigits(s, &i);
+  bool frac_part = false;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    frac_part = ConsumeDigits(s, &i);
+  }
+  if (!int_part && !frac_part) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!ConsumeDigits(s, &i)) return false;
+  }
+  return i == s.size();
+}
+
+// G3 CSV_BLACK_LIST's leading characters: + - = % @ and their full-width forms (U+FF0B, U+FF0D,
+// U+FF1D, U+FF05, U+FF20, each EF BC xx in UTF-8).
+bool StartsWithFormulaChar(std::string_view s) {
+  if (s.empty()) return false;
+  switch (s[0]) {
+    case '+': case '-': case '=': case '%': case '@': return true;
+    default: break;
+  }
+  if (s.size() < 3 || static_cast<unsigned char>(s[0]) != 0xEF || static_cast<unsigned char>(s[1]) != 0xBC) {
+    return false;
+  }
+  switch (static_cast<unsigned char>(s[2])) {
+    case 0x8B: case 0x8D: case 0x9D: case 0x85: case 0xA0: return true;
+    default: return false;
+  }
+}
+
+bool MatchesBlackList(std::string_view s) {
+  if (StartsWithFormulaChar(s)) return true;
+  for (size_t pos = s.find(';'); pos != std::string_view::npos; pos = s.find(';', pos + 1)) {
+    if (StartsWithFormulaChar(s.substr(pos + 1))) return true;
+  }
+  return false;
+}
+
+// Python csv QUOTE_MINIMAL with pandas' dialect: quote when the field holds the delimiter, the
+// quote character or '\n'; embedded quotes are doubled. Python 3.11 leaves a bare '\r' unquoted
+// (lineterminator is "\n"), which its own reader then takes for a line end; we quote it too.
+void AppendQuoted(std::string* out, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    *out += field;
+    return;
+  }
+  *out += '"';
+  for (char c : field) {
+    if (c == '"') *out += '"';
+    *out += c;
+  }
+  *out += '"';
+}
+
+std::string PartPath(const std::string& path, size_t part) {
+  const std::filesystem::path p(path);
+  std::filesystem::path name = p.stem();
+  name += "_part_" + std::to_string(part);
+  name += p.extension();
+  return (p.parent_path() / name).string();
+}
+
+}  // namespace
+
+bool LooksLikeFormula(std::string_view text) { return !ParsesAsPythonFloat(text) && MatchesBlackList(text); }
+
+std::string CsvField(const Cell& cell) {
+  switch (cell.kind()) {
+    case Cell::Kind::kFloat: {
+      const double v = cell.number();
+      // G3 replaces float ±inf by " inf"/" -inf" so spreadsheets do not show #NAME? (compare.md §4.1);
+      // pandas writes a float NaN as its na_rep, the empty string.
+      if (std::isnan(v)) return "";
+      if (std::isinf(v)) return v > 0 ? " inf" : " -inf";
+      return PythonFloatRepr(v);
+    }
+    case Cell::Kind::kInt: return std::to_string(cell.integer());
+    case Cell::Kind::kBool: return cell.boolean() ? "True" : "False";
+    case Cell::Kind::kText: break;
+  }
+  // G3 aborts the whole write on such a value (compare.md §1.4); we keep the row and defuse the
+  // text the way spreadsheets expect, with a leading apostrophe.
+  std::string out;
+  AppendQuoted(&out, LooksLikeFormula(cell.text()) ? "'" + cell.text() : cell.text());
+  return out;
+}
+
+Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultTable& table,
+                                          size_t max_rows_per_file) {
+  if (max_rows_per_file == 0) return Status::Internal(path, "csv split size must be positive");
+  const size_t total = table.rows.size();
+  const size_t files = total == 0 ? 1 : (total + max_rows_per_file - 1) / max_rows_per_file;
+
+  std::string header_line;
+  const std::vector<std::string> header = table.Header();
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (i) header_line += ',';
+    AppendQuoted(&header_line, header[i]);
+  }
+  header_line += '\n';
+
+  std::vector<AtomicFile> outputs;
+  std::vector<std::string> paths;
+  std::string buffer;
+  for (size_t file_idx = 0; file_idx < files; ++file_idx) {
+    const std::string file_path = files == 1 ? path : PartPath(path, file_idx + 1);
+    MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(file_path));
+    buffer = header_line;
+    const size_t end = std::min(total, (file_idx + 1) * max_rows_per_file);
+    for (size_t row_idx = file_idx * max_rows_per_file; row_idx < end; ++row_idx) {
+      const std::vector<Cell> cells = ResultCells(table.rows[row_idx], table.mode, table.with_stack);
+      for (size_t col = 0; col < cells.size(); ++col) {
+        if (col) buffer += ',';
+        buffer += CsvField(cells[col]);
+      }
+      buffer += '\n';
+      if (buffer.size() >= kFlushBytes) {
+        MSP_RETURN_IF_ERROR(file.Write(buffer));
+        buffer.clear();
+      }
+    }
+    MSP_RETURN_IF_ERROR(file.Write(buffer));
+    outputs.push_back(std::move(file));
+    paths.push_back(file_path);
+  }
+  // Commit only when every part is complete; undo the parts already renamed if a later one fails.
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Status st = outputs[i].Commit();
+    if (!st.ok()) {
+      for (size_t done = 0; done < i; ++done) std::remove(paths[done].c_str());
+      return st;
+    }
+  }
+  return paths;
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,477 @@
+#include "msprobe/compare/flatten.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "msprobe/compare/python_format.h"
+
+namespace msprobe::compare {
+namespace {
+
+// Const.MAX_DEPTH: op_item_parse refuses deeper nesting (compare.md §2.3).
+constexpr int kMaxParseDepth = 400;
+// Python's json.load gives up (RecursionError) near its default recursion limit of 1000; refusing
+// such documents up front also keeps every recursive renderer here off a deep stack.
+constexpr int kMaxJsonDepth = 1000;
+
+constexpr std::string_view kParamsGrad = "parameters_grad";
+
+// The fields read_op walks, in its fixed order, with their name suffix and state (§2.3).
+struct IoField {
+  const char* key;
+  const char* suffix;
+  RowState state;
+};
+constexpr std::array<IoField, 5> kIoFields = {{
+    {"input_args", ".input", RowState::kInput},
+    {"input_kwargs", ".input", RowState::kInput},
+    {"input", ".input", RowState::kInput},
+    {"output", ".output", RowState::kOutput},
+    {"parameters", ".parameters", RowState::kParameters},
+}};
+
+std::string_view StringOf(const JsonValue& v) { return {v.GetString(), v.GetStringLength()}; }
+
+// Python's str.split('.') (empty parts kept).
+std::vector<std::string_view> SplitDots(std::string_view s) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t dot; (dot = s.find('.', start)) != std::string_view::npos; start = dot + 1) {
+    parts.push_back(s.substr(start, dot - start));
+  }
+  parts.push_back(s.substr(start));
+  return parts;
+}
+
+std::string JoinDots(const std::vector<std::string_view>& parts, size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count; ++i) {
+    if (i) out += '.';
+    out += parts[i];
+  }
+  return out;
+}
+
+bool HasComponent(std::string_view name, std::string_view component) {
+  const auto parts = SplitDots(name);
+  return std::find(parts.begin(), parts.end(), component) != parts.end();
+}
+
+std::string LastComponent(std::string_view name) {
+  const size_t dot = name.rfind('.');
+  return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
+}
+
+// str.replace(old, ''), every occurrence.
+std::string RemoveAll(std::string s, std::string_view needle) {
+  if (needle.empty()) return s;
+  for (size_t at; (at = s.find(needle)) != std::string::npos;) s.erase(at, needle.size());
+  return s;
+}
+
+// Python truthiness of what json.load made.
+bool Truthy(const JsonValue* v) {
+  if (v == nullptr || v->IsNull()) return false;
+  if (v->IsBool()) return v->GetBool();
+  if (v->IsInt64()) return v->GetInt64() != 0;
+  if (v->IsUint64()) return v->GetUint64() != 0;
+  if (v->IsNumber()) return v->GetDouble() != 0;  // NaN is truthy, as in Python
+  if (v->IsString()) return v->GetStringLength() != 0;
+  if (v->IsArray()) return !v->Empty();
+  return v->MemberCount() != 0;
+}
+
+// gen_op_item turns every top-level bool of a leaf into "True"/"False" before looking at it, so
+// a bool field is always present and truthy.
+bool TruthyAfterBoolToStr(const JsonValue* v) { return v != nullptr && (v->IsBool() || Truthy(v)); }
+
+// str(value) with None for a missing key.
+std::string StrOrNone(const JsonValue* v) { return v ? PythonStr(*v) : "None"; }
+
+// A statistic as msprobe keeps it: numbers stay numbers, NaN becomes "Nan", None "None", and
+// `bool_as_text` says whether gen_op_item already turned a bool into its string.
+Cell StatCell(const JsonValue* v, bool bool_as_text) {
+  if (v == nullptr || v->IsNull()) return Cell::None();
+  if (v->IsBool()) return bool_as_text ? Cell::Text(v->GetBool() ? "True" : "False") : Cell::Bool(v->GetBool());
+  if (v->IsInt64()) return Cell::Int(v->GetInt64());
+  if (v->IsDouble()) return std::isnan(v->GetDouble()) ? Cell::Nan() : Cell::Float(v->GetDouble());
+  if (v->IsString()) return Cell::Text(std::string(StringOf(*v)));
+  return Cell::Text(PythonStr(*v));  // uint64 past int64, lists, dicts
+}
+
+// str(type(value)) for the value json.load made.
+std::string PythonTypeStr(const JsonValue* v) {
+  const char* name = "NoneType";
+  if (v == nullptr || v->IsNull()) name = "NoneType";
+  else if (v->IsBool()) name = "bool";
+  else if (v->IsInt64() || v->IsUint64()) name = "int";
+  else if (v->IsNumber()) name = "float";
+  else if (v->IsString()) name = "str";
+  else if (v->IsArray()) name = "list";
+  else name = "dict";
+  return fmt::format("<class '{}'>", name);
+}
+
+// str(np.shape(np.array(value))) for a slice's [start, stop, step]: "(3,)", "()" for a scalar.
+std::string NumpyShapeStr(const JsonValue* v) {
+  std::vector<size_t> dims;
+  while (v != nullptr && v->IsArray()) {
+    dims.push_back(v->Size());
+    if (v->Empty()) break;
+    const JsonValue& first = (*v)[0];
+    const bool regular = first.IsArray() && std::all_of(v->Begin(), v->End(), [&](const JsonValue& e) {
+      return e.IsArray() && e.Size() == first.Size();
+    });
+    v = regular ? &first : nullptr;
+  }
+  if (dims.size() == 1) return fmt::format("({},)", dims[0]);
+  return fmt::format("({})", fmt::join(dims, ", "));
+}
+
+// "%08x" % zlib.crc32(text): the md5 msprobe gives a leaf that has none.
+std::string Crc32Hex(std::string_view text) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size()));
+  return fmt::format("{:08x}", static_cast<uint32_t>(crc));
+}
+
+bool DepthAtMost(const JsonValue& v, int budget) {
+  if (budget < 0) return false;
+  if (v.IsArray()) {
+    for (const auto& e : v.GetArray()) {
+      if (!DepthAtMost(e, budget - 1)) return false;
+    }
+  } else if (v.IsObject()) {
+    for (const auto& m : v.GetObject()) {
+      if (!DepthAtMost(m.value, budget - 1)) return false;
+    }
+  }
+  return true;
+}
+
+OpRow NoneRow(std::string name, RowState state) {
+  OpRow row;
+  row.name = std::move(name);
+  row.state = state;
+  row.dtype = "None";
+  row.shape = "None";
+  row.stats = {Cell::None(), Cell::None(), Cell::None(), Cell::None()};
+  // msprobe's md5 is None here and pandas' fillna shows it as N/A.
+  row.md5 = "N/A";
+  return row;
+}
+
+// gen_op_item: one row from a leaf object (compare.md §2.3).
+OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
+  OpRow row;
+  row.state = state;
+  static constexpr std::array<const char*, 4> kStatKeys = {"Max", "Min", "Mean", "Norm"};
+  for (size_t i = 0; i < kStatKeys.size(); ++i) row.stats[i] = StatCell(Member(leaf, kStatKeys[i]), true);
+
+  const JsonValue* data_name = Member(leaf, "data_name");
+  if (Truthy(data_name)) {
+    row.data_name = data_name->IsString() ? std::string(StringOf(*data_name)) : PythonStr(*data_name);
+  }
+  if (row.data_name != "-1") {
+    const size_t dot = row.data_name.rfind('.');
+    row.name = dot == std::string::npos ? row.data_name : row.data_name.substr(0, dot);
+  } else {
+    row.name = name;
+  }
+
+  const JsonValue* requires_grad = Member(leaf, "requires_grad");
+  if (requires_grad != nullptr && !requires_grad->IsNull()) row.requires_grad = PythonStr(*requires_grad);
+
+  const JsonValue* md5 = Member(leaf, "md5");
+  bool has_md5 = TruthyAfterBoolToStr(md5);
+  if (has_md5) row.md5 = PythonStr(*md5);
+
+  const JsonValue* dtype = Member(leaf, "dtype");
+  const JsonValue* value = Member(leaf, "value");
+  const JsonValue* type_v = Member(leaf, "type");
+  const std::string type = type_v && type_v->IsString() ? std::string(StringOf(*type_v)) : std::string();
+  if (TruthyAfterBoolToStr(dtype)) {
+    row.dtype = PythonStr(*dtype);
+    row.shape = StrOrNone(Member(leaf, "shape"));
+  } else if (type == "torch.Size") {
+    row.dtype = type;
+    row.shape = StrOrNone(value);
+  } else if (type == "slice") {
+    row.dtype = type;
+    row.shape = NumpyShapeStr(value);  // the statistics stay as recorded (normally absent: None)
+  } else if (type == "ellipsis") {
+    row.dtype = type;
+    row.shape = "[]";
+    row.stats.fill(StatCell(value, false));
+  } else if (const std::string last = LastComponent(name);
+             last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
+    row.dtype = StrOrNone(type_v);
+    row.shape = "[]";
+    row.md5 = StrOrNone(value);
+    row.stats.fill(Cell::Text(row.md5));
+    has_md5 = !row.md5.empty();
+  } else if (type == "torch.ProcessGroup") {
+    row.dtype = type;
+    row.shape = "[]";
+    row.md5 = StrOrNone(Member(leaf, "group_ranks"));
+    row.stats.fill(Cell::Text(row.md5));
+    has_md5 = !row.md5.empty();
+  } else {
+    row.dtype = PythonTypeStr(value);
+    row.shape = "[]";
+    row.stats.fill(StatCell(value, false));
+  }
+  // op_data.get('value', ''): a missing value hashes "", a null one "None".
+  if (!has_md5) row.md5 = Crc32Hex(value ? PythonStr(*value) : std::string());
+  return row;
+}
+
+// op_item_parse: the rows of one argument value, depth-first in JSON order.
+Status ParseItem(const JsonValue& v, const std::string& name, RowState state, int depth, const std::string& source,
+                 std::vector<OpRow>* rows) {
+  if (depth > kMaxParseDepth) {
+    return Status::InvalidInput(source, fmt::format("parse of '{}' exceeds the recursion limit of {}", name,
+                                                    kMaxParseDepth));
+  }
+  if (v.IsNull()) {
+    rows->push_back(NoneRow(name, state));
+    return Status::Ok();
+  }
+  if (!Truthy(&v)) return Status::Ok();
+  if (v.IsArray()) {
+    // Parameter-gradient lists hold one tensor each; msprobe names it after the parameter alone.
+    const bool keep_name = HasComponent(name, kParamsGrad);
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      const std::string child = keep_name ? name : name + '.' + std::to_string(i);
+      MSP_RETURN_IF_ERROR(ParseItem(v[i], child, state, depth + 1, source, rows));
+    }
+    return Status::Ok();
+  }
+  if (!v.IsObject()) return Status::Ok();  // a bare scalar is not an argument encoding
+  const char* class_type = StringMember(v, "class_type");
+  if (class_type && std::string_view(class_type) == "torch.distributed.P2POp") {
+    const JsonValue* tensor = Member(v, "tensor");
+    OpRow row = tensor && tensor->IsObject() ? LeafRow(*tensor, name, state) : NoneRow(name, state);
+    row.p2p_op = StrOrNone(Member(v, "op"));
+    row.p2p_peer = StrOrNone(Member(v, "peer"));
+    rows->push_back(std::move(row));
+    return Status::Ok();
+  }
+  if (StringMember(v, "type") != nullptr) {
+    rows->push_back(LeafRow(v, name, state));
+    return Status::Ok();
+  }
+  for (const auto& m : v.GetObject()) {
+    MSP_RETURN_IF_ERROR(ParseItem(m.value, name + '.' + std::string(StringOf(m.name)), state, depth + 1, source, rows));
+  }
+  return Status::Ok();
+}
+
+// read_op: the rows of one data entry, in parse order (before reordering).
+Status ReadEntry(const JsonValue& value, const std::string& key, const std::string& source, std::vector<OpRow>* rows) {
+  const auto parts = SplitDots(key);
+  if (parts.back() == "debug") return ParseItem(value, key, RowState::kDebug, 0, source, rows);
+  if (parts.back() == kParamsGrad || (parts.size() >= 2 && parts[parts.size() - 2] == kParamsGrad)) {
+    return ParseItem(value, key, RowState::kParametersGrad, 0, source, rows);
+  }
+  if (!value.IsObject()) return Status::InvalidInput(source, fmt::format("entry '{}' is not an object", key));
+  for (const IoField& field : kIoFields) {
+    if (const JsonValue* v = Member(value, field.key)) {
+      MSP_RETURN_IF_ERROR(ParseItem(*v, key + field.suffix, field.state, 0, source, rows));
+    }
+  }
+  return Status::Ok();
+}
+
+struct KeyParts {
+  std::string op_no_number, call_direction, direction;
+};
+
+// split_data_name_components (compare.md §2.2); an empty op_no_number drops the entry.
+KeyParts SplitKey(const std::string& key, bool is_debug) {
+  if (is_debug) return {key, key, key};
+  const auto parts = SplitDots(key);
+  const std::string_view last = parts.back();
+  const std::string_view prev = parts.size() >= 2 ? parts[parts.size() - 2] : std::string_view();
+  if (last == kParamsGrad || prev == kParamsGrad) {
+    return {parts.size() > 1 ? JoinDots(parts, parts.size() - 1) : "", std::string(kParamsGrad),
+            std::string(kParamsGrad)};
+  }
+  for (std::string_view direction : {"forward", "backward"}) {
+    if (last == direction || prev == direction) {
+      return {parts.size() > 2 ? JoinDots(parts, parts.size() - 2) : "", fmt::format("{}.{}", prev, last),
+              std::string(direction)};
+    }
+  }
+  return {};
+}
+
+// reorder_index: inputs (and debug rows), then parameters, outputs, parameter gradients.
+int OrderClass(RowState s) {
+  switch (s) {
+    case RowState::kParameters: return 1;
+    case RowState::kOutput: return 2;
+    case RowState::kParametersGrad: return 3;
+    default: return 0;
+  }
+}
+
+// load_stack_json: entry name → stack list, from either stack.json format (compare.md §2.5).
+Result<std::unordered_map<std::string, const JsonValue*>> IndexStacks(const JsonValue& stack,
+                                                                       const std::string& stack_source) {
+  if (!stack.IsObject()) return Status::InvalidInput(stack_source, "stack.json is not a JSON object");
+  std::unordered_map<std::string, const JsonValue*> index;
+  if (!Truthy(Member(stack, "0"))) {  // old format: {entry: [lines]}
+    for (const auto& m : stack.GetObject()) index[std::string(StringOf(m.name))] = &m.value;
+    return index;
+  }
+  for (const auto& m : stack.GetObject()) {  // new format: {"0": [[entries], [lines]], ...}
+    const JsonValue& group = m.value;
+    if (!group.IsArray() || group.Size() != 2 || !group[0].IsArray()) continue;
+    for (const auto& api : group[0].GetArray()) {
+      if (api.IsString()) index[std::string(StringOf(api))] = &group[1];
+    }
+  }
+  return index;
+}
+
+// md5_find (compare.md §2.1): whether a statistics dump holds md5 (CRC-32) summaries. A debug.json
+// is searched everywhere; a dump.json only in each entry's fields and their list items.
+bool FindMd5(const JsonValue& data, bool is_debug) {
+  if (is_debug) {
+    std::vector<const JsonValue*> todo = {&data};
+    while (!todo.empty()) {
+      const JsonValue* v = todo.back();
+      todo.pop_back();
+      if (v->IsObject()) {
+        if (v->HasMember("md5")) return true;
+        for (const auto& m : v->GetObject()) todo.push_back(&m.value);
+      } else if (v->IsArray()) {
+        for (const auto& e : v->GetArray()) todo.push_back(&e);
+      }
+    }
+    return false;
+  }
+  // Python's `"md5" in x`: a dict key, a substring, or a list element.
+  const auto contains_md5 = [](const JsonValue& v) {
+    if (v.IsObject()) return v.HasMember("md5");
+    if (v.IsString()) return StringOf(v).find("md5") != std::string_view::npos;
+    if (v.IsArray()) {
+      return std::any_of(v.Begin(), v.End(), [](const JsonValue& e) { return e.IsString() && StringOf(e) == "md5"; });
+    }
+    return false;
+  };
+  for (const auto& entry : data.GetObject()) {
+    if (!entry.value.IsObject()) continue;
+    for (const auto& field : entry.value.GetObject()) {
+      const JsonValue& v = field.value;
+      if (v.IsArray()) {
+        if (std::any_of(v.Begin(), v.End(), [&](const JsonValue& e) { return Truthy(&e) && contains_md5(e); })) {
+          return true;
+        }
+      } else if (!v.IsBool() && Truthy(&v) && contains_md5(v)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+Result<FlatDump> Flatten(const JsonValue& root, const JsonValue* stack, const std::string& source,
+                         const std::string& stack_source) {
+  if (!root.IsObject()) return Status::InvalidInput(source, "not a JSON object");
+  if (!DepthAtMost(root, kMaxJsonDepth)) {
+    return Status::InvalidInput(source, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+  }
+  FlatDump dump;
+  dump.json_path = source;
+  const JsonValue* task = Member(root, "task");
+  if (!Truthy(task)) return Status::InvalidInput(source, "task is missing or empty");
+  const JsonValue* data = Member(root, "data");
+  if (data == nullptr || !data->IsObject()) return Status::InvalidInput(source, "data is missing or not an object");
+  dump.task = PythonStr(*task);
+  if (const char* level = StringMember(root, "level")) dump.level = level;
+  const char* framework = StringMember(root, "framework");
+  dump.framework = framework ? framework : "pytorch";
+  const std::string file_name = std::filesystem::path(source).filename().string();
+  dump.is_debug = file_name == "debug.json" || (file_name != "dump.json" && dump.level == "debug");
+
+  if (dump.task == "tensor") {
+    dump.mode = CompareMode::kTensor;
+  } else if (dump.task == "statistics") {
+    dump.mode = FindMd5(*data, dump.is_debug) ? CompareMode::kMd5 : CompareMode::kSummary;
+  } else if (dump.task == "structure") {
+    return Status::InvalidInput(source, "task structure holds no data to compare");
+  } else {
+    return Status::InvalidInput(source, fmt::format("task {} is not comparable (compare needs tensor or statistics)",
+                                                    dump.task));
+  }
+
+  std::unordered_map<std::string, const JsonValue*> stacks;
+  if (stack != nullptr) {
+    if (!DepthAtMost(*stack, kMaxJsonDepth)) {
+      return Status::InvalidInput(stack_source, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+    }
+    MSP_ASSIGN_OR_RETURN(stacks, IndexStacks(*stack, stack_source));
+  }
+
+  std::unordered_map<std::string, int> forward_count, backward_count;
+  std::vector<OpRow> entry_rows;
+  for (const auto& entry : data->GetObject()) {
+    const std::string key(StringOf(entry.name));
+    entry_rows.clear();
+    MSP_RETURN_IF_ERROR(ReadEntry(entry.value, key, source, &entry_rows));
+    const JsonValue* stack_lines = nullptr;
+    if (const auto it = stacks.find(key); it != stacks.end() && !it->second->IsNull()) {
+      if (!it->second->IsArray()) {
+        return Status::InvalidInput(stack_source, fmt::format("stack of '{}' is not a list", key));
+      }
+      stack_lines = it->second;
+    }
+    KeyParts parts = SplitKey(key, dump.is_debug);
+    if (parts.op_no_number.empty()) continue;  // neither forward, backward nor parameters_grad
+    const int forward_order = forward_count[parts.op_no_number];
+    const int backward_order = backward_count[parts.op_no_number];
+    if (parts.direction == "forward") ++forward_count[parts.op_no_number];
+    if (parts.direction == "backward") ++backward_count[parts.op_no_number];
+
+    std::stable_sort(entry_rows.begin(), entry_rows.end(),
+                     [](const OpRow& a, const OpRow& b) { return OrderClass(a.state) < OrderClass(b.state); });
+    for (size_t i = 0; i < entry_rows.size(); ++i) {
+      OpRow& row = entry_rows[i];
+      row.api = key;
+      row.direction = parts.direction;
+      row.call_direction = parts.call_direction;
+      row.op_no_number = parts.op_no_number;
+      row.suffix = RemoveAll(row.name, key);
+      row.forward_call_order = forward_order;
+      row.backward_call_order = backward_order;
+      if (i == 0 && stack_lines != nullptr) row.stack_info = PythonStr(*stack_lines);
+      dump.rows.push_back(std::move(row));
+    }
+  }
+  return dump;
+}
+
+}  // namespace
+
+Result<FlatDump> FlattenDocument(const JsonValue& root, const JsonValue* stack, const std::string& source) {
+  return Flatten(root, stack, source, "stack.json");
+}
+
+Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json) {
+  MSP_ASSIGN_OR_RETURN(auto doc, ReadJsonFile(json_path));
+  if (stack_json.empty()) return Flatten(doc, nullptr, json_path, "");
+  MSP_ASSIGN_OR_RETURN(auto stack, ReadJsonFile(stack_json));
+  return Flatten(doc, &stack, json_path, stack_json);
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# msprobe-compare end to end: flags, error contract, bundled samples, and byte-for-byte agreement with
+# the CSV msprobe itself wrote for the shared 2-rank statistics dumps.
+source "$(dirname "$0")/lib.sh"
+cmp=$MSPROBE_BIN/msprobe-compare
+samples=$MSPROBE_ROOT/samples/dist2
+
+run "$cmp" --help
+expect_code 0
+expect_out "Examples:"
+run "$cmp" --version
+expect_code 0
+run "$cmp" -tp "$samples/npu_t/step0"
+expect_code 2
+expect_one_error_line msprobe-compare
+run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -da
+expect_code 2
+expect_err "not yet supported"
+run "$cmp" -tp "$samples/npu_t/step0/rank0/dump.json" -gp "$samples/bench_t/step0"
+expect_code 3
+expect_one_error_line msprobe-compare
+run "$cmp" -tp "$TMP/missing/dump.json" -gp "$samples/bench_t/step0/rank0/dump.json"
+expect_code 3
+expect_one_error_line msprobe-compare
+
+# the bundled samples: 2 ranks, tensor mode, csv + xlsx per rank with msprobe's names
+run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$TMP/out" -q
+expect_code 0
+for rank in rank0 rank1; do
+  ls "$TMP/out" | grep -qE "^compare_result_${rank}_[0-9]{14}\.csv$" || fail "no csv for $rank: $(ls "$TMP/out")"
+  ls "$TMP/out" | grep -qE "^compare_result_${rank}_[0-9]{14}\.xlsx$" || fail "no xlsx for $rank: $(ls "$TMP/out")"
+done
+[ "$(ls "$TMP/out" | wc -l)" -eq 4 ] || fail "stray files in the output dir: $(ls "$TMP/out")"
+expect_out ".csv"
+head -1 "$TMP"/out/compare_result_rank0_*.csv | grep -q '^NPU Name,Bench Name,NPU Dtype,Bench Dtype,NPU Tensor Shape,Bench Tensor Shape,NPU Requires_grad,Bench Requires_grad,Cosine,EucDist,MaxAbsErr,MaxRelativeErr,One Thousandth Err Ratio,Five Thousandths Err Ratio,NPU max,NPU min,NPU mean,NPU l2norm,Bench max,Bench min,Bench mean,Bench l2norm,Requires_grad Consistent,Result,Err_message,NPU_Stack_Info,Data_name$' \
+  || fail "tensor-mode header differs: $(head -1 "$TMP"/out/compare_result_rank0_*.csv)"
+
+# a single rank, json files, --csv only, and the older -i compare.json form
+run "$cmp" -i /dev/null
+expect_code 3
+printf '{"npu_path": "%s", "bench_path": "%s"}' "$samples/npu_t/step0/rank1/dump.json" "$samples/bench_t/step0/rank1/dump.json" > "$TMP/compare.json"
+run "$cmp" -i "$TMP/compare.json" -o "$TMP/single" --csv
+expect_code 0
+ls "$TMP/single" | grep -qE '^compare_result_[0-9]{14}\.csv$' || fail "single-pair name: $(ls "$TMP/single")"
+
+# msprobe's own CSVs for the shared 2-rank statistics dumps: byte for byte
+if have_shared; then
+  da=$SHARED_DATA/msprobe_samples/dist2_da
+  run "$cmp" -tp "$da/target/step0" -gp "$da/golden/step0" -o "$TMP/da" --csv
+  expect_code 0
+  for rank in rank0 rank1; do
+    ours=$(ls "$TMP"/da/compare_result_${rank}_*.csv)
+    theirs=$(ls "$da"/cmp/compare_result_${rank}_*.csv)
+    cmp -s "$ours" "$theirs" || fail "$rank differs from msprobe: $(diff "$ours" "$theirs" | head -5)"
+    checks=$((checks + 1))
+  done
+fi
+finish
