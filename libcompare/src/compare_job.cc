@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 
 #include <atomic>
 #include <ctime>
@@ -102,8 +103,12 @@ Result<PairResult> ComparePair(const ComparePairSpec& spec, const CompareOptions
     std::error_code ec;
     if (fs::is_regular_file(beside, ec)) stack = beside.string();
   }
-  MSP_ASSIGN_OR_RETURN(FlatDump npu, FlattenDump(spec.target_json, stack));
-  MSP_ASSIGN_OR_RETURN(FlatDump bench, FlattenDump(spec.golden_json, ""));
+  // The two sides parse independently: one core each.
+  Result<FlatDump> npu_flat = Status::Internal("", "not run"), bench_flat = Status::Internal("", "not run");
+  tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, stack); },
+                       [&] { bench_flat = FlattenDump(spec.golden_json, ""); });
+  MSP_ASSIGN_OR_RETURN(FlatDump npu, std::move(npu_flat));
+  MSP_ASSIGN_OR_RETURN(FlatDump bench, std::move(bench_flat));
   MSP_RETURN_IF_ERROR(CheckFrameworks(npu, bench, options));
   if (npu.rows.empty() || bench.rows.empty()) {
     result.skipped_reason = "no rows to compare on one side (msprobe writes no file then)";
@@ -117,7 +122,7 @@ Result<PairResult> ComparePair(const ComparePairSpec& spec, const CompareOptions
   if (options.api_mapping) match.api_mapping = &mappings.api;
   const std::vector<RowPair> pairs = MatchRows(npu.rows, bench.rows, match);
 
-  ResultTable table{npu.mode, !stack.empty(), BuildResultRows(npu.rows, bench.rows, pairs)};
+  ResultTable table{npu.mode, !stack.empty(), BuildResultRows(&npu.rows, bench.rows, pairs)};
   switch (table.mode) {
     case CompareMode::kTensor: {
       const std::string label = "compare" + spec.suffix;
@@ -125,7 +130,7 @@ Result<PairResult> ComparePair(const ComparePairSpec& spec, const CompareOptions
       break;
     }
     case CompareMode::kSummary:
-      for (ResultRow& r : table.rows) FillStatsDiff(&r);
+      tbb::parallel_for(size_t{0}, table.rows.size(), [&](size_t i) { FillStatsDiff(&table.rows[i]); });
       break;
     case CompareMode::kMd5:
       for (size_t i = 0; i < pairs.size(); ++i) {
@@ -140,18 +145,18 @@ Result<PairResult> ComparePair(const ComparePairSpec& spec, const CompareOptions
   if (ec) return Status::IOError(spec.output_dir, "cannot create the output directory: " + ec.message());
   const std::string stem = (fs::path(spec.output_dir) / ((npu.is_debug ? "debug_compare_result" : "compare_result") +
                                                          spec.suffix + "_" + Timestamp())).string();
-  if (options.write_csv) {
-    MSP_ASSIGN_OR_RETURN(std::vector<std::string> files, WriteCsv(stem + ".csv", table));
-    result.outputs.insert(result.outputs.end(), files.begin(), files.end());
+  // The writers only read the table: run them side by side (the xlsx is the slow one).
+  Result<std::vector<std::string>> csv = std::vector<std::string>{}, xlsx = std::vector<std::string>{};
+  Status json;
+  tbb::parallel_invoke([&] { if (options.write_csv) csv = WriteCsv(stem + ".csv", table); },
+                       [&] { if (options.write_xlsx) xlsx = WriteXlsx(stem + ".xlsx", table); },
+                       [&] { if (options.write_json) json = WriteJson(stem + ".json", table); });
+  for (Result<std::vector<std::string>>* written : {&csv, &xlsx}) {
+    MSP_RETURN_IF_ERROR(written->status());
+    result.outputs.insert(result.outputs.end(), (*written)->begin(), (*written)->end());
   }
-  if (options.write_xlsx) {
-    MSP_ASSIGN_OR_RETURN(std::vector<std::string> files, WriteXlsx(stem + ".xlsx", table));
-    result.outputs.insert(result.outputs.end(), files.begin(), files.end());
-  }
-  if (options.write_json) {
-    MSP_RETURN_IF_ERROR(WriteJson(stem + ".json", table));
-    result.outputs.push_back(stem + ".json");
-  }
+  MSP_RETURN_IF_ERROR(json);
+  if (options.write_json) result.outputs.push_back(stem + ".json");
   result.rows = table.rows.size();
   for (const ResultRow& r : table.rows) {
     if (r.result == "error") ++result.errors;

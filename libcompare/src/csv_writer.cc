@@ -1,5 +1,8 @@
 #include "msprobe/compare/csv_writer.h"
 
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,8 +13,6 @@
 
 namespace msprobe::compare {
 namespace {
-
-constexpr size_t kFlushBytes = 1 << 20;
 
 bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -117,6 +118,45 @@ std::string PartPath(const std::string& path, size_t part) {
   return (p.parent_path() / name).string();
 }
 
+// Formats rows [begin, end) in blocks on all cores and writes the blocks in order; memory stays at a
+// few blocks however many rows there are.
+Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile* file) {
+  constexpr size_t kBlockRows = 4096;
+  size_t next = begin;
+  Status status;
+  tbb::parallel_pipeline(
+      2 * tbb::this_task_arena::max_concurrency() + 1,
+      tbb::make_filter<void, std::pair<size_t, size_t>>(
+          tbb::filter_mode::serial_in_order,
+          [&](tbb::flow_control& fc) -> std::pair<size_t, size_t> {
+            if (next >= end) {
+              fc.stop();
+              return {};
+            }
+            const size_t first = next;
+            next = std::min(end, next + kBlockRows);
+            return {first, next};
+          }) &
+          tbb::make_filter<std::pair<size_t, size_t>, std::string>(
+              tbb::filter_mode::parallel,
+              [&](std::pair<size_t, size_t> range) {
+                std::string block;
+                for (size_t row_idx = range.first; row_idx < range.second; ++row_idx) {
+                  const std::vector<Cell> cells = ResultCells(table.rows[row_idx], table.mode, table.with_stack);
+                  for (size_t col = 0; col < cells.size(); ++col) {
+                    if (col) block += ',';
+                    block += CsvField(cells[col]);
+                  }
+                  block += '\n';
+                }
+                return block;
+              }) &
+          tbb::make_filter<std::string, void>(tbb::filter_mode::serial_in_order, [&](const std::string& block) {
+            if (status.ok()) status = file->Write(block);
+          }));
+  return status;
+}
+
 }  // namespace
 
 bool LooksLikeFormula(std::string_view text) { return !ParsesAsPythonFloat(text) && MatchesBlackList(text); }
@@ -158,25 +198,12 @@ Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultT
 
   std::vector<AtomicFile> outputs;
   std::vector<std::string> paths;
-  std::string buffer;
   for (size_t file_idx = 0; file_idx < files; ++file_idx) {
     const std::string file_path = files == 1 ? path : PartPath(path, file_idx + 1);
     MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(file_path));
-    buffer = header_line;
-    const size_t end = std::min(total, (file_idx + 1) * max_rows_per_file);
-    for (size_t row_idx = file_idx * max_rows_per_file; row_idx < end; ++row_idx) {
-      const std::vector<Cell> cells = ResultCells(table.rows[row_idx], table.mode, table.with_stack);
-      for (size_t col = 0; col < cells.size(); ++col) {
-        if (col) buffer += ',';
-        buffer += CsvField(cells[col]);
-      }
-      buffer += '\n';
-      if (buffer.size() >= kFlushBytes) {
-        MSP_RETURN_IF_ERROR(file.Write(buffer));
-        buffer.clear();
-      }
-    }
-    MSP_RETURN_IF_ERROR(file.Write(buffer));
+    MSP_RETURN_IF_ERROR(file.Write(header_line));
+    const size_t begin = file_idx * max_rows_per_file, end = std::min(total, begin + max_rows_per_file);
+    MSP_RETURN_IF_ERROR(WriteRows(table, begin, end, &file));
     outputs.push_back(std::move(file));
     paths.push_back(file_path);
   }

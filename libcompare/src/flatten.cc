@@ -343,11 +343,13 @@ Result<std::unordered_map<std::string, const JsonValue*>> IndexStacks(const Json
   return index;
 }
 
-// md5_find (compare.md §2.1): whether a statistics dump holds md5 (CRC-32) summaries. A debug.json
-// is searched everywhere; a dump.json only in each entry's fields and their list items.
-bool FindMd5(const JsonValue& data, bool is_debug) {
+// md5_find (compare.md §2.1) for one entry of `data`: whether a statistics dump holds md5 (CRC-32)
+// summaries. A debug.json is searched everywhere; a dump.json only in each entry's fields and their
+// list items.
+bool EntryHasMd5(std::string_view key, const JsonValue& entry, bool is_debug) {
   if (is_debug) {
-    std::vector<const JsonValue*> todo = {&data};
+    if (key == "md5") return true;
+    std::vector<const JsonValue*> todo = {&entry};
     while (!todo.empty()) {
       const JsonValue* v = todo.back();
       todo.pop_back();
@@ -369,84 +371,86 @@ bool FindMd5(const JsonValue& data, bool is_debug) {
     }
     return false;
   };
-  for (const auto& entry : data.GetObject()) {
-    if (!entry.value.IsObject()) continue;
-    for (const auto& field : entry.value.GetObject()) {
-      const JsonValue& v = field.value;
-      if (v.IsArray()) {
-        if (std::any_of(v.Begin(), v.End(), [&](const JsonValue& e) { return Truthy(&e) && contains_md5(e); })) {
-          return true;
-        }
-      } else if (!v.IsBool() && Truthy(&v) && contains_md5(v)) {
+  if (!entry.IsObject()) return false;
+  for (const auto& field : entry.GetObject()) {
+    const JsonValue& v = field.value;
+    if (v.IsArray()) {
+      if (std::any_of(v.Begin(), v.End(), [&](const JsonValue& e) { return Truthy(&e) && contains_md5(e); })) {
         return true;
       }
+    } else if (!v.IsBool() && Truthy(&v) && contains_md5(v)) {
+      return true;
     }
   }
   return false;
 }
 
-Result<FlatDump> Flatten(const JsonValue& root, const JsonValue* stack, const std::string& source,
-                         const std::string& stack_source) {
-  if (!root.IsObject()) return Status::InvalidInput(source, "not a JSON object");
-  if (!DepthAtMost(root, kMaxJsonDepth)) {
-    return Status::InvalidInput(source, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
-  }
-  FlatDump dump;
-  dump.json_path = source;
-  const JsonValue* task = Member(root, "task");
-  if (!Truthy(task)) return Status::InvalidInput(source, "task is missing or empty");
-  const JsonValue* data = Member(root, "data");
-  if (data == nullptr || !data->IsObject()) return Status::InvalidInput(source, "data is missing or not an object");
-  dump.task = PythonStr(*task);
-  if (const char* level = StringMember(root, "level")) dump.level = level;
-  const char* framework = StringMember(root, "framework");
-  dump.framework = framework ? framework : "pytorch";
-  const std::string file_name = std::filesystem::path(source).filename().string();
-  dump.is_debug = file_name == "debug.json" || (file_name != "dump.json" && dump.level == "debug");
-
-  if (dump.task == "tensor") {
-    dump.mode = CompareMode::kTensor;
-  } else if (dump.task == "statistics") {
-    dump.mode = FindMd5(*data, dump.is_debug) ? CompareMode::kMd5 : CompareMode::kSummary;
-  } else if (dump.task == "structure") {
-    return Status::InvalidInput(source, "task structure holds no data to compare");
-  } else {
-    return Status::InvalidInput(source, fmt::format("task {} is not comparable (compare needs tensor or statistics)",
-                                                    dump.task));
+// Flattens a dump one `data` entry at a time, so a streamed file never needs its whole document.
+class Flattener {
+ public:
+  Flattener(const std::string& source, const std::string& stack_source) : source_(source), stack_source_(stack_source) {
+    dump_.json_path = source;
+    dump_.framework = "pytorch";
+    file_name_ = std::filesystem::path(source).filename().string();
+    dump_.is_debug = file_name_ == "debug.json";
   }
 
-  std::unordered_map<std::string, const JsonValue*> stacks;
-  if (stack != nullptr) {
-    if (!DepthAtMost(*stack, kMaxJsonDepth)) {
-      return Status::InvalidInput(stack_source, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+  Status IndexStack(const JsonValue& stack) {
+    if (!DepthAtMost(stack, kMaxJsonDepth)) {
+      return Status::InvalidInput(stack_source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
     }
-    MSP_ASSIGN_OR_RETURN(stacks, IndexStacks(*stack, stack_source));
+    MSP_ASSIGN_OR_RETURN(stacks_, IndexStacks(stack, stack_source_));
+    return Status::Ok();
   }
 
-  std::unordered_map<std::string, int> forward_count, backward_count;
-  std::vector<OpRow> entry_rows;
-  for (const auto& entry : data->GetObject()) {
-    const std::string key(StringOf(entry.name));
-    entry_rows.clear();
-    MSP_RETURN_IF_ERROR(ReadEntry(entry.value, key, source, &entry_rows));
+  // A top-level member other than the entries of "data".
+  Status Top(std::string_view key, const JsonValue& v) {
+    if (!DepthAtMost(v, kMaxJsonDepth - 1)) {
+      return Status::InvalidInput(source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+    }
+    if (key == "task") {
+      has_task_ = Truthy(&v);
+      if (has_task_) dump_.task = PythonStr(v);
+    } else if (key == "level" && v.IsString()) {
+      dump_.level = v.GetString();
+      // Ours: a json with level "debug" not named dump.json is read as a debug.json.
+      if (file_name_ != "dump.json" && dump_.level == "debug") dump_.is_debug = true;
+    } else if (key == "framework" && v.IsString()) {
+      dump_.framework = v.GetString();
+    } else if (key == "data") {
+      if (!v.IsObject()) return Status::InvalidInput(source_, "data is missing or not an object");
+      has_data_ = true;  // an empty object; a non-empty one arrives entry by entry
+    }
+    return Status::Ok();
+  }
+
+  Status Entry(std::string_view key_view, const JsonValue& value) {
+    has_data_ = true;
+    if (!DepthAtMost(value, kMaxJsonDepth - 2)) {
+      return Status::InvalidInput(source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+    }
+    const std::string key(key_view);
+    has_md5_ = has_md5_ || EntryHasMd5(key, value, dump_.is_debug);
+    entry_rows_.clear();
+    MSP_RETURN_IF_ERROR(ReadEntry(value, key, source_, &entry_rows_));
     const JsonValue* stack_lines = nullptr;
-    if (const auto it = stacks.find(key); it != stacks.end() && !it->second->IsNull()) {
+    if (const auto it = stacks_.find(key); it != stacks_.end() && !it->second->IsNull()) {
       if (!it->second->IsArray()) {
-        return Status::InvalidInput(stack_source, fmt::format("stack of '{}' is not a list", key));
+        return Status::InvalidInput(stack_source_, fmt::format("stack of '{}' is not a list", key));
       }
       stack_lines = it->second;
     }
-    KeyParts parts = SplitKey(key, dump.is_debug);
-    if (parts.op_no_number.empty()) continue;  // neither forward, backward nor parameters_grad
-    const int forward_order = forward_count[parts.op_no_number];
-    const int backward_order = backward_count[parts.op_no_number];
-    if (parts.direction == "forward") ++forward_count[parts.op_no_number];
-    if (parts.direction == "backward") ++backward_count[parts.op_no_number];
+    KeyParts parts = SplitKey(key, dump_.is_debug);
+    if (parts.op_no_number.empty()) return Status::Ok();  // neither forward, backward nor parameters_grad
+    const int forward_order = forward_count_[parts.op_no_number];
+    const int backward_order = backward_count_[parts.op_no_number];
+    if (parts.direction == "forward") ++forward_count_[parts.op_no_number];
+    if (parts.direction == "backward") ++backward_count_[parts.op_no_number];
 
-    std::stable_sort(entry_rows.begin(), entry_rows.end(),
+    std::stable_sort(entry_rows_.begin(), entry_rows_.end(),
                      [](const OpRow& a, const OpRow& b) { return OrderClass(a.state) < OrderClass(b.state); });
-    for (size_t i = 0; i < entry_rows.size(); ++i) {
-      OpRow& row = entry_rows[i];
+    for (size_t i = 0; i < entry_rows_.size(); ++i) {
+      OpRow& row = entry_rows_[i];
       row.api = key;
       row.direction = parts.direction;
       row.call_direction = parts.call_direction;
@@ -455,23 +459,64 @@ Result<FlatDump> Flatten(const JsonValue& root, const JsonValue* stack, const st
       row.forward_call_order = forward_order;
       row.backward_call_order = backward_order;
       if (i == 0 && stack_lines != nullptr) row.stack_info = PythonStr(*stack_lines);
-      dump.rows.push_back(std::move(row));
+      dump_.rows.push_back(std::move(row));
     }
+    return Status::Ok();
   }
-  return dump;
-}
+
+  Result<FlatDump> Finish() && {
+    if (!has_task_) return Status::InvalidInput(source_, "task is missing or empty");
+    if (!has_data_) return Status::InvalidInput(source_, "data is missing or not an object");
+    if (dump_.task == "tensor") {
+      dump_.mode = CompareMode::kTensor;
+    } else if (dump_.task == "statistics") {
+      dump_.mode = has_md5_ ? CompareMode::kMd5 : CompareMode::kSummary;
+    } else if (dump_.task == "structure") {
+      return Status::InvalidInput(source_, "task structure holds no data to compare");
+    } else {
+      return Status::InvalidInput(source_, fmt::format("task {} is not comparable (compare needs tensor or statistics)",
+                                                       dump_.task));
+    }
+    return std::move(dump_);
+  }
+
+ private:
+  const std::string& source_;
+  const std::string& stack_source_;
+  std::string file_name_;
+  FlatDump dump_;
+  bool has_task_ = false, has_data_ = false, has_md5_ = false;
+  std::unordered_map<std::string, const JsonValue*> stacks_;
+  std::unordered_map<std::string, int> forward_count_, backward_count_;
+  std::vector<OpRow> entry_rows_;
+};
 
 }  // namespace
 
 Result<FlatDump> FlattenDocument(const JsonValue& root, const JsonValue* stack, const std::string& source) {
-  return Flatten(root, stack, source, "stack.json");
+  const std::string stack_source = "stack.json";
+  if (!root.IsObject()) return Status::InvalidInput(source, "not a JSON object");
+  Flattener flattener(source, stack_source);
+  if (stack != nullptr) MSP_RETURN_IF_ERROR(flattener.IndexStack(*stack));
+  // Header members first, as msprobe reads them before the data.
+  for (const auto& m : root.GetObject()) MSP_RETURN_IF_ERROR(flattener.Top(StringOf(m.name), m.value));
+  if (const JsonValue* data = Member(root, "data"); data != nullptr && data->IsObject()) {
+    for (const auto& m : data->GetObject()) MSP_RETURN_IF_ERROR(flattener.Entry(StringOf(m.name), m.value));
+  }
+  return std::move(flattener).Finish();
 }
 
 Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json) {
-  MSP_ASSIGN_OR_RETURN(auto doc, ReadJsonFile(json_path));
-  if (stack_json.empty()) return Flatten(doc, nullptr, json_path, "");
-  MSP_ASSIGN_OR_RETURN(auto stack, ReadJsonFile(stack_json));
-  return Flatten(doc, &stack, json_path, stack_json);
+  Flattener flattener(json_path, stack_json);
+  rapidjson::Document stack;
+  if (!stack_json.empty()) {
+    MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
+    MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));
+  }
+  MSP_RETURN_IF_ERROR(StreamJsonObject(
+      json_path, "data", [&](std::string_view key, const JsonValue& v) { return flattener.Top(key, v); },
+      [&](std::string_view key, const JsonValue& v) { return flattener.Entry(key, v); }));
+  return std::move(flattener).Finish();
 }
 
 }  // namespace msprobe::compare

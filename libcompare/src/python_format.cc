@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -56,44 +57,69 @@ std::string PythonStrImpl(const JsonValue& v, bool nested) {
   return out + "}";
 }
 
+size_t Copy(char* out, std::string_view s) {
+  std::memcpy(out, s.data(), s.size());
+  return s.size();
+}
+
 // Appends \uXXXX for one UTF-16 code unit.
 void AppendU16(std::string* out, unsigned unit) { *out += fmt::format("\\u{:04x}", unit); }
 
 }  // namespace
 
 std::string PythonFloatRepr(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
-  // Shortest round-trip digits in scientific form: "d.ddde±X".
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
-  (void)ec;
-  std::string_view sci(buf, static_cast<size_t>(end - buf));
-  const size_t e = sci.find('e');
-  std::string_view mantissa = sci.substr(0, e);
-  const int exp10 = std::atoi(std::string(sci.substr(e + 1)).c_str());
-  const bool negative = mantissa.front() == '-';
-  if (negative) mantissa.remove_prefix(1);
-  std::string digits;
-  for (char c : mantissa) {
-    if (c != '.') digits += c;
+  char out[48];
+  return std::string(out, AppendPythonFloatRepr(out, v));
+}
+
+size_t AppendPythonFloatRepr(char* out, double v) {
+  if (std::isnan(v)) return Copy(out, "nan");
+  if (std::isinf(v)) return Copy(out, v > 0 ? "inf" : "-inf");
+  if (v == 0) return Copy(out, std::signbit(v) ? "-0.0" : "0.0");
+  // Shortest round-trip digits in scientific form "[-]d[.ddd]e±XX", then laid out as repr does.
+  char sci[40];
+  const char* end = std::to_chars(sci, sci + sizeof(sci), v, std::chars_format::scientific).ptr;
+  const char* p = sci;
+  size_t n = 0;
+  if (*p == '-') out[n++] = *p++;
+  char digits[20];
+  size_t count = 0;
+  for (; *p != 'e'; ++p) {
+    if (*p != '.') digits[count++] = *p;
   }
-  std::string out = negative ? "-" : "";
+  ++p;  // 'e'
+  const bool negative_exp = *p == '-';
+  ++p;  // sign
+  int exp10 = 0;
+  for (; p < end; ++p) exp10 = exp10 * 10 + (*p - '0');
+  if (negative_exp) exp10 = -exp10;
   if (exp10 >= -4 && exp10 < 16) {
     if (exp10 < 0) {
-      out += "0." + std::string(static_cast<size_t>(-exp10 - 1), '0') + digits;
-    } else if (static_cast<int>(digits.size()) <= exp10 + 1) {
-      out += digits + std::string(static_cast<size_t>(exp10 + 1) - digits.size(), '0') + ".0";
+      out[n++] = '0';
+      out[n++] = '.';
+      for (int i = 0; i < -exp10 - 1; ++i) out[n++] = '0';
+      for (size_t i = 0; i < count; ++i) out[n++] = digits[i];
     } else {
-      out += digits.substr(0, static_cast<size_t>(exp10 + 1)) + "." + digits.substr(static_cast<size_t>(exp10 + 1));
+      const auto int_digits = static_cast<size_t>(exp10 + 1);
+      for (size_t i = 0; i < int_digits; ++i) out[n++] = i < count ? digits[i] : '0';
+      out[n++] = '.';
+      if (count <= int_digits) out[n++] = '0';
+      for (size_t i = int_digits; i < count; ++i) out[n++] = digits[i];
     }
-    return out;
+    return n;
   }
-  out += digits.substr(0, 1);
-  if (digits.size() > 1) out += "." + digits.substr(1);
-  out += fmt::format("e{}{:02d}", exp10 < 0 ? '-' : '+', std::abs(exp10));
-  return out;
+  out[n++] = digits[0];
+  if (count > 1) {
+    out[n++] = '.';
+    for (size_t i = 1; i < count; ++i) out[n++] = digits[i];
+  }
+  out[n++] = 'e';
+  out[n++] = exp10 < 0 ? '-' : '+';
+  const int e = std::abs(exp10);
+  if (e >= 100) out[n++] = static_cast<char>('0' + e / 100);
+  out[n++] = static_cast<char>('0' + (e / 10) % 10);
+  out[n++] = static_cast<char>('0' + e % 10);
+  return n;
 }
 
 std::string PythonStr(const JsonValue& v) { return PythonStrImpl(v, false); }

@@ -2,22 +2,35 @@
 
 namespace msprobe::compare {
 
-std::vector<ResultRow> BuildResultRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+namespace {
+
+// Moves the NPU row's fields when this is its last pair (pairs of one NPU row are adjacent), copies
+// them otherwise: the rows are large and the flattened dump is not needed after this.
+template <class T>
+T Take(T& field, bool last_use) {
+  return last_use ? std::move(field) : field;
+}
+
+}  // namespace
+
+std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, const std::vector<OpRow>& bench,
                                        const std::vector<RowPair>& pairs) {
   std::vector<ResultRow> rows;
   rows.reserve(pairs.size());
-  for (const RowPair& pair : pairs) {
-    const OpRow& n = npu[pair.npu];
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const RowPair& pair = pairs[i];
+    const bool last_use = i + 1 == pairs.size() || pairs[i + 1].npu != pair.npu;
+    OpRow& n = (*npu)[pair.npu];
     const OpRow* b = pair.bench ? &bench[*pair.bench] : nullptr;
     ResultRow r;
-    r.npu_name = n.name;
-    r.npu_dtype = n.dtype;
-    r.npu_shape = n.shape;
+    r.npu_name = Take(n.name, last_use);
+    r.npu_dtype = Take(n.dtype, last_use);
+    r.npu_shape = Take(n.shape, last_use);
     r.npu_requires_grad = n.requires_grad.value_or("N/A");
-    r.npu_stats = n.stats;
-    r.npu_data_name = n.data_name;
-    r.stack_info = n.stack_info.value_or("N/A");
-    r.api = n.api;
+    r.npu_stats = Take(n.stats, last_use);
+    r.npu_data_name = Take(n.data_name, last_use);
+    r.stack_info = n.stack_info ? Take(*n.stack_info, last_use) : "N/A";
+    r.api = Take(n.api, last_use);
     r.state = n.state;
     r.matched = b != nullptr;
     if (b) {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -18,6 +19,13 @@ MappedRegion& MappedRegion::operator=(MappedRegion&& other) noexcept {
     bytes_ = std::exchange(other.bytes_, Bytes{});
   }
   return *this;
+}
+
+void MappedRegion::DiscardPrefix(size_t bytes) {
+  static const size_t kPage = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t prefix = static_cast<size_t>(bytes_.data() - static_cast<const std::byte*>(base_)) + bytes;
+  const size_t pages = std::min(prefix, length_) / kPage * kPage;
+  if (pages > 0) madvise(base_, pages, MADV_DONTNEED);  // advisory: a failure only costs memory
 }
 
 MappedRegion::~MappedRegion() {

@@ -13,6 +13,8 @@ namespace msprobe::compare {
 // repr(float): shortest round-trip digits; fixed notation for 1e-4 <= |x| < 1e16, else "1e-05",
 // "1.5e+16"; integral values keep ".0"; "inf", "-inf", "nan".
 std::string PythonFloatRepr(double v);
+// The same written to `out` (at least 32 bytes); returns its length. For writers' hot loops.
+size_t AppendPythonFloatRepr(char* out, double v);
 // str() of a parsed JSON value as Python would print the object json.load made: None, True,
 // 1.5, 'text' (quoted inside containers only), [1, None], {'a': 1}.
 std::string PythonStr(const JsonValue& v);

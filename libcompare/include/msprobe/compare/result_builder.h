@@ -10,7 +10,9 @@
 
 namespace msprobe::compare {
 
-std::vector<ResultRow> BuildResultRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+// Moves the NPU rows' names, shapes, statistics and stacks into the result (their md5, requires_grad
+// and matching fields stay).
+std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, const std::vector<OpRow>& bench,
                                        const std::vector<RowPair>& pairs);
 
 }  // namespace msprobe::compare

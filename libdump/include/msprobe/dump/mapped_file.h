@@ -21,6 +21,9 @@ class MappedRegion {
   MappedRegion& operator=(const MappedRegion&) = delete;
   ~MappedRegion();
   Bytes bytes() const { return bytes_; }
+  // Tells the kernel the first `bytes` of the region will not be read again, so a sequential reader
+  // of a huge file keeps its resident set small. Whole pages only; later reads still work.
+  void DiscardPrefix(size_t bytes);
 
  private:
   friend class MappedFile;

@@ -1,0 +1,87 @@
+// Benchmark (c) of the compare issue: statistics-mode compare of a generated dump.json pair of about
+// 300 MB each. Writes the pair deterministically if missing, then times the whole msprobe-compare job
+// (parse, flatten, match, diffs, verdicts, csv + xlsx) and reports MB/s of JSON and peak RSS.
+// Usage: compare_stats_bench [DIR] [MB_PER_FILE]
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include "msprobe/compare/compare_job.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// One tensor object in msprobe's json.dump(indent=1) layout, nested at the depth of an argument.
+void AppendTensor(std::string* out, std::mt19937_64& rng, double scale, bool last) {
+  std::normal_distribution<double> n(0.0, 1.0);
+  const double max = std::abs(n(rng)) * scale + 1, min = -std::abs(n(rng)) * scale - 1;
+  *out += fmt::format(
+      "    {{\n     \"type\": \"torch.Tensor\",\n     \"dtype\": \"torch.float32\",\n     \"shape\": [\n      32,\n"
+      "      1024\n     ],\n     \"Max\": {},\n     \"Min\": {},\n     \"Mean\": {},\n     \"Norm\": {},\n"
+      "     \"requires_grad\": false\n    }}{}\n",
+      max, min, n(rng) * 0.01 * scale, std::abs(n(rng)) * 100 * scale, last ? "" : ",");
+}
+
+// A dump of `target_bytes`: Functional.linear.N.forward entries with 3 inputs and 1 output.
+void WriteDump(const std::string& path, uint64_t target_bytes, double scale) {
+  std::mt19937_64 rng(42);  // the same draws on both sides, scaled differently
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  std::string head = "{\n \"task\": \"statistics\",\n \"level\": \"L1\",\n \"framework\": \"pytorch\",\n"
+                     " \"dump_data_dir\": null,\n \"data\": {\n";
+  std::fwrite(head.data(), 1, head.size(), f);
+  uint64_t written = head.size();
+  for (uint64_t i = 0; written < target_bytes; ++i) {
+    std::string entry = fmt::format("  \"Functional.linear.{}.forward\": {{\n   \"input_args\": [\n", i);
+    for (int k = 0; k < 3; ++k) AppendTensor(&entry, rng, scale, k == 2);
+    entry += "   ],\n   \"input_kwargs\": {},\n   \"output\": [\n";
+    AppendTensor(&entry, rng, scale, true);
+    entry += "   ]\n  },\n";
+    std::fwrite(entry.data(), 1, entry.size(), f);
+    written += entry.size();
+  }
+  const std::string tail = "  \"Functional.relu.0.forward\": {}\n }\n}\n";
+  std::fwrite(tail.data(), 1, tail.size(), f);
+  std::fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const fs::path dir = argc > 1 ? argv[1] : "/tmp/msprobe_bench/stats_compare";
+  const uint64_t mb = argc > 2 ? std::stoull(argv[2]) : 300;
+  const fs::path npu = dir / "npu" / "dump.json", bench = dir / "bench" / "dump.json";
+  if (!fs::exists(npu) || !fs::exists(bench)) {
+    fs::create_directories(npu.parent_path());
+    fs::create_directories(bench.parent_path());
+    WriteDump(npu.string(), mb << 20, 1.0);
+    WriteDump(bench.string(), mb << 20, 1.001);
+  }
+  const double json_mb = static_cast<double>(fs::file_size(npu) + fs::file_size(bench)) / 1e6;
+  for (const bool xlsx : {false, true}) {
+    msprobe::compare::CompareOptions options;
+    options.target_path = npu.string();
+    options.golden_path = bench.string();
+    options.output_dir = (dir / "out").string();
+    options.write_xlsx = xlsx;
+    const auto start = std::chrono::steady_clock::now();
+    auto report = msprobe::compare::RunCompare(options);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!report.ok()) {
+      fmt::print(stderr, "compare failed: {}\n", report.status().ToString());
+      return 1;
+    }
+    fmt::print("statistics compare, {:.0f} MB of JSON, {} rows, csv{}: {:.2f} s, {:.0f} MB/s\n", json_mb,
+               report->pairs[0].rows, xlsx ? " + xlsx" : "", seconds, json_mb / seconds);
+    fs::remove_all(dir / "out");
+  }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  fmt::print("peak RSS {:.0f} MB\n", static_cast<double>(usage.ru_maxrss) / 1024);
+  return 0;
+}
