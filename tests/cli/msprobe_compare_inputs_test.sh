@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# msprobe-compare on malformed and unusual inputs: whole-run errors exit 3 with one line naming the
+# file; per-row problems (missing or hostile data_name) are rows, as msprobe reports them.
+source "$(dirname "$0")/lib.sh"
+cmp=$MSPROBE_BIN/msprobe-compare
+samples=$MSPROBE_ROOT/samples/dist2
+npu=$samples/npu_t/step0/rank0
+bench=$samples/bench_t/step0/rank0
+copy() { cp -r "$1" "$2" && chmod -R u+w "$2"; }
+
+# bad JSON
+copy "$npu" "$TMP/bad"
+head -c 300 "$npu/dump.json" > "$TMP/bad/dump.json"
+run "$cmp" -tp "$TMP/bad/dump.json" -gp "$bench/dump.json" -o "$TMP/o1"
+expect_code 3
+expect_one_error_line msprobe-compare
+expect_err "bad/dump.json: invalid JSON at byte"
+[ ! -e "$TMP/o1" ] || [ -z "$(ls "$TMP/o1")" ] || fail "output written for a failed compare: $(ls "$TMP/o1")"
+
+# mismatched task, unknown framework, dump.json vs debug.json
+copy "$npu" "$TMP/stat"
+sed -i 's/"task": "tensor"/"task": "statistics"/' "$TMP/stat/dump.json"
+run "$cmp" -tp "$TMP/stat/dump.json" -gp "$bench/dump.json" -o "$TMP/o2"
+expect_code 3
+expect_one_error_line msprobe-compare
+expect_err "task"
+copy "$npu" "$TMP/jax"
+sed -i 's/"framework": "pytorch"/"framework": "jax"/' "$TMP/jax/dump.json"
+run "$cmp" -tp "$TMP/jax/dump.json" -gp "$bench/dump.json" -o "$TMP/o3"
+expect_code 3
+expect_one_error_line msprobe-compare
+expect_err "jax"
+mkdir -p "$TMP/dbg" && cp "$npu/dump.json" "$TMP/dbg/debug.json"
+run "$cmp" -tp "$TMP/dbg/debug.json" -gp "$bench/dump.json" -o "$TMP/o4"
+expect_code 3
+expect_one_error_line msprobe-compare
+
+# the output directory cannot be created
+touch "$TMP/not_a_dir"
+run "$cmp" -tp "$npu/dump.json" -gp "$bench/dump.json" -o "$TMP/not_a_dir/out"
+expect_code 3
+expect_one_error_line msprobe-compare
+
+# a missing tensor file and a hostile data_name: those rows say "unsupported", the run goes on
+copy "$npu" "$TMP/rows"
+rm "$TMP/rows/dump_tensor_data/Functional.linear.0.forward.input.0.pt"
+sed -i 's#"data_name": "Functional.relu.0.forward.output.0.pt"#"data_name": "../../../etc/passwd"#' "$TMP/rows/dump.json"
+run "$cmp" -tp "$TMP/rows/dump.json" -gp "$bench/dump.json" -o "$TMP/o5" --csv
+expect_code 0
+csv=$(ls "$TMP"/o5/compare_result_*.csv)
+grep -q '^Functional.linear.0.forward.input.0,Functional.linear.0.forward.input.0,.*,unsupported,unsupported,unsupported,unsupported,unsupported,unsupported,' "$csv" \
+  || fail "missing file row: $(grep '^Functional.linear.0.forward.input.0,' "$csv")"
+checks=$((checks + 1))
+
+# two rank dirs directly (beyond msprobe), fuzzy matching, and an inputs-untouched check
+before=$(cat "$npu/dump.json" "$bench/dump.json" | cksum)
+run "$cmp" -tp "$npu" -gp "$bench" -o "$TMP/o6" -fm --xlsx -q
+expect_code 0
+ls "$TMP/o6" | grep -qE '^compare_result_rank0_[0-9]{14}\.xlsx$' || fail "rank-dir pair name: $(ls "$TMP/o6")"
+[ "$(cat "$npu/dump.json" "$bench/dump.json" | cksum)" = "$before" ] || fail "inputs modified"
+checks=$((checks + 1))
+
+# debug.json pairs are written as debug_compare_result_*
+if have_shared; then
+  dbg=$SHARED_DATA/msprobe_samples/single_proc/dbg_t
+  run "$cmp" -tp "$(ls "$dbg"/step0/*/debug.json)" -gp "$(ls "$dbg"/step1/*/debug.json)" -o "$TMP/o7" --csv
+  expect_code 0
+  ls "$TMP/o7" | grep -qE '^debug_compare_result_[0-9]{14}\.csv$' || fail "debug name: $(ls "$TMP/o7")"
+  checks=$((checks + 1))
+fi
+finish
