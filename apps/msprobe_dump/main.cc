@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     CLI::App app{"Inspect and verify msprobe dumps and tensor files (.npy, .pt)."};
     app.footer(kExamples);
     app.require_subcommand(1);
+    app.fallthrough();  // -q, -j may follow the subcommand name
     msprobe::cli::CommonOptions common;
     msprobe::cli::AddCommonOptions(app, &common);
 
