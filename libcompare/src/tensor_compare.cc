@@ -2,6 +2,10 @@
 // compare.md §4.2. The reductions themselves are in pair_kernel.cc.
 #include "msprobe/compare/tensor_compare.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
@@ -16,7 +20,6 @@
 #include "msprobe/compare/result_row.h"
 #include "msprobe/dump/dump_layout.h"
 #include "msprobe/dump/element_types.h"
-#include "msprobe/dump/mapped_file.h"
 #include "msprobe/dump/npy_reader.h"
 #include "msprobe/dump/pt_reader.h"
 #include "msprobe/dump/tensor_file.h"
@@ -41,25 +44,90 @@ Cells All(const Cell& cell) {
   return cells;
 }
 
-// ReadTensorFile's dispatch, keeping the file open so TensorSource does not open and map it again
-// (with 4 KiB tensors the system calls are most of the cost).
-Result<TensorSource> OpenSide(const std::string& dir, const std::string& data_name) {
-  MSP_ASSIGN_OR_RETURN(std::string path, ResolveDataName(dir, data_name));
-  MSP_ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, MappedFile::Open(path));
-  TensorInfo info;
-  {
-    MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
-    const std::string_view head = AsChars(region.bytes().first(std::min<size_t>(region.bytes().size(), 8)));
-    if (head.starts_with("\x93NUMPY")) {
-      MSP_ASSIGN_OR_RETURN(info, ParseNpy(region.bytes(), path));
-    } else if (head.starts_with("PK\x03\x04") || head.starts_with("\x80\x02")) {
-      MSP_ASSIGN_OR_RETURN(info, ParsePt(region.bytes(), path));
-    } else {
-      MSP_ASSIGN_OR_RETURN(info, ReadTensorFile(path));  // fails, explaining why
+// Files up to this size are read whole with one read() instead of being mapped: with 4 KiB tensors
+// the mmap/munmap calls (and their lock, shared by the threads) cost more than the metrics.
+constexpr uint64_t kSmallFileBytes = 64 << 10;
+
+// One side of the pair: a small contiguous tensor held in memory, or a TensorSource streaming windows.
+class LoadedTensor {
+ public:
+  static Result<LoadedTensor> Load(const std::string& dir, const std::string& data_name);
+
+  const TensorInfo& info() const { return info_; }
+  uint64_t numel() const { return numel_; }
+  // Points *out at elements [first, first + count) in native byte order; `window` holds them if needed.
+  Status Read(uint64_t first, uint64_t count, ElementWindow* window, Bytes* out) const {
+    if (!source_) {
+      const uint64_t item = Info(info_.dtype).bits / 8;
+      *out = elements_.subspan(first * item, count * item);
+      return Status::Ok();
     }
+    MSP_RETURN_IF_ERROR(source_->Read(first, count, window));
+    *out = window->bytes();
+    return Status::Ok();
   }
-  if (!internal::KernelSupports(info.dtype)) return Status::Unsupported(path, "int4 tensors cannot be compared");
-  return TensorSource::Open(info, std::move(file));
+
+ private:
+  TensorInfo info_;
+  uint64_t numel_ = 0;
+  std::optional<TensorSource> source_;
+  std::vector<std::byte> file_;
+  Bytes elements_;
+};
+
+// The whole file when it is a regular file of at most kSmallFileBytes; nullopt otherwise.
+std::optional<std::vector<std::byte>> ReadSmallFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::vector<std::byte>> bytes;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kSmallFileBytes) {
+    std::vector<std::byte> buffer(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < buffer.size()) {
+      const ssize_t got = ::pread(fd, buffer.data() + done, buffer.size() - done, static_cast<off_t>(done));
+      if (got <= 0) break;
+      done += static_cast<size_t>(got);
+    }
+    if (done == buffer.size()) bytes = std::move(buffer);
+  }
+  ::close(fd);
+  return bytes;
+}
+
+Result<LoadedTensor> LoadedTensor::Load(const std::string& dir, const std::string& data_name) {
+  MSP_ASSIGN_OR_RETURN(std::string path, ResolveDataName(dir, data_name));
+  LoadedTensor t;
+  std::optional<std::vector<std::byte>> small = ReadSmallFile(path);
+  if (small) {
+    // ReadTensorFile's dispatch on the leading bytes, over the bytes already read.
+    const Bytes bytes(small->data(), small->size());
+    const std::string_view head = AsChars(bytes.first(std::min<size_t>(bytes.size(), 8)));
+    if (head.starts_with("\x93NUMPY")) {
+      MSP_ASSIGN_OR_RETURN(t.info_, ParseNpy(bytes, path));
+    } else if (head.starts_with("PK\x03\x04") || head.starts_with("\x80\x02")) {
+      MSP_ASSIGN_OR_RETURN(t.info_, ParsePt(bytes, path));
+    } else {
+      MSP_ASSIGN_OR_RETURN(t.info_, ReadTensorFile(path));  // fails, explaining why
+    }
+  } else {
+    MSP_ASSIGN_OR_RETURN(t.info_, ReadTensorFile(path));
+  }
+  if (!internal::KernelSupports(t.info_.dtype)) return Status::Unsupported(path, "int4 tensors cannot be compared");
+  t.numel_ = t.info_.Numel();
+  const uint64_t item = Info(t.info_.dtype).bits / 8;
+  const uint64_t storage_bytes = ByteSize(t.info_.dtype, t.info_.storage_elements);
+  if (small && t.info_.IsContiguous() && (!t.info_.big_endian || item == 1) &&
+      t.info_.data_offset <= small->size() && storage_bytes <= small->size() - t.info_.data_offset) {
+    // The readers checked that the elements lie inside the storage (ValidateExtent).
+    t.file_ = std::move(*small);
+    t.elements_ = Bytes(t.file_.data() + t.info_.data_offset + static_cast<uint64_t>(t.info_.storage_offset) * item,
+                        t.numel_ * item);
+    return t;
+  }
+  MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(t.info_));
+  t.source_.emplace(std::move(source));
+  return t;
 }
 
 // np.squeeze: the shape without its size-1 dims (compare.md §6).
@@ -117,10 +185,11 @@ struct Scalar {
   uint64_t unsigned_value = 0;
 };
 
-Result<Scalar> ReadScalar(const TensorSource& source) {
+Result<Scalar> ReadScalar(const LoadedTensor& source) {
   ElementWindow window;
-  MSP_RETURN_IF_ERROR(source.Read(0, 1, &window));
-  const std::byte* p = window.bytes().data();
+  Bytes bytes;
+  MSP_RETURN_IF_ERROR(source.Read(0, 1, &window, &bytes));
+  const std::byte* p = bytes.data();
   const DType dtype = source.info().dtype;
   Scalar s{ScalarTypeOf(dtype)};
   if (dtype == DType::kBool) {
@@ -202,7 +271,7 @@ double ZeroDimRelErr(double n, double b) {
   return std::fabs(static_cast<double>(re));
 }
 
-Cells CompareZeroDim(const TensorSource& npu, const TensorSource& bench) {
+Cells CompareZeroDim(const LoadedTensor& npu, const LoadedTensor& bench) {
   Result<Scalar> n = ReadScalar(npu);
   Result<Scalar> b = ReadScalar(bench);
   if (!n.ok() || !b.ok()) return All(Cell::Unsupported());
@@ -227,7 +296,7 @@ struct Partial {
   Status status;
 };
 
-Result<PairSums> StreamPair(const TensorSource& npu, const TensorSource& bench, uint64_t chunk_elements) {
+Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, uint64_t chunk_elements) {
   const uint64_t numel = npu.numel();
   // Windows start at multiples of kBlock so the sums do not depend on the window size (pair_kernel).
   const uint64_t block = internal::kBlock;
@@ -240,13 +309,14 @@ Result<PairSums> StreamPair(const TensorSource& npu, const TensorSource& bench, 
     if (!partial->status.ok()) return;
     const uint64_t first = index * window;
     const uint64_t count = std::min(window, numel - first);
-    Status status = npu.Read(first, count, a);
-    if (status.ok()) status = bench.Read(first, count, b);
+    Bytes npu_bytes, bench_bytes;
+    Status status = npu.Read(first, count, a, &npu_bytes);
+    if (status.ok()) status = bench.Read(first, count, b, &bench_bytes);
     if (!status.ok()) {
       partial->status = std::move(status);
       return;
     }
-    internal::ConsumePair(npu_dtype, a->bytes().data(), bench_dtype, b->bytes().data(), count, precision,
+    internal::ConsumePair(npu_dtype, npu_bytes.data(), bench_dtype, bench_bytes.data(), count, precision,
                           &partial->sums);
   };
 
@@ -310,9 +380,9 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
     return All(Cell::Unsupported());
   }
   // Step 2, load: a missing, unreadable or refused file is "No data" -> "unsupported".
-  Result<TensorSource> npu = OpenSide(input.npu_tensor_dir, input.npu_data_name);
+  Result<LoadedTensor> npu = LoadedTensor::Load(input.npu_tensor_dir, input.npu_data_name);
   if (!npu.ok()) return All(Cell::Unsupported());
-  Result<TensorSource> bench = OpenSide(input.bench_tensor_dir, input.bench_data_name);
+  Result<LoadedTensor> bench = LoadedTensor::Load(input.bench_tensor_dir, input.bench_data_name);
   if (!bench.ok()) return All(Cell::Unsupported());
 
   // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
