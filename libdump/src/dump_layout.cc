@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <sys/stat.h>
+
 namespace msprobe {
 namespace fs = std::filesystem;
 
@@ -89,11 +91,14 @@ Result<std::string> ResolveDataName(const std::string& tensor_dir, std::string_v
   }
   if (data_name == "." || data_name == "..") return refuse("not a file name");
   const std::string candidate = (fs::path(tensor_dir) / std::string(data_name)).string();
-  // A symlink may still point outside: compare the resolved paths.
+  // A plain name with no separator names an entry of tensor_dir itself: only a symlink can lead out.
+  // One lstat settles the common case; symlinks get the full realpath comparison.
+  struct stat st {};
+  if (::lstat(candidate.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return candidate;  // missing: the caller reports it
   char resolved[PATH_MAX];
   if (!::realpath(candidate.c_str(), resolved)) {
     if (errno == ELOOP) return refuse("symlink loop");
-    return candidate;  // missing: the caller reports it as missing
+    return candidate;  // a dangling link: missing
   }
   char dir_resolved[PATH_MAX];
   if (!::realpath(tensor_dir.c_str(), dir_resolved)) return candidate;
