@@ -60,12 +60,34 @@ ls "$TMP/o6" | grep -qE '^compare_result_rank0_[0-9]{14}\.xlsx$' || fail "rank-d
 [ "$(cat "$npu/dump.json" "$bench/dump.json" | cksum)" = "$before" ] || fail "inputs modified"
 checks=$((checks + 1))
 
+# -dm: a renamed NPU row still finds its bench row through the mapping
+copy "$npu" "$TMP/renamed"
+sed -i 's/"Functional.relu.0.forward"/"Functional.relu.7.forward"/; s/Functional.relu.0.forward.\(input\|output\).0.pt/Functional.relu.7.forward.\1.0.pt/g' "$TMP/renamed/dump.json"
+for f in "$TMP"/renamed/dump_tensor_data/Functional.relu.0.forward.*; do mv "$f" "${f/relu.0/relu.7}"; done
+printf 'Functional.relu.7.forward.input.0: Functional.relu.0.forward.input.0\nFunctional.relu.7.forward.output.0: Functional.relu.0.forward.output.0\n' > "$TMP/map.yaml"
+run "$cmp" -tp "$TMP/renamed/dump.json" -gp "$bench/dump.json" -o "$TMP/o8" --csv -dm "$TMP/map.yaml"
+expect_code 0
+grep -q '^Functional.relu.7.forward.output.0,Functional.relu.0.forward.output.0,' "$TMP"/o8/*.csv || fail "-dm did not map: $(grep relu "$TMP"/o8/*.csv | head -2)"
+run "$cmp" -tp "$TMP/renamed/dump.json" -gp "$bench/dump.json" -o "$TMP/o9" --csv
+grep -q '^Functional.relu.7.forward.output.0,N/A,' "$TMP"/o9/*.csv || fail "unmapped rename should be unmatched"
+checks=$((checks + 2))
+run "$cmp" -tp "$TMP/renamed/dump.json" -gp "$bench/dump.json" -o "$TMP/o10" -dm "$TMP/missing.yaml"
+expect_code 3
+expect_one_error_line msprobe-compare
+
 # debug.json pairs are written as debug_compare_result_*
 if have_shared; then
   dbg=$SHARED_DATA/msprobe_samples/single_proc/dbg_t
   run "$cmp" -tp "$(ls "$dbg"/step0/*/debug.json)" -gp "$(ls "$dbg"/step1/*/debug.json)" -o "$TMP/o7" --csv
   expect_code 0
   ls "$TMP/o7" | grep -qE '^debug_compare_result_[0-9]{14}\.csv$' || fail "debug name: $(ls "$TMP/o7")"
+  checks=$((checks + 1))
+  # md5 (CRC-32) mode: the header msprobe writes for it
+  md5=$SHARED_DATA/msprobe_samples/single_proc/md5_l1
+  run "$cmp" -tp "$(ls "$md5"/step0/*/dump.json)" -gp "$(ls "$md5"/step1/*/dump.json)" -o "$TMP/o11" --csv
+  expect_code 0
+  head -1 "$TMP"/o11/*.csv | grep -q ',NPU MD5,BENCH MD5,Requires_grad Consistent,Result,Err_message,NPU_Stack_Info$' \
+    || fail "md5 header: $(head -1 "$TMP"/o11/*.csv)"
   checks=$((checks + 1))
 fi
 finish
