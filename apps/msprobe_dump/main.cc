@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     msprobe::dump_app::StatsArgs stats;
     CLI::App* stats_cmd = app.add_subcommand(
         "stats", "Print dtype, shape, max/min/mean/norm, NaN/Inf/zero counts and CRC-32 of tensor files");
-    stats_cmd->add_option("files", stats.files, "Tensor files (.npy, .pt)")->required();
+    stats_cmd->add_option("files", stats.files, "Tensor files (.npy, .pt) or kernel .bin dumps (one line per slot)")->required();
     stats_cmd->add_flag("--json", stats.json, "Print a JSON array instead of one line per tensor");
     stats_cmd->add_flag("--no-crc", stats.no_crc, "Skip the CRC-32 (faster on huge files)");
 

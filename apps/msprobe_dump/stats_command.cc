@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "common/exit_codes.h"
+#include "msprobe/dump/bin_reader.h"
+#include "msprobe/dump/mapped_file.h"
 #include "msprobe/dump/tensor_file.h"
 #include "msprobe/dump/tensor_source.h"
 #include "msprobe/dump/tensor_stats.h"
@@ -52,6 +54,26 @@ std::string TextLine(const std::string& file, const TensorInfo& info, const Tens
   return line;
 }
 
+// The tensors of one file, each with the label its line starts with: the path for .npy/.pt; for a
+// kernel .bin dump, "path:input.0" and so on per decodable input/output slot, in its device layout.
+Result<std::vector<std::pair<std::string, TensorInfo>>> ReadTensors(const std::string& path) {
+  std::vector<std::pair<std::string, TensorInfo>> out;
+  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
+  MSP_ASSIGN_OR_RETURN(MappedRegion head, file->Map(0, std::min<uint64_t>(file->size(), 8)));
+  const std::string_view magic = AsChars(head.bytes());
+  if (magic.empty() || magic.starts_with("\x93NUMPY") || magic.starts_with("PK\x03\x04") || magic.starts_with("\x80\x02")) {
+    MSP_ASSIGN_OR_RETURN(TensorInfo info, ReadTensorFile(path));
+    out.emplace_back(path, std::move(info));
+    return out;
+  }
+  MSP_ASSIGN_OR_RETURN(BinFile bin, ReadBinFile(path));
+  for (BinSlot& slot : bin.slots) {
+    if (!slot.dtype) continue;  // buffers, workspaces and dtypes without a decoder
+    out.emplace_back(fmt::format("{}:{}.{}", path, SlotKindName(slot.kind), slot.index), std::move(slot.tensor));
+  }
+  return out;
+}
+
 }  // namespace
 
 int RunStats(const StatsArgs& args, const cli::CommonOptions&) {
@@ -61,18 +83,24 @@ int RunStats(const StatsArgs& args, const cli::CommonOptions&) {
   int exit_code = cli::kExitOk;
   StatsOptions options;
   options.crc32 = !args.no_crc;
-  for (const std::string& file : args.files) {
-    Result<TensorInfo> info = ReadTensorFile(file);
-    Result<TensorSource> source = info.ok() ? TensorSource::Open(*info) : Result<TensorSource>(info.status());
-    Result<TensorStats> stats = source.ok() ? ComputeStats(*source, options) : Result<TensorStats>(source.status());
-    if (!stats.ok()) {  // report and go on with the other files
-      exit_code = std::max(exit_code, cli::ReportAndExit("msprobe-dump", stats.status()));
+  for (const std::string& path : args.files) {
+    Result<std::vector<std::pair<std::string, TensorInfo>>> tensors = ReadTensors(path);
+    if (!tensors.ok()) {  // report and go on with the other files
+      exit_code = std::max(exit_code, cli::ReportAndExit("msprobe-dump", tensors.status()));
       continue;
     }
-    if (args.json) {
-      WriteJson(writer, file, *info, *stats, options.crc32);
-    } else {
-      fmt::print("{}\n", TextLine(file, *info, *stats, options.crc32));
+    for (const auto& [file, info] : *tensors) {
+      Result<TensorSource> source = TensorSource::Open(info);
+      Result<TensorStats> stats = source.ok() ? ComputeStats(*source, options) : Result<TensorStats>(source.status());
+      if (!stats.ok()) {
+        exit_code = std::max(exit_code, cli::ReportAndExit("msprobe-dump", stats.status()));
+        continue;
+      }
+      if (args.json) {
+        WriteJson(writer, file, info, *stats, options.crc32);
+      } else {
+        fmt::print("{}\n", TextLine(file, info, *stats, options.crc32));
+      }
     }
   }
   if (args.json) {

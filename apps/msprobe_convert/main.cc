@@ -1,0 +1,41 @@
+// msprobe-convert: parses arguments and hands over to RunConvert.
+#include <CLI/CLI.hpp>
+
+#include "common/app_options.h"
+#include "common/exit_codes.h"
+#include "msprobe_convert/convert_command.h"
+
+namespace {
+
+constexpr const char* kExamples = R"(
+Output: OUT/<dir of the file under PATH>/{bin name}.{input|output}.{slot}.{FORMAT}.{DTYPE}.npy, where FORMAT
+is NCHW/NCDHW/ND after a layout conversion or the device format when the layout was kept, and DTYPE the
+original dtype (BF16 and float8 data are written as float32, INT4 as int8). Names over 255 bytes are
+hashed and listed in mapping.csv ("new,original").
+
+Examples:
+  msprobe-convert -d dump/rank0/Conv2D.Default_conv1-Conv2D-op12.2.7.1612439563338024 -o out
+  msprobe-convert -d dump/ -o out -j 8               # every kernel dump under dump/
+  msprobe-convert -d dump/ -o out --keep-device-format
+
+Exit codes: 0 converted, 2 usage error, 3 some input missing, malformed or unsupported, 4 internal error.)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return msprobe::cli::GuardedMain("msprobe-convert", [&] {
+    CLI::App app{"Convert kernel .bin dumps (CANN adump, MindSpore O2) to .npy, device layouts to host layouts."};
+    app.footer(kExamples);
+    msprobe::cli::CommonOptions common;
+    msprobe::cli::AddCommonOptions(app, &common);
+    msprobe::convert_app::ConvertArgs args;
+    app.add_option("-d,--dump_path", args.dump_path, "A kernel dump file or a directory tree of them")->required();
+    app.add_option("-o,--output_path", args.output_path, "Output directory (created)")->capture_default_str();
+    app.add_option("-t,--type", args.type, "Output type")->check(CLI::IsMember({"npy"}))->capture_default_str();
+    app.add_flag("--keep-device-format", args.keep_device_format,
+                 "Write tensors in their device layout (NC1HWC0, FRACTAL_NZ...) instead of converting");
+    if (auto early = msprobe::cli::Parse(app, argc, argv)) return *early;
+    const auto threads = msprobe::cli::ApplyThreads(common);
+    return msprobe::convert_app::RunConvert(args, common);
+  });
+}
