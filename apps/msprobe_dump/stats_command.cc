@@ -6,8 +6,6 @@
 #include <iostream>
 
 #include "common/exit_codes.h"
-#include "msprobe/dump/bin_reader.h"
-#include "msprobe/dump/mapped_file.h"
 #include "msprobe/dump/tensor_file.h"
 #include "msprobe/dump/tensor_source.h"
 #include "msprobe/dump/tensor_stats.h"
@@ -54,25 +52,6 @@ std::string TextLine(const std::string& file, const TensorInfo& info, const Tens
   return line;
 }
 
-// The tensors of one file, each with the label its line starts with: the path for .npy/.pt; for a
-// kernel .bin dump, "path:input.0" and so on per decodable input/output slot, in its device layout.
-Result<std::vector<std::pair<std::string, TensorInfo>>> ReadTensors(const std::string& path) {
-  std::vector<std::pair<std::string, TensorInfo>> out;
-  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
-  MSP_ASSIGN_OR_RETURN(MappedRegion head, file->Map(0, std::min<uint64_t>(file->size(), 8)));
-  const std::string_view magic = AsChars(head.bytes());
-  if (magic.empty() || magic.starts_with("\x93NUMPY") || magic.starts_with("PK\x03\x04") || magic.starts_with("\x80\x02")) {
-    MSP_ASSIGN_OR_RETURN(TensorInfo info, ReadTensorFile(path));
-    out.emplace_back(path, std::move(info));
-    return out;
-  }
-  MSP_ASSIGN_OR_RETURN(BinFile bin, ReadBinFile(path));
-  for (BinSlot& slot : bin.slots) {
-    if (!slot.dtype) continue;  // buffers, workspaces and dtypes without a decoder
-    out.emplace_back(fmt::format("{}:{}.{}", path, SlotKindName(slot.kind), slot.index), std::move(slot.tensor));
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -84,7 +63,7 @@ int RunStats(const StatsArgs& args, const cli::CommonOptions&) {
   StatsOptions options;
   options.crc32 = !args.no_crc;
   for (const std::string& path : args.files) {
-    Result<std::vector<std::pair<std::string, TensorInfo>>> tensors = ReadTensors(path);
+    Result<std::vector<LabeledTensor>> tensors = ReadTensorsOfFile(path);
     if (!tensors.ok()) {  // report and go on with the other files
       exit_code = std::max(exit_code, cli::ReportAndExit("msprobe-dump", tensors.status()));
       continue;

@@ -3,11 +3,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "msprobe/dump/tensor.h"
 
 namespace msprobe {
 
 Result<TensorInfo> ReadTensorFile(const std::string& path);
+
+struct LabeledTensor {
+  std::string label;  // the path; for a kernel .bin slot "path:input.0", "path:output.1", ...
+  TensorInfo info;
+};
+// Every tensor a file holds: the one of a .npy/.pt, or each decodable input/output slot of a kernel
+// .bin dump in its device layout (buffers, workspaces and undecodable dtypes are left out).
+Result<std::vector<LabeledTensor>> ReadTensorsOfFile(const std::string& path);
 
 }  // namespace msprobe
