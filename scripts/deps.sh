@@ -6,6 +6,8 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libxlsxwriter-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev
+  libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
+  libxml2-utils              # xmllint: the JUnit report is validated against its XSD
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
 )
 missing=()

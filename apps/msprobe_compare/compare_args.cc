@@ -24,13 +24,19 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   a->cell_mapping_opt = app.add_option("--cell_mapping", a->cell_mapping, "MindSpore Cell→Module mapping, optional YAML (-cm)")->expected(0, 1);
   a->api_mapping_opt = app.add_option("--api_mapping", a->api_mapping, "MindSpore→PyTorch API mapping, optional YAML (-am)")->expected(0, 1);
   a->layer_mapping_opt = app.add_option("--layer_mapping", a->layer_mapping, "Layer mapping (-lm; not supported)")->expected(0, 1);
-  app.add_flag("--diff_analyze", a->diff_analyze, "First-diff analysis (-da; not yet supported)");
+  app.add_flag("--diff_analyze", a->diff_analyze,
+               "First-diff analysis across ranks (-da): compare_result*.json per pair and diff_analyze_{ns}.json; "
+               "csv/xlsx only with --csv/--xlsx");
   app.add_flag("--is_print_compare_log", a->tensor_log, "Accepted for compatibility (-tensor_log)");
   app.add_option("--rank", a->rank, "Kernel dump compare: rank (not yet supported)");
   app.add_option("--step", a->step, "Kernel dump compare: step (not yet supported)");
   app.add_flag("--csv", a->csv, "Write only the csv");
   app.add_flag("--xlsx", a->xlsx, "Write only the xlsx");
   app.add_flag("--json", a->json, "Also write a machine-readable json result");
+  app.add_option("--fail-on", a->fail_on, "Exit 1 when any row's Result reaches this level")
+      ->check(CLI::IsMember({"error", "warning"}));
+  app.add_flag("--fail-on-first-diff", a->fail_on_first_diff, "Exit 1 when -da finds a first diff");
+  app.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE (a testsuite per pair, a testcase per API)");
 }
 
 namespace {
@@ -54,7 +60,8 @@ std::optional<UsageError> ReadInputJson(const std::string& path, compare::Compar
 
 std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::CompareOptions* options) {
   if (a.mode != "auto") return Usage("-m " + a.mode + ": only the dump compare (auto) is supported");
-  if (a.diff_analyze) return Usage("-da (first-diff analysis) is not yet supported");
+  if (a.diff_analyze && a.json) return Usage("-da writes msprobe's compare_result json itself; drop --json");
+  if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
   if (!a.rank.empty() || !a.step.empty()) return Usage("--rank/--step (kernel dump compare) are not yet supported");
   if (a.layer_mapping_opt->count()) return Usage("-lm (layer mapping) is not supported");
   if (!a.input_json.empty()) {
@@ -73,10 +80,18 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   options->cell_mapping_yaml = a.cell_mapping;
   options->api_mapping = a.api_mapping_opt->count() > 0;
   options->api_mapping_yaml = a.api_mapping;
-  // Both by default; --csv or --xlsx alone writes only that one (spec README §2).
-  options->write_csv = a.csv || !a.xlsx;
-  options->write_xlsx = a.xlsx || !a.csv;
+  // Both by default; --csv or --xlsx alone writes only that one (spec README §2). -da writes
+  // msprobe's json files, and the tables only when asked for.
+  options->diff_analyze = a.diff_analyze;
+  options->write_csv = a.diff_analyze ? a.csv : a.csv || !a.xlsx;
+  options->write_xlsx = a.diff_analyze ? a.xlsx : a.xlsx || !a.csv;
   options->write_json = a.json;
+  options->fail_on = a.fail_on == "error"     ? compare::FailLevel::kError
+                     : a.fail_on == "warning" ? compare::FailLevel::kWarning
+                                              : compare::FailLevel::kNone;
+  options->fail_on_first_diff = a.fail_on_first_diff;
+  options->junit_path = a.junit;
+  options->tool_version = MSPROBE_VERSION;
   return std::nullopt;
 }
 
@@ -92,10 +107,29 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
     warnings += pair.warnings;
     errors += pair.errors;
   }
-  if (!quiet) {
-    fmt::print(stderr, "compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows,
-               passed, warnings, errors);
+  if (!report.first_diff.analyze_file.empty()) fmt::print("{}\n", report.first_diff.analyze_file);
+  if (!report.summary_file.empty()) fmt::print("{}\n", report.summary_file);
+  if (quiet) return;
+  fmt::print(stderr, "compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows, passed,
+             warnings, errors);
+  if (!report.diff_analyzed) return;
+  if (report.first_diff.nodes.empty()) {
+    fmt::print(stderr, "Cannot find any diff node, no need to generate analyze file.\n");  // msprobe's words
+    return;
   }
+  for (size_t i = 0; i < report.first_diff.nodes.size(); ++i) {
+    fmt::print(stderr, "first diff {}: rank {}: {}\n", compare::DiffStageName(report.first_diff.stage),
+               report.first_diff.ranks[i], report.first_diff.nodes[i].api);
+  }
+}
+
+int ReportGates(const compare::CompareOptions& options, const compare::CompareReport& report) {
+  const std::optional<compare::GateFailure> failure = compare::EvaluateGates(options, report);
+  if (!failure) return cli::kExitOk;
+  const compare::RowRef& row = failure->row;
+  fmt::print(stderr, "msprobe-compare: gate failed ({}): {}: {}: {}: {}\n", failure->reason, row.file, row.npu_name,
+             row.result, row.err_message);
+  return cli::kExitGateFailed;
 }
 
 }  // namespace msprobe::compare_app

@@ -27,6 +27,8 @@ struct CompareArgs {
   bool diff_analyze = false, tensor_log = false;
   std::string rank, step;
   bool csv = false, xlsx = false, json = false;
+  std::string fail_on, junit;
+  bool fail_on_first_diff = false;
 };
 
 void AddCompareOptions(CLI::App& app, CompareArgs* args);
@@ -38,7 +40,11 @@ struct UsageError {
 // Fills `options`; a usage error (missing paths, a flag not supported yet, a bad compare.json) otherwise.
 std::optional<UsageError> ToCompareOptions(const CompareArgs& args, compare::CompareOptions* options);
 
-// One line per written file, then a summary line unless quiet.
+// One line per written file, then a summary line (and -da's outcome) unless quiet.
 void PrintReport(const compare::CompareReport& report, bool quiet);
+
+// The gates' one-line verdict on stderr, naming the first offending row; returns the exit code
+// (kExitGateFailed when a gate fails, kExitOk otherwise).
+int ReportGates(const compare::CompareOptions& options, const compare::CompareReport& report);
 
 }  // namespace msprobe::compare_app

@@ -18,10 +18,16 @@ Examples:
   msprobe-compare -tp npu/step0/rank0/debug.json -gp gpu/step0/rank0/debug.json --csv
   msprobe-compare -npu npu/step0/rank3 -gp gpu/step0/rank3 -fm           # two rank dirs, fuzzy matching
   msprobe-compare -i compare.json -o out                                   # {"npu_path": …, "bench_path": …}
+  msprobe-compare -tp npu/step0 -gp gpu/step0 -o out -da --fail-on-first-diff   # first diff across ranks
+  msprobe-compare -tp npu/step0 -gp gpu/step0 --fail-on error --junit out/compare.xml   # a CI gate
 
 Outputs: compare_result[_rankN]_{YYYYmmddHHMMSS}.csv (as msprobe writes it) and .xlsx (typed cells,
-red/yellow rows, a summary sheet); debug.json inputs give debug_compare_result_…
-Exit codes: 0 done, 2 usage error, 3 input error (missing, malformed, mismatched dumps), 4 internal error.)";
+red/yellow rows, a summary sheet); debug.json inputs give debug_compare_result_…; summary.json
+(counts, first error, first diff, worst rows). -da: compare_result[_rankN]_{ts}.json per pair and
+diff_analyze_{ns}.json as msprobe writes them (csv/xlsx only with --csv/--xlsx; the xlsx then marks
+the first diff orange).
+Exit codes: 0 done, 1 a gate failed (--fail-on, --fail-on-first-diff), 2 usage error, 3 input error
+(missing, malformed, mismatched dumps), 4 internal error.)";
 
 }  // namespace
 
@@ -49,6 +55,6 @@ int main(int argc, char** argv) {
     if (!report.ok()) return msprobe::cli::ReportAndExit("msprobe-compare", report.status());
     bar.Clear();
     msprobe::compare_app::PrintReport(*report, common.quiet);
-    return int{msprobe::cli::kExitOk};
+    return msprobe::compare_app::ReportGates(options, *report);
   });
 }

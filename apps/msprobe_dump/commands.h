@@ -21,4 +21,22 @@ struct VerifyArgs {
 };
 int RunVerify(const VerifyArgs& args, const cli::CommonOptions& common);
 
+// msprobe-dump statistic DIR: writes statistic.csv into each npy kernel dump directory under DIR.
+struct StatisticArgs {
+  std::string dir;
+  bool force = false;  // replace an existing statistic.csv
+};
+int RunStatistic(const StatisticArgs& args, const cli::CommonOptions& common);
+
+// msprobe-dump run [options] -- CMD ARGS…: runs CMD under the capture shim; returns CMD's exit code.
+struct RunArgs {
+  std::string dir = "msprobe_capture";
+  std::string mode = "tensor";
+  std::string ops;
+  std::string ranks;
+  std::string shim;  // empty: next to the executable
+  std::vector<std::string> command;
+};
+int RunCapture(const RunArgs& args, const cli::CommonOptions& common);
+
 }  // namespace msprobe::dump_app

@@ -14,6 +14,9 @@ Examples:
   msprobe-dump verify dump/step0/rank0            # one rank
   msprobe-dump verify dump/step0                  # every rank of a step
   msprobe-dump verify dump/step0/rank0/debug.json
+  msprobe-dump statistic kernel_dump/rank_0      # statistic.csv for an npy kernel dump
+  msprobe-dump run --dir cap -- python train.py   # capture every aclop kernel's tensors
+  msprobe-dump run --mode stats --ops 'MatMul|Softmax' --ranks 0 -- ./train
 
 Exit codes: 0 all agree, 1 verify found a problem, 2 usage error, 3 input error, 4 internal error.)";
 
@@ -41,9 +44,28 @@ int main(int argc, char** argv) {
     verify_cmd->add_option("path", verify.path, "A dump.json, debug.json, rank dir, step dir or dump root")->required();
     verify_cmd->add_flag("--json", verify.json, "Print the report as JSON");
 
+    msprobe::dump_app::StatisticArgs statistic;
+    CLI::App* statistic_cmd = app.add_subcommand(
+        "statistic", "Write a MindSpore-style statistic.csv into each npy kernel dump directory");
+    statistic_cmd->add_option("dir", statistic.dir, "A kernel dump tree (rank_N/…, step_N/…)")->required();
+    statistic_cmd->add_flag("--force", statistic.force, "Replace an existing statistic.csv");
+
+    msprobe::dump_app::RunArgs run;
+    CLI::App* run_cmd = app.add_subcommand(
+        "run", "Run a program under the capture shim and report what it captured (exit code: the program's)");
+    run_cmd->add_option("--dir", run.dir, "Output directory (default msprobe_capture)");
+    run_cmd->add_option("--mode", run.mode, "tensor: .bin files; stats: statistic.csv rows")
+        ->check(CLI::IsMember({"tensor", "stats"}));
+    run_cmd->add_option("--ops", run.ops, "Capture only op types matching this regular expression");
+    run_cmd->add_option("--ranks", run.ranks, "Capture only these ranks (RANK_ID), e.g. 0,2-3");
+    run_cmd->add_option("--shim", run.shim, "Path of libmsprobe_capture.so (default: found next to msprobe-dump)");
+    run_cmd->add_option("command", run.command, "The program and its arguments, after --")->required();
+
     if (auto early = msprobe::cli::Parse(app, argc, argv)) return *early;
     const auto threads = msprobe::cli::ApplyThreads(common);
     if (*stats_cmd) return msprobe::dump_app::RunStats(stats, common);
+    if (*run_cmd) return msprobe::dump_app::RunCapture(run, common);
+    if (*statistic_cmd) return msprobe::dump_app::RunStatistic(statistic, common);
     return msprobe::dump_app::RunVerify(verify, common);
   });
 }

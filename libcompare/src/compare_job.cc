@@ -4,11 +4,17 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <memory>
+#include <unordered_map>
 
+#include "msprobe/compare/api_diff_check.h"
 #include "msprobe/compare/compare_inputs.h"
+#include "msprobe/compare/compare_result_json.h"
 #include "msprobe/compare/csv_writer.h"
 #include "msprobe/compare/flatten.h"
 #include "msprobe/compare/json_writer.h"
@@ -25,6 +31,8 @@ namespace msprobe::compare {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr size_t kWorstRows = 20;
 
 // time.strftime("%Y%m%d%H%M%S"), local time (compare.md §1.4).
 std::string Timestamp() {
@@ -94,10 +102,70 @@ void ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vecto
   });
 }
 
-Result<PairResult> ComparePair(const ComparePairSpec& spec, const CompareOptions& options, const Mappings& mappings,
-                               const CompareProgress& progress) {
-  PairResult result{spec.target_json, spec.golden_json, {}, 0, 0, 0, 0, {}};
-  std::string stack = options.stack_path;
+// The P2POp columns of -da (compare.md §8.1). msprobe aligns the bench side by row position, which
+// is the matched row whenever both dumps have the same rows; we take the matched bench row.
+std::vector<P2pColumns> P2pOf(const FlatDump& npu, const FlatDump& bench, const std::vector<RowPair>& pairs) {
+  const auto or_none = [](const std::string& s) { return s.empty() ? std::string("None") : s; };
+  std::vector<P2pColumns> p2p(pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const OpRow& n = npu.rows[pairs[i].npu];
+    p2p[i].npu_op = or_none(n.p2p_op);
+    p2p[i].npu_peer = or_none(n.p2p_peer);
+    if (pairs[i].bench) {
+      const OpRow& b = bench.rows[*pairs[i].bench];
+      p2p[i].bench_op = or_none(b.p2p_op);
+      p2p[i].bench_peer = or_none(b.p2p_peer);
+    }
+  }
+  return p2p;
+}
+
+// "_rank3" → 3; msprobe reads the rank from the file name, "rank" alone being 0. Other pairs
+// (a file pair, a proc dir) count as rank 0.
+int RankOfSuffix(const std::string& suffix) {
+  if (suffix.rfind("_rank", 0) != 0) return 0;
+  const std::string digits = suffix.substr(5);
+  return digits.empty() ? 0 : std::stoi(digits);
+}
+
+// A pair's table kept until -da has looked at every rank, so its xlsx can mark the first diff.
+struct PendingXlsx {
+  size_t pair;
+  std::string path;
+  ResultTable table;
+};
+
+class CompareRun {
+ public:
+  CompareRun(const CompareOptions& options, const Mappings& mappings, const CompareProgress& progress)
+      : options_(options), mappings_(mappings), progress_(progress) {}
+
+  Status ComparePair(const ComparePairSpec& spec);
+  Result<CompareReport> Finish() &&;
+
+ private:
+  Status WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts, const FlatDump& npu,
+                      const FlatDump& bench, const std::vector<RowPair>& pairs, ResultTable* table, PairResult* result);
+  void Summarize(const ResultTable& table, const std::string& file, double seconds, PairResult* result);
+  Status AnalyzeFirstDiff();
+
+  const CompareOptions& options_;
+  const Mappings& mappings_;
+  const CompareProgress& progress_;
+  CompareReport report_;
+  std::vector<RankDiffs> ranks_;       // -da: one per compared pair
+  std::vector<size_t> rank_pairs_;     // the pair of each entry of ranks_
+  std::vector<std::unordered_map<size_t, RowRef>> diff_rows_;  // per entry of ranks_: its differing rows
+  std::vector<PendingXlsx> pending_xlsx_;
+};
+
+Status CompareRun::ComparePair(const ComparePairSpec& spec) {
+  const auto start = std::chrono::steady_clock::now();
+  PairResult result;
+  result.target_json = spec.target_json;
+  result.golden_json = spec.golden_json;
+  result.label = spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1);
+  std::string stack = options_.stack_path;
   if (stack.empty()) {
     const fs::path beside = fs::path(spec.target_json).parent_path() / "stack.json";
     std::error_code ec;
@@ -109,24 +177,30 @@ Result<PairResult> ComparePair(const ComparePairSpec& spec, const CompareOptions
                        [&] { bench_flat = FlattenDump(spec.golden_json, ""); });
   MSP_ASSIGN_OR_RETURN(FlatDump npu, std::move(npu_flat));
   MSP_ASSIGN_OR_RETURN(FlatDump bench, std::move(bench_flat));
-  MSP_RETURN_IF_ERROR(CheckFrameworks(npu, bench, options));
+  MSP_RETURN_IF_ERROR(CheckFrameworks(npu, bench, options_));
   if (npu.rows.empty() || bench.rows.empty()) {
     result.skipped_reason = "no rows to compare on one side (msprobe writes no file then)";
-    return result;
+    report_.pairs.push_back(std::move(result));
+    return Status::Ok();
   }
-  MatchOptions match = mappings.match;
+  MatchOptions match = mappings_.match;
   match.is_debug = npu.is_debug;
   match.cross_framework = IsMindSpore(npu.framework) && bench.framework == "pytorch";
-  if (!options.data_mapping.empty()) match.data_mapping = &mappings.data;
-  if (options.cell_mapping) match.cell_mapping = &mappings.cell;
-  if (options.api_mapping) match.api_mapping = &mappings.api;
+  if (!options_.data_mapping.empty()) match.data_mapping = &mappings_.data;
+  if (options_.cell_mapping) match.cell_mapping = &mappings_.cell;
+  if (options_.api_mapping) match.api_mapping = &mappings_.api;
   const std::vector<RowPair> pairs = MatchRows(npu.rows, bench.rows, match);
 
-  ResultTable table{npu.mode, !stack.empty(), BuildResultRows(&npu.rows, bench.rows, pairs)};
+  // -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
+  const CompareMode mode = options_.diff_analyze && npu.mode == CompareMode::kTensor ? CompareMode::kSummary : npu.mode;
+  ResultTable table;
+  table.mode = mode;
+  table.with_stack = !stack.empty();
+  table.rows = BuildResultRows(&npu.rows, bench.rows, pairs);
   switch (table.mode) {
     case CompareMode::kTensor: {
       const std::string label = "compare" + spec.suffix;
-      ComputeTensorMetrics(npu, bench, &table.rows, [&](uint64_t d, uint64_t t) { if (progress) progress(label, d, t); });
+      ComputeTensorMetrics(npu, bench, &table.rows, [&](uint64_t d, uint64_t t) { if (progress_) progress_(label, d, t); });
       break;
     }
     case CompareMode::kSummary:
@@ -143,27 +217,128 @@ Result<PairResult> ComparePair(const ComparePairSpec& spec, const CompareOptions
   std::error_code ec;
   fs::create_directories(spec.output_dir, ec);
   if (ec) return Status::IOError(spec.output_dir, "cannot create the output directory: " + ec.message());
+  const std::string ts = Timestamp();
   const std::string stem = (fs::path(spec.output_dir) / ((npu.is_debug ? "debug_compare_result" : "compare_result") +
-                                                         spec.suffix + "_" + Timestamp())).string();
+                                                         spec.suffix + "_" + ts)).string();
+  result.mode = DumpModeName(table.mode);
+  MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, npu, bench, pairs, &table, &result));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  Summarize(table, result.outputs.empty() ? spec.target_json : result.outputs.front(), seconds, &result);
+  report_.pairs.push_back(std::move(result));
+  if (!pending_xlsx_.empty() && pending_xlsx_.back().pair == report_.pairs.size() - 1) {
+    pending_xlsx_.back().table = std::move(table);
+  }
+  return Status::Ok();
+}
+
+Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
+                                const FlatDump& npu, const FlatDump& bench, const std::vector<RowPair>& pairs,
+                                ResultTable* table, PairResult* result) {
+  // With -da the xlsx waits for the analysis across ranks, to mark the first diff.
+  const bool xlsx_now = options_.write_xlsx && !options_.diff_analyze;
+  if (options_.write_xlsx && options_.diff_analyze) pending_xlsx_.push_back({report_.pairs.size(), stem + ".xlsx", {}});
+  std::string da_json;
+  std::vector<P2pColumns> p2p;
+  std::vector<ApiCheck> checks;
+  if (options_.diff_analyze) {
+    // msprobe names the -da json "compare_result" + suffix whatever the json kind.
+    da_json = (fs::path(spec.output_dir) / ("compare_result" + spec.suffix + "_" + ts + ".json")).string();
+    p2p = P2pOf(npu, bench, pairs);
+    checks = CheckApis(*table);
+    ranks_.push_back(CollectRankDiffs(RankOfSuffix(spec.suffix), *table, checks, p2p));
+    rank_pairs_.push_back(report_.pairs.size());
+    std::unordered_map<size_t, RowRef> refs;  // the rows the analysis may name: one per differing API
+    for (const DiffOp& op : ranks_.back().ops) {
+      if (op.is_diff) refs.emplace(op.row, MakeRowRef(*table, op.row, ""));
+    }
+    diff_rows_.push_back(std::move(refs));
+  }
   // The writers only read the table: run them side by side (the xlsx is the slow one).
   Result<std::vector<std::string>> csv = std::vector<std::string>{}, xlsx = std::vector<std::string>{};
-  Status json;
-  tbb::parallel_invoke([&] { if (options.write_csv) csv = WriteCsv(stem + ".csv", table); },
-                       [&] { if (options.write_xlsx) xlsx = WriteXlsx(stem + ".xlsx", table); },
-                       [&] { if (options.write_json) json = WriteJson(stem + ".json", table); });
+  Status json, da;
+  tbb::parallel_invoke([&] { if (options_.write_csv) csv = WriteCsv(stem + ".csv", *table); },
+                       [&] { if (xlsx_now) xlsx = WriteXlsx(stem + ".xlsx", *table); },
+                       [&] { if (options_.write_json) json = WriteJson(stem + ".json", *table); },
+                       [&] { if (options_.diff_analyze) da = WriteCompareResultJson(da_json, *table, p2p, checks); });
+  MSP_RETURN_IF_ERROR(da);
+  if (options_.diff_analyze) result->outputs.push_back(da_json);
   for (Result<std::vector<std::string>>* written : {&csv, &xlsx}) {
     MSP_RETURN_IF_ERROR(written->status());
-    result.outputs.insert(result.outputs.end(), (*written)->begin(), (*written)->end());
+    result->outputs.insert(result->outputs.end(), (*written)->begin(), (*written)->end());
   }
   MSP_RETURN_IF_ERROR(json);
-  if (options.write_json) result.outputs.push_back(stem + ".json");
-  result.rows = table.rows.size();
+  if (options_.write_json) result->outputs.push_back(stem + ".json");
+  return Status::Ok();
+}
+
+void CompareRun::Summarize(const ResultTable& table, const std::string& file, double seconds, PairResult* result) {
+  result->rows = table.rows.size();
   for (const ResultRow& r : table.rows) {
-    if (r.result == "error") ++result.errors;
-    else if (r.result == "warning") ++result.warnings;
-    else ++result.passed;
+    if (r.result == "error") ++result->errors;
+    else if (r.result == "warning") ++result->warnings;
+    else ++result->passed;
   }
-  return result;
+  result->first_error = FirstRowReaching(table, FailLevel::kError, file);
+  result->first_warning = FirstRowReaching(table, FailLevel::kWarning, file);
+  result->worst = WorstRows(table, kWorstRows);
+  if (!options_.junit_path.empty()) {
+    JunitSuite suite = BuildJunitSuite(result->label, file, table, options_.fail_on);
+    suite.seconds = seconds;
+    report_.junit.push_back(std::move(suite));
+  }
+}
+
+Status CompareRun::AnalyzeFirstDiff() {
+  report_.diff_analyzed = true;
+  // msprobe reads the per-rank files in rank order.
+  std::vector<size_t> order(ranks_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ranks_[a].rank < ranks_[b].rank; });
+  std::vector<RankDiffs> sorted;
+  std::vector<size_t> sorted_pairs, sorted_entries;
+  for (size_t i : order) {
+    sorted.push_back(std::move(ranks_[i]));
+    sorted_pairs.push_back(rank_pairs_[i]);
+    sorted_entries.push_back(i);
+  }
+  const FirstDiff diff = FindFirstDiff(sorted);
+  if (diff.stage == DiffStage::kNone) return Status::Ok();
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch());
+  const std::string path = (fs::path(options_.output_dir) / fmt::format("diff_analyze_{}.json", ns.count())).string();
+  MSP_RETURN_IF_ERROR(WriteDiffAnalyzeJson(path, sorted, diff));
+  FirstDiffReport& report = report_.first_diff;
+  report.stage = diff.stage;
+  report.analyze_file = path;
+  for (const DiffNodeRef& node : diff.nodes) {
+    const DiffOp& op = sorted[node.rank_pos].ops[node.op];
+    const size_t pair_idx = sorted_pairs[node.rank_pos];
+    const PairResult& pair = report_.pairs[pair_idx];
+    RowRef ref = diff_rows_[sorted_entries[node.rank_pos]].at(op.row);
+    ref.file = pair.outputs.empty() ? pair.target_json : pair.outputs.front();
+    for (PendingXlsx& pending : pending_xlsx_) {
+      if (pending.pair == pair_idx && !pending.table.first_diff_row) pending.table.first_diff_row = op.row;
+    }
+    report.nodes.push_back(std::move(ref));
+    report.ranks.push_back(sorted[node.rank_pos].rank);
+  }
+  return Status::Ok();
+}
+
+Result<CompareReport> CompareRun::Finish() && {
+  if (options_.diff_analyze) MSP_RETURN_IF_ERROR(AnalyzeFirstDiff());
+  for (PendingXlsx& pending : pending_xlsx_) {
+    MSP_ASSIGN_OR_RETURN(std::vector<std::string> written, WriteXlsx(pending.path, pending.table));
+    std::vector<std::string>& outputs = report_.pairs[pending.pair].outputs;
+    outputs.insert(outputs.end(), written.begin(), written.end());
+    pending.table = ResultTable{};
+  }
+  if (!options_.junit_path.empty()) MSP_RETURN_IF_ERROR(WriteJunit(options_.junit_path, report_.junit));
+  report_.summary_file = (fs::path(options_.output_dir) / "summary.json").string();
+  std::error_code ec;
+  fs::create_directories(options_.output_dir, ec);
+  if (ec) return Status::IOError(options_.output_dir, "cannot create the output directory: " + ec.message());
+  MSP_RETURN_IF_ERROR(WriteSummaryJson(report_.summary_file, options_, report_));
+  return std::move(report_);
 }
 
 }  // namespace
@@ -172,12 +347,22 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const ComparePro
   MSP_ASSIGN_OR_RETURN(std::vector<ComparePairSpec> specs,
                        ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
   MSP_ASSIGN_OR_RETURN(Mappings mappings, LoadMappings(options));
-  CompareReport report;
-  for (const ComparePairSpec& spec : specs) {
-    MSP_ASSIGN_OR_RETURN(PairResult pair, ComparePair(spec, options, mappings, progress));
-    report.pairs.push_back(std::move(pair));
+  CompareRun run(options, mappings, progress);
+  for (const ComparePairSpec& spec : specs) MSP_RETURN_IF_ERROR(run.ComparePair(spec));
+  return std::move(run).Finish();
+}
+
+std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const CompareReport& report) {
+  if (options.fail_on != FailLevel::kNone) {
+    for (const PairResult& pair : report.pairs) {
+      const std::optional<RowRef>& row = options.fail_on == FailLevel::kError ? pair.first_error : pair.first_warning;
+      if (row) return GateFailure{options.fail_on == FailLevel::kError ? "--fail-on error" : "--fail-on warning", *row};
+    }
   }
-  return report;
+  if (options.fail_on_first_diff && !report.first_diff.nodes.empty()) {
+    return GateFailure{"--fail-on-first-diff", report.first_diff.nodes.front()};
+  }
+  return std::nullopt;
 }
 
 }  // namespace msprobe::compare

@@ -34,6 +34,7 @@ std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack) {
 }
 
 std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_stack) {
+  if (!r.cells.empty()) return r.cells;  // a table with its own header (ResultTable::header)
   std::vector<Cell> c;
   c.reserve(30);
   for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape,

@@ -52,6 +52,8 @@ constexpr uint64_t kSmallFileBytes = 64 << 10;
 class LoadedTensor {
  public:
   static Result<LoadedTensor> Load(const std::string& dir, const std::string& data_name);
+  // A tensor a reader has already described; streamed from its file.
+  static Result<LoadedTensor> FromInfo(TensorInfo info);
 
   const TensorInfo& info() const { return info_; }
   uint64_t numel() const { return numel_; }
@@ -125,6 +127,16 @@ Result<LoadedTensor> LoadedTensor::Load(const std::string& dir, const std::strin
                         t.numel_ * item);
     return t;
   }
+  MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(t.info_));
+  t.source_.emplace(std::move(source));
+  return t;
+}
+
+Result<LoadedTensor> LoadedTensor::FromInfo(TensorInfo info) {
+  if (!internal::KernelSupports(info.dtype)) return Status::Unsupported(info.path, "int4 tensors cannot be compared");
+  LoadedTensor t;
+  t.info_ = std::move(info);
+  t.numel_ = t.info_.Numel();
   MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(t.info_));
   t.source_.emplace(std::move(source));
   return t;
@@ -371,6 +383,20 @@ Cells MetricCells(const PairSums& sums, uint64_t numel) {
   return cells;
 }
 
+// Steps 4-6 of §4.2 on two loaded tensors.
+Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const TensorCompareOptions& options) {
+  // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
+  if (npu.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
+  const std::vector<int64_t> shape = Squeezed(npu.info().shape);
+  if (shape != Squeezed(bench.info().shape)) return All(Cell::Text("shape unmatched"));
+  if (shape.empty()) return CompareZeroDim(npu, bench);
+
+  Result<PairSums> sums = StreamPair(npu, bench, options.chunk_elements);
+  if (!sums.ok()) return All(Cell::Unsupported());
+  if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
+  return MetricCells(*sums, npu.numel());
+}
+
 }  // namespace
 
 Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options) {
@@ -384,17 +410,15 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
   if (!npu.ok()) return All(Cell::Unsupported());
   Result<LoadedTensor> bench = LoadedTensor::Load(input.bench_tensor_dir, input.bench_data_name);
   if (!bench.ok()) return All(Cell::Unsupported());
+  return CompareLoaded(*npu, *bench, options);
+}
 
-  // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
-  if (npu->numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
-  const std::vector<int64_t> shape = Squeezed(npu->info().shape);
-  if (shape != Squeezed(bench->info().shape)) return All(Cell::Text("shape unmatched"));
-  if (shape.empty()) return CompareZeroDim(*npu, *bench);
-
-  Result<PairSums> sums = StreamPair(*npu, *bench, options.chunk_elements);
-  if (!sums.ok()) return All(Cell::Unsupported());
-  if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
-  return MetricCells(*sums, npu->numel());
+Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_info, const TensorCompareOptions& options) {
+  Result<LoadedTensor> npu = LoadedTensor::FromInfo(npu_info);
+  if (!npu.ok()) return All(Cell::Unsupported());
+  Result<LoadedTensor> bench = LoadedTensor::FromInfo(bench_info);
+  if (!bench.ok()) return All(Cell::Unsupported());
+  return CompareLoaded(*npu, *bench, options);
 }
 
 }  // namespace msprobe::compare

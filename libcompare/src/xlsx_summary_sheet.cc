@@ -48,6 +48,28 @@ std::vector<ChartPoint> ChartPoints(const ResultTable& table, int metric) {
   return points;
 }
 
+// Rows 10-11: the row -da named as the first diff, linked, and its stack.
+lxw_error WriteFirstDiff(lxw_worksheet* ws, lxw_row_t row, const ResultTable& table,
+                         const std::vector<XlsxDataSheet>& sheets, lxw_format* bold) {
+  const size_t diff = *table.first_diff_row;
+  const ResultRow& r = table.rows[diff];
+  if (row == 11) {
+    // Only an API's first row carries its stack.
+    size_t first = diff;
+    while (first > 0 && table.rows[first - 1].api == r.api && table.rows[first].stack_info == "N/A") --first;
+    lxw_error err = worksheet_write_string(ws, row, kLabelCol, "Stack", nullptr);
+    const std::string stack = table.rows[first].stack_info.substr(0, 32767);
+    return err ? err : worksheet_write_string(ws, row, kValueCol, stack.c_str(), nullptr);
+  }
+  const XlsxDataSheet* sheet = &sheets.front();
+  for (const XlsxDataSheet& s : sheets) {
+    if (diff >= s.first_row && diff < s.first_row + s.rows) sheet = &s;
+  }
+  const std::string url = "internal:'" + sheet->name + "'!A" + std::to_string(diff - sheet->first_row + 2);
+  lxw_error err = worksheet_write_string(ws, row, kLabelCol, "First diff", bold);
+  return err ? err : worksheet_write_url_opt(ws, row, kValueCol, url.c_str(), nullptr, r.npu_name.c_str(), nullptr);
+}
+
 }  // namespace
 
 std::optional<double> MetricValue(const Cell& cell) {
@@ -110,7 +132,7 @@ Status AddSummarySheet(lxw_workbook* wb, const std::string& path, const ResultTa
   if (err) return XlsxStatus(path, err);
 
   // Constant-memory mode takes rows in ascending order only, so both blocks are written row by row.
-  const lxw_row_t left_rows = 9;
+  const lxw_row_t left_rows = 12;
   const std::vector<ChartPoint> points = chart ? ChartPoints(table, metric) : std::vector<ChartPoint>();
   const lxw_row_t last_row = std::max<lxw_row_t>(left_rows, static_cast<lxw_row_t>(points.size()) + 1);
   for (lxw_row_t row = 0; row < last_row && !err; ++row) {
@@ -146,6 +168,9 @@ Status AddSummarySheet(lxw_workbook* wb, const std::string& path, const ResultTa
         if (!first_error) break;
         err = worksheet_write_string(ws, row, kLabelCol, "Row", nullptr);
         if (!err) err = worksheet_write_number(ws, row, kValueCol, static_cast<double>(error_xl_row), nullptr);
+        break;
+      case 10: case 11:
+        if (table.first_diff_row) err = WriteFirstDiff(ws, row, table, sheets, bold);
         break;
       default:
         break;

@@ -31,6 +31,7 @@ constexpr size_t kExcelMaxCellChars = 32767;  // Excel refuses longer cell texts
 constexpr size_t kZip64Rows = 500'000;        // past this a sheet's XML may exceed 4 GB
 constexpr lxw_color_t kErrorFill = 0xFF0000;   // written as rgb="FFFF0000"
 constexpr lxw_color_t kWarningFill = 0xFFFF00;
+constexpr lxw_color_t kFirstDiffFill = 0xFFA500;  // orange: the row -da named as the first diff
 
 struct WorkbookFree {
   void operator()(lxw_workbook* wb) const { lxw_workbook_free(wb); }
@@ -40,6 +41,7 @@ struct Formats {
   lxw_format* header = nullptr;
   lxw_format* error = nullptr;
   lxw_format* warning = nullptr;
+  lxw_format* first_diff = nullptr;
 };
 
 size_t Utf8Length(std::string_view s) {
@@ -109,6 +111,7 @@ Status WriteDataSheet(lxw_workbook* wb, const std::string& path, const ResultTab
     const ResultRow& row = table.rows[sheet.first_row + i];
     const lxw_row_t xl_row = static_cast<lxw_row_t>(i + 1);
     lxw_format* format = row.result == "error" ? formats.error : row.result == "warning" ? formats.warning : nullptr;
+    if (table.first_diff_row == sheet.first_row + i) format = formats.first_diff;
     if (format) {
       // The row format fills the cells past the table too, so the whole row reads as one mark.
       if (const lxw_error err = worksheet_set_row(ws, xl_row, LXW_DEF_ROW_HEIGHT, format)) return XlsxStatus(path, err);
@@ -155,10 +158,14 @@ Result<std::vector<std::string>> WriteXlsx(const std::string& path, const Result
   formats.header = workbook_add_format(wb.get());
   formats.error = workbook_add_format(wb.get());
   formats.warning = workbook_add_format(wb.get());
-  if (!formats.header || !formats.error || !formats.warning) return XlsxStatus(path, LXW_ERROR_MEMORY_MALLOC_FAILED);
+  formats.first_diff = workbook_add_format(wb.get());
+  if (!formats.header || !formats.error || !formats.warning || !formats.first_diff) {
+    return XlsxStatus(path, LXW_ERROR_MEMORY_MALLOC_FAILED);
+  }
   format_set_bold(formats.header);
   format_set_bg_color(formats.error, kErrorFill);
   format_set_bg_color(formats.warning, kWarningFill);
+  format_set_bg_color(formats.first_diff, kFirstDiffFill);
 
   const std::vector<std::string> header = table.Header();
   const std::vector<double> widths = ColumnWidths(table, header);

@@ -1,8 +1,10 @@
 #include "msprobe/dump/zip_archive.h"
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include <algorithm>
+#include <memory>
 
 namespace msprobe {
 namespace {
@@ -247,6 +249,70 @@ Result<Bytes> ZipArchive::Data(const ZipEntry& entry) const {
                                                      entry.uncompressed_size));
   }
   return file_.subspan(entry.data_offset, entry.compressed_size);
+}
+
+Status ZipArchive::Inflate(const ZipEntry& entry, uint64_t max_size,
+                           const std::function<Status(std::string_view chunk)>& sink) const {
+  if (entry.flags & 0x1) return Status::Unsupported(source_, fmt::format("member '{}' is encrypted", entry.name));
+  if (entry.uncompressed_size > max_size) {
+    return Status::InvalidInput(source_, fmt::format("member '{}' declares {} uncompressed bytes, more than the "
+                                                     "limit of {}", entry.name, entry.uncompressed_size, max_size));
+  }
+  const Bytes packed = file_.subspan(entry.data_offset, entry.compressed_size);
+  if (entry.method == 0) {
+    MSP_ASSIGN_OR_RETURN(Bytes data, Data(entry));
+    return sink(AsChars(data));
+  }
+  if (entry.method != 8) {
+    return Status::Unsupported(source_, fmt::format("member '{}' uses compression method {}; only stored (0) and "
+                                                    "deflated (8) members can be read", entry.name, entry.method));
+  }
+  z_stream stream{};
+  if (inflateInit2(&stream, -MAX_WBITS) != Z_OK) return Status::Internal(source_, "cannot initialise zlib");
+  const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&stream, inflateEnd);
+  constexpr size_t kChunk = 256 * 1024;
+  auto out = std::make_unique<char[]>(kChunk);
+  uint64_t produced = 0;
+  uint64_t consumed = 0;
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    if (stream.avail_in == 0 && consumed < packed.size()) {
+      const uint64_t take = std::min<uint64_t>(packed.size() - consumed, 1u << 30);
+      stream.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(packed.data() + consumed));
+      stream.avail_in = static_cast<uInt>(take);
+      consumed += take;
+    }
+    stream.next_out = reinterpret_cast<Bytef*>(out.get());
+    stream.avail_out = kChunk;
+    rc = inflate(&stream, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      // Z_BUF_ERROR with no input left means the stream stopped before its end block.
+      const bool truncated = rc == Z_BUF_ERROR && stream.avail_in == 0 && consumed == packed.size();
+      return Status::InvalidInput(source_, fmt::format("member '{}': {} after {} of {} compressed bytes", entry.name,
+                                                       truncated ? "deflate stream ends early"
+                                                                 : std::string("corrupt deflate data (") +
+                                                                       (stream.msg ? stream.msg : "zlib error") + ")",
+                                                       consumed - stream.avail_in, packed.size()));
+    }
+    const size_t got = kChunk - stream.avail_out;
+    produced += got;
+    if (produced > max_size) {
+      return Status::InvalidInput(source_, fmt::format("member '{}' inflates past the limit of {} bytes",
+                                                       entry.name, max_size));
+    }
+    if (got > 0) MSP_RETURN_IF_ERROR(sink(std::string_view(out.get(), got)));
+  }
+  return Status::Ok();
+}
+
+Result<std::string> ZipArchive::ReadMember(const ZipEntry& entry, uint64_t max_size) const {
+  std::string text;
+  text.reserve(std::min<uint64_t>(entry.uncompressed_size, max_size));
+  MSP_RETURN_IF_ERROR(Inflate(entry, max_size, [&](std::string_view chunk) {
+    text.append(chunk);
+    return Status::Ok();
+  }));
+  return text;
 }
 
 }  // namespace msprobe

@@ -28,6 +28,9 @@ struct ResultRow {
   std::vector<std::string> err_messages;       // JSON-dumped into Err_message
   std::string stack_info = "N/A";              // NPU_Stack_Info, only written when stack.json exists
   std::string npu_data_name = "-1", bench_data_name = "N/A";  // Data_name (tensor mode)
+  // When not empty, the row's cells in the order of ResultTable::header, written instead of the fields
+  // above (the kernel-dump compare's columns); result, npu_name and metrics still drive the xlsx marks.
+  std::vector<Cell> cells;
 
   // Not written: what the verdict checkers and -da need.
   std::string api;         // api_origin_name of the NPU row

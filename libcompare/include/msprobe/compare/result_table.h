@@ -2,6 +2,8 @@
 // Every writer (csv_writer, xlsx_writer, json_writer) takes one.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "msprobe/compare/op_row.h"
@@ -13,8 +15,14 @@ struct ResultTable {
   CompareMode mode = CompareMode::kSummary;
   bool with_stack = false;  // NPU_Stack_Info column (stack.json present)
   std::vector<ResultRow> rows;
+  // The row -da named as the first diff (ours): the xlsx marks it and names it on its summary sheet.
+  std::optional<size_t> first_diff_row;
 
-  std::vector<std::string> Header() const { return ResultHeader(mode, with_stack); }
+  // When not empty, the columns of rows that carry their own cells (ResultRow::cells), replacing the
+  // mode's msprobe G3 header: the kernel-dump compare's tables (kernel_compare.h).
+  std::vector<std::string> header = {};
+
+  std::vector<std::string> Header() const { return header.empty() ? ResultHeader(mode, with_stack) : header; }
 };
 
 }  // namespace msprobe::compare

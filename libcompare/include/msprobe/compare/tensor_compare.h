@@ -8,6 +8,7 @@
 #include <string>
 
 #include "msprobe/compare/cell.h"
+#include "msprobe/dump/tensor.h"
 
 namespace msprobe::compare {
 
@@ -28,5 +29,10 @@ struct TensorCompareOptions {
 // squeezed shapes differ; six "N/A" when the NaN/Inf positions differ; "Nan" cells where msprobe
 // writes CompareConst.NAN. Thread-safe; it may use TBB itself for large tensors.
 std::array<Cell, 6> CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options = {});
+
+// Steps 4-6 of the same on two tensors a reader has already described (kernel dumps, raw files):
+// "unsupported" when either cannot be streamed, then as CompareTensors.
+std::array<Cell, 6> CompareTensorInfos(const TensorInfo& npu, const TensorInfo& bench,
+                                       const TensorCompareOptions& options = {});
 
 }  // namespace msprobe::compare

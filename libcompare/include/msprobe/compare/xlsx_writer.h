@@ -2,7 +2,8 @@
 // (first sheet, header in row 1, data from row 2, typed cells) made easier to read — bold frozen
 // header, autofilter, column widths, whole rows filled red for "error" and yellow for "warning" —
 // and a last sheet "summary" with counts per Result, a link to the first error and a line chart
-// of the main metric.
+// of the main metric. A table's first_diff_row (-da) is filled orange and named on the summary
+// sheet with its stack.
 #pragma once
 
 #include <cstddef>

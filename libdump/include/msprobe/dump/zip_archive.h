@@ -1,9 +1,10 @@
 // A read-only ZIP reader over bytes that trusts only the central directory (torch writes zeros for the
 // sizes in local headers, flag bit 3), with ZIP64 support. Stored members are handed out as ranges
-// of the input; it never inflates (spec formats.md §6.2).
+// of the input (spec formats.md §6.2); Inflate streams stored or deflated members (xlsx parts).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,13 @@ class ZipArchive {
   const ZipEntry* Find(std::string_view name) const;
   // The member's bytes as a range of the file. Unsupported for compressed or encrypted members.
   Result<Bytes> Data(const ZipEntry& entry) const;
+  // Streams the member's uncompressed bytes (stored or deflated) to `sink` in chunks. Fails when the
+  // member would exceed `max_size` bytes (whatever its header declares), when the deflate stream is
+  // corrupt or ends early, and with the first error `sink` returns.
+  Status Inflate(const ZipEntry& entry, uint64_t max_size,
+                 const std::function<Status(std::string_view chunk)>& sink) const;
+  // The whole member as a string, through Inflate.
+  Result<std::string> ReadMember(const ZipEntry& entry, uint64_t max_size) const;
 
  private:
   ZipArchive(Bytes file, std::string source) : file_(file), source_(std::move(source)) {}

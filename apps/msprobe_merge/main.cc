@@ -1,0 +1,66 @@
+// msprobe-merge: per-rank compare results → one workbook, as msprobe merge_result does.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "common/app_options.h"
+#include "common/exit_codes.h"
+#include "common/progress.h"
+#include "common/single_dash_flags.h"
+#include "msprobe/compare/merge_job.h"
+
+namespace {
+
+constexpr const char* kExamples = R"(
+Examples:
+  msprobe-merge -i compare_out -o merged -config merge.yaml
+  msprobe-merge --input_dir compare_out --output_dir merged --config-path merge.yaml -q
+
+merge.yaml:
+  api:                      # NPU Name prefixes to merge (required)
+  - Distributed.all_reduce
+  - Distributed.all_gather
+  compare_index:            # one sheet each; empty or missing: every index of the results' mode
+  - Max diff
+  - L2norm diff
+  highlight_factor: 10      # cells differing from their row's median across ranks by more than
+                            # this factor are filled red (default 10)
+
+Inputs: compare_result_rank{N}_{ts}.xlsx or .csv in DIR (msprobe's G2/G3 xlsx or ours).
+Output: DIR/multi_ranks_compare_merge_{YYYYmmddHHMMSS}.xlsx; its path is printed on stdout.
+Exit codes: 0 done, 2 usage error, 3 input error (bad names, config, nothing to merge), 4 internal error.)";
+
+const msprobe::cli::FlagAliases kFlagAliases = {{"-config", "--config-path"}};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return msprobe::cli::GuardedMain("msprobe-merge", [&] {
+    msprobe::cli::ArgvBuffer args(msprobe::cli::RewriteFlags(argc, argv, kFlagAliases));
+    CLI::App app{"Merge per-rank compare results into one workbook, as msprobe merge_result does."};
+    app.footer(kExamples);
+    msprobe::cli::CommonOptions common;
+    msprobe::cli::AddCommonOptions(app, &common);
+    msprobe::compare::MergeOptions options;
+    app.add_option("-i,--input_dir", options.input_dir, "Directory of the per-rank compare results")->required();
+    app.add_option("-o,--output_dir", options.output_dir, "Output directory (created when missing)")->required();
+    app.add_option("--config-path", options.config_path, "Merge config, a .yaml file (-config)")->required();
+    if (auto early = msprobe::cli::Parse(app, args.argc(), args.argv())) return *early;
+    const auto threads = msprobe::cli::ApplyThreads(common);
+
+    msprobe::cli::ProgressBar bar("merge", common.quiet);
+    options.warn = [&](const std::string& source, const std::string& message) {
+      bar.Clear();
+      fmt::print(stderr, "msprobe-merge: warning: {}: {}\n", source, message);
+    };
+    options.progress = [&](uint64_t done, uint64_t total) { bar.Update(done, total); };
+    auto report = msprobe::compare::RunMerge(options);
+    bar.Clear();
+    if (!report.ok()) return msprobe::cli::ReportAndExit("msprobe-merge", report.status());
+    fmt::print("{}\n", report->output_path);
+    if (!common.quiet) {
+      fmt::print(stderr, "merged {} rank(s): {} row(s) in {} sheet(s)\n", report->ranks.size(), report->rows,
+                 report->sheets.size());
+    }
+    return int{msprobe::cli::kExitOk};
+  });
+}

@@ -1,0 +1,45 @@
+// What one intercepted op leaves for the writer thread: the host copies of its input and output
+// tensors (filled in stream order by the runtime) and what the .bin header and manifest need.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace msprobe::capture {
+
+// A stream the shim has seen: a small stable id (0 = the default stream, then creation order) and a
+// per-stream task counter, as CANN numbers them in file names (capture.md A8.7 item 8).
+struct StreamInfo {
+  uint32_t id = 0;
+  std::atomic<uint64_t> next_task{0};
+  std::atomic<int64_t> pending_host_funcs{0};  // launched, not yet run by the runtime
+};
+
+struct CapturedSlot {
+  bool is_input = true;
+  uint32_t index = 0;
+  int32_t acl_dtype = 0;
+  int32_t acl_format = 0;
+  std::vector<int64_t> dims;
+  uint64_t size = 0;
+  void* host = nullptr;  // size bytes from aclrtMallocHost; null when size == 0
+};
+
+struct CaptureRecord {
+  CaptureRecord* next = nullptr;  // intrusive queue link: pushing from the runtime's thread allocates nothing
+  uint64_t seq = 0;               // op call index in this process
+  std::string op_type;
+  StreamInfo* stream = nullptr;
+  uint64_t task_id = 0;
+  int32_t device = 0;
+  uint32_t rank = 0;
+  uint64_t time_us = 0;
+  long tid = 0;
+  std::vector<CapturedSlot> slots;  // inputs first, then outputs
+  uint64_t reserved_bytes = 0;      // charged against the memory budget
+  const char* failure = nullptr;    // set when the op or a copy failed: nothing is written
+};
+
+}  // namespace msprobe::capture

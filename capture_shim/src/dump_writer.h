@@ -1,0 +1,83 @@
+// The shim's only writer of files. Owns the in-flight memory budget, the queue of records whose host
+// copies are complete, and one background thread that turns each record into a .bin file (tensor mode)
+// or statistic.csv rows (stats mode), always as name.tmp + rename, plus a manifest.jsonl line per op.
+// Output tree: {dir}/rank_{r}/{YYYYMMDDHHMMSS}/{device}/{files}, manifest.jsonl in the timestamp dir.
+// Thread-safe; fork-safe through PrepareFork/ParentAfterFork/ChildAfterFork.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "capture_record.h"
+#include "config.h"
+
+namespace msprobe::capture {
+
+class DumpWriter {
+ public:
+  // `on_fatal` is called (from any thread) when writing failed in a way that should stop capture.
+  DumpWriter(const Config& config, void (*on_fatal)(const char* why));
+
+  // Charges `bytes` of host copies against the budget. Drop policy: false when they do not fit; block
+  // policy: waits (at most a minute) for the writer to free memory. Never true for bytes > budget.
+  bool Reserve(uint64_t bytes);
+  // A record now exists: counted until Finish() is done with it.
+  void Track() { outstanding_.fetch_add(1, std::memory_order_relaxed); }
+  // Hands over a record whose copies are complete (or that failed). Allocation-free and non-blocking
+  // apart from a short lock: safe from the runtime's host-function thread.
+  void Push(CaptureRecord* record) noexcept;
+  // Waits until every tracked record is finished, up to `timeout_ms`. False on timeout.
+  bool Drain(int timeout_ms);
+  // After this, host buffers are leaked instead of freed (the runtime is gone or going).
+  void ForgetRuntime() { runtime_gone_.store(true); }
+
+  // Writes `size` bytes arriving in order as chunks into {device dir}/{name}: Open, Append…, Close.
+  // Used by delegate mode. Each returns false (and cleans up) on failure.
+  int OpenStreamed(uint32_t rank, int32_t device, std::string_view name, std::string* final_path);
+  bool AppendStreamed(int fd, const void* data, uint64_t size);
+  bool CloseStreamed(int fd, const std::string& final_path, uint32_t rank, int32_t device, uint64_t bytes);
+
+  void PrepareFork();
+  void ParentAfterFork();
+  void ChildAfterFork();
+
+  uint64_t dropped() const { return dropped_.load(); }
+
+ private:
+  void Loop();
+  void Finish(CaptureRecord* record);
+  // Returns the reason for a drop, or nullptr when written.
+  const char* WriteTensors(const CaptureRecord& r, std::string* file, uint64_t* bytes);
+  const char* WriteStats(const CaptureRecord& r, std::string* stats_json);
+  std::string RunDir(uint32_t rank) const;
+  const char* DeviceDir(uint32_t rank, int32_t device, std::string* dir);
+  bool DiskHasRoom(const std::string& dir, uint64_t bytes);
+  void AppendLine(const std::string& path, const std::string& header, const std::string& line);
+  void ManifestLine(uint32_t rank, const std::string& json);
+  std::string PlaceName(const std::string& dir, const std::string& name);
+
+  const Config& config_;
+  void (*on_fatal_)(const char*);
+  const std::string timestamp_;
+
+  std::mutex mu_;  // queue, budget, thread start
+  std::condition_variable ready_cv_, room_cv_, idle_cv_;
+  CaptureRecord* head_ = nullptr;
+  CaptureRecord* tail_ = nullptr;
+  uint64_t in_use_ = 0;
+  bool thread_started_ = false;
+
+  std::mutex out_mu_;  // created dirs, appends to manifest / statistic.csv / mapping.csv
+  std::set<std::string> made_dirs_;
+
+  std::atomic<int64_t> outstanding_{0};
+  std::atomic<uint64_t> dropped_{0};
+  std::atomic<bool> runtime_gone_{false};
+};
+
+}  // namespace msprobe::capture

@@ -1,0 +1,300 @@
+#include "msprobe/compare/compare_result_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include "msprobe/compare/csv_reader.h"
+#include "msprobe/compare/python_format.h"
+#include "msprobe/compare/xlsx_reader.h"
+#include "msprobe/dump/mapped_file.h"
+
+namespace msprobe::compare {
+namespace {
+
+// A cell before pandas' column inference, viewing the reader's storage.
+struct RawCell {
+  XlsxCell::Type type = XlsxCell::Type::kEmpty;
+  std::string_view text;
+  double number = 0;
+};
+
+bool EqualsIgnoreCase(std::string_view s, std::string_view lower) {
+  return s.size() == lower.size() && std::equal(s.begin(), s.end(), lower.begin(), [](char a, char b) {
+           return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
+         });
+}
+
+// A string pandas' maybe_convert_numeric turns into a number: optional blanks around an optional
+// sign and a decimal or exponent literal, or inf/infinity/nan. *integral: an integer literal.
+bool ParsePandasNumber(std::string_view s, double* value, bool* integral) {
+  constexpr std::string_view kBlank = " \t\r\n";
+  const size_t first = s.find_first_not_of(kBlank);
+  if (first == std::string_view::npos) return false;
+  s = s.substr(first, s.find_last_not_of(kBlank) - first + 1);
+  bool negative = false;
+  if (s[0] == '+' || s[0] == '-') {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s.empty()) return false;
+  const double sign = negative ? -1.0 : 1.0;
+  if (EqualsIgnoreCase(s, "inf") || EqualsIgnoreCase(s, "infinity")) {
+    *value = sign * std::numeric_limits<double>::infinity();
+    *integral = false;
+    return true;
+  }
+  if (EqualsIgnoreCase(s, "nan")) {
+    *value = std::numeric_limits<double>::quiet_NaN();
+    *integral = false;
+    return true;
+  }
+  // Only digits, one '.', and an exponent: from_chars alone would also take "infinity" or "nan(…)".
+  bool digits = false;
+  size_t i = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, digits = true;
+  bool is_int = true;
+  if (i < s.size() && s[i] == '.') {
+    is_int = false;
+    ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, digits = true;
+  }
+  if (!digits) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    is_int = false;
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    const size_t exp_start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == exp_start) return false;
+  }
+  if (i != s.size()) return false;
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (end != s.data() + s.size() || (ec != std::errc() && ec != std::errc::result_out_of_range)) return false;
+  *value = sign * v;
+  *integral = is_int;
+  return true;
+}
+
+bool IsBoolText(std::string_view s) {
+  return s == "True" || s == "TRUE" || s == "true" || s == "False" || s == "FALSE" || s == "false";
+}
+
+bool IsIntegral(double v) { return std::isfinite(v) && std::trunc(v) == v && std::fabs(v) < 9.2e18; }
+
+// pandas' openpyxl reader (_convert_cell): empty → "", error → NaN, integral numbers → int.
+Cell ToCell(const RawCell& raw) {
+  switch (raw.type) {
+    case XlsxCell::Type::kEmpty: return Cell::Text("");
+    case XlsxCell::Type::kText: return Cell::Text(std::string(raw.text));
+    case XlsxCell::Type::kNumber:
+      return IsIntegral(raw.number) ? Cell::Int(static_cast<int64_t>(raw.number)) : Cell::Float(raw.number);
+    case XlsxCell::Type::kBool: return Cell::Bool(raw.number != 0);
+    case XlsxCell::Type::kError: return Cell::Float(std::numeric_limits<double>::quiet_NaN());
+  }
+  return Cell::Text("");
+}
+
+// What pandas' inference needs to know of one column, over all its rows.
+struct ColumnKinds {
+  bool numeric = true;  // every cell a number, NaN or numeric string
+  bool any_float = false;
+  bool boolish = true;  // every cell a bool or a "True"/"False"-like string
+
+  void Add(const RawCell& raw) {
+    switch (raw.type) {
+      case XlsxCell::Type::kNumber:
+        any_float |= !IsIntegral(raw.number);
+        boolish = false;
+        break;
+      case XlsxCell::Type::kError:
+        any_float = true;
+        boolish = false;
+        break;
+      case XlsxCell::Type::kBool: numeric = false; break;
+      case XlsxCell::Type::kEmpty: numeric = boolish = false; break;
+      case XlsxCell::Type::kText: {
+        double v;
+        bool integral;
+        if (ParsePandasNumber(raw.text, &v, &integral)) {
+          any_float |= !integral;
+        } else {
+          numeric = false;
+        }
+        boolish = boolish && IsBoolText(raw.text);
+        break;
+      }
+    }
+  }
+
+  Cell Infer(Cell cell) const {
+    if (numeric) {
+      double v = cell.number();
+      bool integral = true;
+      if (cell.is_text() && !ParsePandasNumber(cell.text(), &v, &integral)) return cell;
+      if (any_float) return Cell::Float(v);
+      return Cell::Int(static_cast<int64_t>(v));
+    }
+    if (boolish && cell.is_text()) return Cell::Bool(cell.text() == "True" || cell.text() == "TRUE" || cell.text() == "true");
+    return cell;
+  }
+};
+
+// Collects the header and the selected cells, row by row, whatever the file format.
+class ResultCollector {
+ public:
+  ResultCollector(const std::string& path, const CompareResultQuery& query) : path_(path), query_(query) {}
+
+  void SetHeader(std::vector<std::string> header) { out_.header = std::move(header); }
+  // CSV cells come untyped; the selected ones are typed by this rule (true: always a text).
+  void SetCsvTextColumns(std::vector<bool> text_columns) {
+    csv_ = true;
+    csv_text_columns_ = std::move(text_columns);
+  }
+  const std::vector<std::string>& header() const { return out_.header; }
+
+  Status AddRow(std::span<const RawCell> cells) {
+    if (out_.data_rows++ == 0) {
+      MSP_ASSIGN_OR_RETURN(out_.columns, query_.select(out_.header));
+      if (out_.columns.empty()) return Status::Internal(path_, "no column selected");
+      kinds_.assign(out_.columns.size(), ColumnKinds{});
+    }
+    selected_.resize(out_.columns.size());
+    for (size_t i = 0; i < out_.columns.size(); ++i) {
+      const size_t col = out_.columns[i];
+      selected_[i] = col < cells.size() ? cells[col] : RawCell{};
+      if (csv_) TypeCsvField(col < csv_text_columns_.size() && csv_text_columns_[col], &selected_[i]);
+      kinds_[i].Add(selected_[i]);
+    }
+    const RawCell& key = selected_[0];
+    if (key.type != XlsxCell::Type::kText || !query_.keep(key.text)) return Status::Ok();
+    std::vector<Cell>& row = out_.rows.emplace_back();
+    row.reserve(selected_.size());
+    for (const RawCell& cell : selected_) row.push_back(ToCell(cell));
+    return Status::Ok();
+  }
+
+  CompareResultColumns Finish() && {
+    for (std::vector<Cell>& row : out_.rows) {
+      for (size_t i = 0; i < row.size(); ++i) row[i] = kinds_[i].Infer(std::move(row[i]));
+    }
+    return std::move(out_);
+  }
+
+ private:
+  const std::string& path_;
+  const CompareResultQuery& query_;
+  // Our CSV's typing (see the header): a text column stays text, "" is empty, numbers are numbers.
+  static void TypeCsvField(bool text_column, RawCell* cell) {
+    bool integral;
+    if (text_column) {
+      cell->type = XlsxCell::Type::kText;
+    } else if (cell->text.empty()) {
+      cell->type = XlsxCell::Type::kEmpty;
+    } else if (ParsePandasNumber(cell->text, &cell->number, &integral)) {
+      cell->type = XlsxCell::Type::kNumber;
+    } else {
+      cell->type = XlsxCell::Type::kText;
+    }
+  }
+
+  CompareResultColumns out_;
+  std::vector<ColumnKinds> kinds_;
+  std::vector<RawCell> selected_;
+  bool csv_ = false;
+  std::vector<bool> csv_text_columns_;
+};
+
+std::string HeaderName(const XlsxCell& cell, size_t index) {
+  switch (cell.type) {
+    case XlsxCell::Type::kText: return cell.text;
+    case XlsxCell::Type::kNumber: return IsIntegral(cell.number) ? fmt::format("{}", static_cast<int64_t>(cell.number))
+                                                                 : PythonFloatRepr(cell.number);
+    case XlsxCell::Type::kBool: return cell.number != 0 ? "True" : "False";
+    case XlsxCell::Type::kEmpty:
+    case XlsxCell::Type::kError: break;
+  }
+  return fmt::format("Unnamed: {}", index);
+}
+
+Status ReadXlsxResult(Bytes bytes, const std::string& path, ResultCollector* collector) {
+  MSP_ASSIGN_OR_RETURN(XlsxReader reader, XlsxReader::Open(bytes, path));
+  if (reader.sheet_names().empty()) return Status::InvalidInput(path, "the workbook has no sheet");
+  uint32_t last_row = 0;
+  uint64_t pending_empty = 0;  // empty rows are data only when a non-empty row follows (pandas trims the tail)
+  std::vector<RawCell> raw;
+  const std::vector<RawCell> no_cells;
+  return reader.ReadSheet(0, [&](uint32_t row_number, std::span<const XlsxCell> cells) -> Status {
+    if (row_number <= last_row) {
+      return Status::InvalidInput(path, fmt::format("first sheet: row {} comes after row {}", row_number, last_row));
+    }
+    const bool empty = std::all_of(cells.begin(), cells.end(), [](const XlsxCell& c) {
+      return c.type == XlsxCell::Type::kEmpty || (c.type == XlsxCell::Type::kText && c.text.empty());
+    });
+    pending_empty += row_number - last_row - 1;  // rows missing from the file are empty rows
+    last_row = row_number;
+    if (row_number == 1 || collector->header().empty()) {
+      std::vector<std::string> header;
+      for (size_t i = 0; i < cells.size(); ++i) header.push_back(HeaderName(cells[i], i));
+      collector->SetHeader(std::move(header));
+      pending_empty = 0;
+      return Status::Ok();
+    }
+    if (empty) {
+      ++pending_empty;
+      return Status::Ok();
+    }
+    for (; pending_empty > 0; --pending_empty) MSP_RETURN_IF_ERROR(collector->AddRow(no_cells));
+    raw.resize(cells.size());
+    for (size_t i = 0; i < cells.size(); ++i) raw[i] = {cells[i].type, cells[i].text, cells[i].number};
+    return collector->AddRow(raw);
+  });
+}
+
+Status ReadCsvResult(Bytes bytes, const std::string& path, ResultCollector* collector) {
+  static const std::vector<std::string_view> kStatsDiffs = {"Max diff",       "Min diff",       "Mean diff",
+                                                            "L2norm diff",    "MaxRelativeErr", "MinRelativeErr",
+                                                            "MeanRelativeErr", "NormRelativeErr"};
+  std::vector<RawCell> raw;
+  bool have_header = false;
+  return ReadCsv(bytes, path, [&](uint64_t, std::span<const std::string_view> fields) -> Status {
+    if (!have_header) {
+      have_header = true;
+      std::vector<std::string> header(fields.begin(), fields.end());
+      const bool summary = std::find(header.begin(), header.end(), "Max diff") != header.end();
+      std::vector<bool> text_columns;
+      for (const std::string& name : header) {
+        text_columns.push_back(summary && std::find(kStatsDiffs.begin(), kStatsDiffs.end(), name) != kStatsDiffs.end());
+      }
+      collector->SetHeader(std::move(header));
+      collector->SetCsvTextColumns(std::move(text_columns));
+      return Status::Ok();
+    }
+    raw.resize(fields.size());
+    for (size_t i = 0; i < fields.size(); ++i) raw[i].text = fields[i];  // typed once selected
+    return collector->AddRow(raw);
+  });
+}
+
+}  // namespace
+
+Result<CompareResultColumns> ReadCompareResult(const std::string& path, const CompareResultQuery& query) {
+  MSP_ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, MappedFile::Open(path));
+  MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
+  ResultCollector collector(path, query);
+  if (path.ends_with(".csv")) {
+    MSP_RETURN_IF_ERROR(ReadCsvResult(region.bytes(), path, &collector));
+  } else if (path.ends_with(".xlsx")) {
+    MSP_RETURN_IF_ERROR(ReadXlsxResult(region.bytes(), path, &collector));
+  } else {
+    return Status::Unsupported(path, "a compare result is a .csv or .xlsx file");
+  }
+  return std::move(collector).Finish();
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,411 @@
+#include "msprobe/compare/xlsx_reader.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <optional>
+#include <unordered_map>
+
+#include "xml_scanner_internal.h"
+
+namespace msprobe::compare {
+namespace {
+
+using internal::AppendXmlText;
+using internal::NextXmlToken;
+using internal::XmlAttr;
+using internal::XmlToken;
+
+constexpr uint32_t kMaxRows = 1'048'576;  // Excel's grid
+constexpr uint32_t kMaxColumns = 16'384;
+constexpr size_t kMaxPendingToken = 64u << 20;  // one tag or text run longer than this is refused
+constexpr std::string_view kWorkbookPart = "xl/workbook.xml";
+constexpr std::string_view kWorkbookRels = "xl/_rels/workbook.xml.rels";
+
+// Runs `on_token` over every token of a whole (small) part.
+template <class F>
+Status ScanPart(std::string_view xml, const std::string& source, F&& on_token) {
+  size_t pos = 0;
+  while (pos < xml.size()) {
+    MSP_ASSIGN_OR_RETURN(std::optional<XmlToken> token, NextXmlToken(xml, &pos, true, source, 0));
+    if (!token) break;
+    MSP_RETURN_IF_ERROR(on_token(*token));
+  }
+  return Status::Ok();
+}
+
+// "B12" → column 1 (0-based) and row 12; nullopt when malformed or outside Excel's grid.
+std::optional<std::pair<uint32_t, uint32_t>> ParseCellRef(std::string_view ref) {
+  uint32_t col = 0;
+  size_t i = 0;
+  while (i < ref.size() && ref[i] >= 'A' && ref[i] <= 'Z' && i < 3) col = col * 26 + (ref[i++] - 'A' + 1);
+  if (i == 0 || col > kMaxColumns) return std::nullopt;
+  uint32_t row = 0;
+  const auto [end, ec] = std::from_chars(ref.data() + i, ref.data() + ref.size(), row);
+  if (ec != std::errc() || end != ref.data() + ref.size() || row == 0 || row > kMaxRows) return std::nullopt;
+  return std::make_pair(col - 1, row);
+}
+
+// Streams a worksheet's <sheetData> into rows of cells. A state machine over tokens: no recursion,
+// and unknown elements are skipped by counting their depth.
+class SheetParser {
+ public:
+  SheetParser(const std::string& source, const std::vector<std::string>& shared, const XlsxReader::RowVisitor& visit)
+      : source_(source), shared_(shared), visit_(visit) {}
+
+  // Consumes the complete tokens of buf[*pos..]; `final` when no more input follows.
+  Status Feed(std::string_view buf, size_t* pos, uint64_t base, bool final) {
+    while (*pos < buf.size() && state_ != State::kDone) {
+      const size_t at = *pos;
+      MSP_ASSIGN_OR_RETURN(std::optional<XmlToken> token, NextXmlToken(buf, pos, final, source_, base));
+      if (!token) break;
+      MSP_RETURN_IF_ERROR(OnToken(*token, base + at));
+    }
+    if (final && state_ != State::kDone && state_ != State::kPrologue) {
+      return Status::InvalidInput(source_, "worksheet ends inside <sheetData>");
+    }
+    return Status::Ok();
+  }
+
+ private:
+  enum class State : uint8_t { kPrologue, kSheetData, kRow, kCell, kDone };
+
+  Status Error(uint64_t offset, const std::string& what) const {
+    return Status::InvalidInput(source_, fmt::format("worksheet offset {}: {}", offset, what));
+  }
+
+  Status OnToken(const XmlToken& t, uint64_t offset) {
+    using K = XmlToken::Kind;
+    switch (state_) {
+      case State::kPrologue:
+        if (t.name == "sheetData" && t.kind == K::kStart) state_ = State::kSheetData;
+        if (t.name == "sheetData" && t.kind == K::kEmpty) state_ = State::kDone;
+        return Status::Ok();
+      case State::kSheetData:
+        if (t.kind == K::kEnd && t.name == "sheetData") {
+          state_ = State::kDone;
+        } else if (t.name == "row" && (t.kind == K::kStart || t.kind == K::kEmpty)) {
+          MSP_RETURN_IF_ERROR(StartRow(t, offset));
+          if (t.kind == K::kEmpty) return EndRow();
+          state_ = State::kRow;
+        }
+        return Status::Ok();
+      case State::kRow:
+        if (t.kind == K::kEnd && t.name == "row") return EndRow();
+        if (t.name == "c" && (t.kind == K::kStart || t.kind == K::kEmpty)) {
+          MSP_RETURN_IF_ERROR(StartCell(t, offset));
+          if (t.kind == K::kEmpty) return EndCell(offset);
+          state_ = State::kCell;
+        }
+        return Status::Ok();
+      case State::kCell:
+        return OnCellToken(t, offset);
+      case State::kDone:
+        return Status::Ok();
+    }
+    return Status::Ok();
+  }
+
+  Status StartRow(const XmlToken& t, uint64_t offset) {
+    if (auto r = XmlAttr(t.attrs, "r")) {
+      uint32_t row = 0;
+      const auto [end, ec] = std::from_chars(r->data(), r->data() + r->size(), row);
+      if (ec != std::errc() || end != r->data() + r->size() || row == 0 || row > kMaxRows) {
+        return Error(offset, fmt::format("row number '{}' is not between 1 and {}", *r, kMaxRows));
+      }
+      row_number_ = row;
+    } else {
+      if (row_number_ >= kMaxRows) return Error(offset, fmt::format("more than {} rows", kMaxRows));
+      ++row_number_;
+    }
+    for (size_t i = 0; i < used_; ++i) {
+      cells_[i].type = XlsxCell::Type::kEmpty;
+      cells_[i].text.clear();
+      cells_[i].number = 0;
+    }
+    used_ = 0;
+    next_column_ = 0;
+    return Status::Ok();
+  }
+
+  Status EndRow() {
+    state_ = State::kSheetData;
+    return visit_(row_number_, std::span<const XlsxCell>(cells_.data(), used_));
+  }
+
+  Status StartCell(const XmlToken& t, uint64_t offset) {
+    uint32_t column = next_column_;
+    if (auto r = XmlAttr(t.attrs, "r")) {
+      const auto ref = ParseCellRef(*r);
+      if (!ref) return Error(offset, fmt::format("cell reference '{}' is malformed or outside the sheet", *r));
+      column = ref->first;
+    }
+    if (column >= kMaxColumns) return Error(offset, fmt::format("more than {} columns", kMaxColumns));
+    cell_type_.assign(XlsxAttrType(t.attrs));
+    column_ = column;
+    next_column_ = column + 1;
+    value_.clear();
+    has_value_ = false;
+    skip_depth_ = 0;
+    in_value_ = in_inline_text_ = in_phonetic_ = false;
+    return Status::Ok();
+  }
+
+  static std::string_view XlsxAttrType(std::string_view attrs) { return XmlAttr(attrs, "t").value_or("n"); }
+
+  Status OnCellToken(const XmlToken& t, uint64_t offset) {
+    using K = XmlToken::Kind;
+    if (t.kind == K::kText) {
+      if (skip_depth_ == 0 && (in_value_ || (in_inline_text_ && !in_phonetic_))) {
+        if (t.cdata) {
+          value_.append(t.text);
+        } else {
+          MSP_RETURN_IF_ERROR(AppendXmlText(t.text, &value_, source_));
+        }
+        has_value_ = true;
+      }
+      return Status::Ok();
+    }
+    if (skip_depth_ > 0) {  // inside an element we do not read (<f>, <extLst>, …)
+      if (t.kind == K::kStart) ++skip_depth_;
+      if (t.kind == K::kEnd) --skip_depth_;
+      return Status::Ok();
+    }
+    if (t.kind == K::kEnd) {
+      if (t.name == "c") return EndCell(offset);
+      if (t.name == "v") in_value_ = false;
+      if (t.name == "t") in_inline_text_ = false;
+      if (t.name == "rPh") in_phonetic_ = false;
+      return Status::Ok();
+    }
+    if (t.kind == K::kEmpty) {
+      if (t.name == "v" || t.name == "t") has_value_ = true;  // an empty value is the empty text
+      return Status::Ok();
+    }
+    if (t.name == "v") {
+      in_value_ = true;
+      has_value_ = true;
+    } else if (t.name == "t") {
+      in_inline_text_ = true;
+      has_value_ = true;
+    } else if (t.name == "rPh") {
+      in_phonetic_ = true;
+    } else if (t.name != "is" && t.name != "r") {
+      skip_depth_ = 1;
+    }
+    return Status::Ok();
+  }
+
+  Status EndCell(uint64_t offset) {
+    state_ = State::kRow;
+    if (column_ >= cells_.size()) cells_.resize(column_ + 1);
+    if (column_ >= used_) used_ = column_ + 1;
+    XlsxCell& cell = cells_[column_];
+    const std::string ref = fmt::format("cell {}{}", ColumnName(column_), row_number_);
+    if (!has_value_) {
+      cell.type = XlsxCell::Type::kEmpty;
+      return Status::Ok();
+    }
+    if (cell_type_ == "s") {
+      size_t index = 0;
+      const auto [end, ec] = std::from_chars(value_.data(), value_.data() + value_.size(), index);
+      if (ec != std::errc() || end != value_.data() + value_.size() || index >= shared_.size()) {
+        return Error(offset, fmt::format("{}: shared string index '{}' is not below {}", ref, value_, shared_.size()));
+      }
+      cell.type = XlsxCell::Type::kText;
+      cell.text = shared_[index];
+    } else if (cell_type_ == "inlineStr" || cell_type_ == "str" || cell_type_ == "d") {
+      cell.type = XlsxCell::Type::kText;
+      cell.text.swap(value_);
+    } else if (cell_type_ == "b") {
+      if (value_ != "0" && value_ != "1" && value_ != "true" && value_ != "false") {
+        return Error(offset, fmt::format("{}: boolean '{}' is not 0 or 1", ref, value_));
+      }
+      cell.type = XlsxCell::Type::kBool;
+      cell.number = (value_ == "1" || value_ == "true") ? 1 : 0;
+    } else if (cell_type_ == "e") {
+      cell.type = XlsxCell::Type::kError;
+      cell.text.swap(value_);
+    } else if (cell_type_ == "n") {
+      const char* first = value_.data();
+      const char* last = first + value_.size();
+      while (first < last && (*first == ' ' || *first == '\t' || *first == '\n' || *first == '\r')) ++first;
+      while (last > first && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) --last;
+      if (first == last) {
+        cell.type = XlsxCell::Type::kEmpty;
+        return Status::Ok();
+      }
+      if (*first == '+') ++first;
+      double v = 0;
+      const auto [end, ec] = std::from_chars(first, last, v);
+      if (ec != std::errc() || end != last) {
+        return Error(offset, fmt::format("{}: number '{}' does not parse", ref, value_));
+      }
+      cell.type = XlsxCell::Type::kNumber;
+      cell.number = v;
+    } else {
+      return Error(offset, fmt::format("{}: unknown cell type t=\"{}\"", ref, cell_type_));
+    }
+    return Status::Ok();
+  }
+
+  static std::string ColumnName(uint32_t column) {
+    std::string name;
+    for (uint32_t c = column + 1; c > 0; c = (c - 1) / 26) name.insert(name.begin(), static_cast<char>('A' + (c - 1) % 26));
+    return name;
+  }
+
+  const std::string& source_;
+  const std::vector<std::string>& shared_;
+  const XlsxReader::RowVisitor& visit_;
+  State state_ = State::kPrologue;
+  uint32_t row_number_ = 0;
+  std::vector<XlsxCell> cells_;  // reused across rows; only the first used_ are live
+  size_t used_ = 0;
+  uint32_t next_column_ = 0;
+  uint32_t column_ = 0;
+  std::string cell_type_;  // a copy: the token's buffer moves between chunks
+  std::string value_;
+  bool has_value_ = false, in_value_ = false, in_inline_text_ = false, in_phonetic_ = false;
+  int skip_depth_ = 0;
+};
+
+Result<std::string> ReadPart(const ZipArchive& zip, std::string_view name, const std::string& source) {
+  const ZipEntry* entry = zip.Find(name);
+  if (!entry) return Status::InvalidInput(source, fmt::format("not an xlsx workbook: no part '{}'", name));
+  return zip.ReadMember(*entry, kXlsxMaxPartBytes);
+}
+
+// A relationship target resolved against xl/ ("worksheets/sheet1.xml" or "/xl/worksheets/sheet1.xml").
+Result<std::string> ResolveTarget(std::string_view target, const std::string& source) {
+  std::string path = target.starts_with('/') ? std::string(target.substr(1)) : "xl/" + std::string(target);
+  if (path.find("..") != std::string::npos || path.find('\\') != std::string::npos) {
+    return Status::InvalidInput(source, fmt::format("relationship target '{}' leaves the package folder", target));
+  }
+  return path;
+}
+
+}  // namespace
+
+Result<XlsxReader> XlsxReader::Open(Bytes file, std::string source) {
+  MSP_ASSIGN_OR_RETURN(ZipArchive zip, ZipArchive::Open(file, source));
+  XlsxReader reader(std::move(zip), std::move(source));
+  const std::string& src = reader.source_;
+
+  // Relationships: id → part, and the shared strings part.
+  MSP_ASSIGN_OR_RETURN(std::string rels_xml, ReadPart(reader.zip_, kWorkbookRels, src));
+  std::unordered_map<std::string, std::string> targets;
+  std::string shared_part;
+  MSP_RETURN_IF_ERROR(ScanPart(rels_xml, src, [&](const XmlToken& t) -> Status {
+    if (t.name != "Relationship" || t.kind == XmlToken::Kind::kEnd || t.kind == XmlToken::Kind::kText) {
+      return Status::Ok();
+    }
+    const auto id = XmlAttr(t.attrs, "Id");
+    const auto target = XmlAttr(t.attrs, "Target");
+    const auto type = XmlAttr(t.attrs, "Type");
+    if (!id || !target) return Status::Ok();
+    std::string decoded_target;
+    MSP_RETURN_IF_ERROR(AppendXmlText(*target, &decoded_target, src));
+    MSP_ASSIGN_OR_RETURN(std::string path, ResolveTarget(decoded_target, src));
+    if (type && type->ends_with("/sharedStrings")) shared_part = path;
+    targets[std::string(*id)] = std::move(path);
+    return Status::Ok();
+  }));
+
+  MSP_ASSIGN_OR_RETURN(std::string workbook_xml, ReadPart(reader.zip_, kWorkbookPart, src));
+  MSP_RETURN_IF_ERROR(ScanPart(workbook_xml, src, [&](const XmlToken& t) -> Status {
+    if (t.name != "sheet" || t.kind == XmlToken::Kind::kEnd || t.kind == XmlToken::Kind::kText) return Status::Ok();
+    const auto name = XmlAttr(t.attrs, "name");
+    const auto id = XmlAttr(t.attrs, "id");  // r:id
+    if (!name || !id) return Status::InvalidInput(src, "a <sheet> in xl/workbook.xml lacks its name or r:id");
+    auto it = targets.find(std::string(*id));
+    if (it == targets.end()) {
+      return Status::InvalidInput(src, fmt::format("sheet relationship '{}' is not in {}", *id, kWorkbookRels));
+    }
+    std::string decoded_name;
+    MSP_RETURN_IF_ERROR(AppendXmlText(*name, &decoded_name, src));
+    reader.sheet_names_.push_back(std::move(decoded_name));
+    reader.sheet_parts_.push_back(it->second);
+    return Status::Ok();
+  }));
+
+  if (!shared_part.empty() && reader.zip_.Find(shared_part)) {
+    MSP_ASSIGN_OR_RETURN(std::string sst, ReadPart(reader.zip_, shared_part, src));
+    std::string current;
+    bool in_item = false, in_text = false, in_phonetic = false;
+    MSP_RETURN_IF_ERROR(ScanPart(sst, src, [&](const XmlToken& t) -> Status {
+      using K = XmlToken::Kind;
+      if (t.kind == K::kText) {
+        if (!(in_item && in_text && !in_phonetic)) return Status::Ok();
+        if (t.cdata) {
+          current.append(t.text);
+          return Status::Ok();
+        }
+        return AppendXmlText(t.text, &current, src);
+      }
+      const bool open = t.kind == K::kStart;
+      if (t.name == "si") {
+        if (t.kind == K::kEmpty) reader.shared_strings_.emplace_back();
+        if (open) {
+          in_item = true;
+          current.clear();
+        }
+        if (t.kind == K::kEnd) {
+          in_item = false;
+          reader.shared_strings_.push_back(current);
+        }
+      } else if (t.name == "t" && t.kind != K::kEmpty) {
+        in_text = open;
+      } else if (t.name == "rPh" && t.kind != K::kEmpty) {
+        in_phonetic = open;
+      }
+      return Status::Ok();
+    }));
+  }
+  return reader;
+}
+
+Status XlsxReader::ReadSheet(size_t index, const RowVisitor& visit) const {
+  if (index >= sheet_parts_.size()) {
+    return Status::InvalidInput(source_, fmt::format("sheet {} asked for, the workbook has {}", index,
+                                                     sheet_parts_.size()));
+  }
+  const ZipEntry* entry = zip_.Find(sheet_parts_[index]);
+  if (!entry) {
+    return Status::InvalidInput(source_, fmt::format("sheet '{}' points to part '{}', which is not in the archive",
+                                                     sheet_names_[index], sheet_parts_[index]));
+  }
+  const std::string part_source = source_ + ": " + sheet_parts_[index];
+  SheetParser parser(part_source, shared_strings_, visit);
+  std::string buf;
+  size_t pos = 0;
+  uint64_t base = 0;  // offset of buf[0] in the part
+  MSP_RETURN_IF_ERROR(zip_.Inflate(*entry, kXlsxMaxPartBytes, [&](std::string_view chunk) -> Status {
+    buf.erase(0, pos);
+    base += pos;
+    pos = 0;
+    if (buf.size() > kMaxPendingToken) {
+      return Status::InvalidInput(part_source, fmt::format("a tag or text at offset {} runs past {} bytes", base,
+                                                           kMaxPendingToken));
+    }
+    buf.append(chunk);
+    return parser.Feed(buf, &pos, base, false);
+  }));
+  return parser.Feed(buf, &pos, base, true);
+}
+
+Result<std::vector<std::vector<XlsxCell>>> ReadXlsxSheetRows(Bytes file, const std::string& source, size_t index) {
+  MSP_ASSIGN_OR_RETURN(XlsxReader reader, XlsxReader::Open(file, source));
+  std::vector<std::vector<XlsxCell>> rows;
+  MSP_RETURN_IF_ERROR(reader.ReadSheet(index, [&](uint32_t row_number, std::span<const XlsxCell> cells) -> Status {
+    if (row_number <= rows.size()) {
+      return Status::InvalidInput(source, fmt::format("row {} comes after row {}", row_number, rows.size()));
+    }
+    rows.resize(row_number - 1);
+    rows.emplace_back(cells.begin(), cells.end());
+    return Status::Ok();
+  }));
+  return rows;
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,60 @@
+// The JUnit report: one testcase per API group, failures for rows at the failing level, XML escaping.
+// The CLI test validates a whole report against tests/data/triage/junit.xsd with xmllint.
+#include "msprobe/compare/junit_report.h"
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace msprobe::compare {
+namespace {
+
+ResultRow Row(const std::string& api, const std::string& name, const std::string& result,
+              std::vector<std::string> messages = {}) {
+  ResultRow r;
+  r.api = api;
+  r.npu_name = name;
+  r.result = result;
+  r.err_messages = std::move(messages);
+  return r;
+}
+
+ResultTable Table() {
+  ResultTable table;
+  table.rows = {Row("Torch.add.0.forward", "Torch.add.0.forward.input.0", "pass"),
+                Row("Torch.mul.0.forward", "Torch.mul.0.forward.output.0", "warning", {"warning: w"}),
+                Row("Torch.add.0.forward", "Torch.add.0.forward.output.0", "error", {"error: a<b & \"c\""})};
+  return table;
+}
+
+TEST(JunitReportTest, OneCasePerApiGroupInFirstAppearanceOrder) {
+  const JunitSuite suite = BuildJunitSuite("rank0", "out.csv", Table(), FailLevel::kNone);
+  ASSERT_EQ(suite.cases.size(), 2u);
+  EXPECT_EQ(suite.cases[0].name, "Torch.add.0.forward");
+  ASSERT_EQ(suite.cases[0].failures.size(), 1u);  // the level defaults to error
+  EXPECT_EQ(suite.cases[0].failures[0].npu_name, "Torch.add.0.forward.output.0");
+  EXPECT_EQ(suite.cases[0].failures[0].err_message, "[\"error: a<b & \\\"c\\\"\"]");
+  EXPECT_TRUE(suite.cases[1].failures.empty());
+}
+
+TEST(JunitReportTest, WarningLevelFailsWarningsToo) {
+  const JunitSuite suite = BuildJunitSuite("rank0", "out.csv", Table(), FailLevel::kWarning);
+  EXPECT_EQ(suite.cases[1].failures.size(), 1u);
+  EXPECT_EQ(suite.cases[1].failures[0].result, "warning");
+}
+
+TEST(JunitReportTest, WrittenXmlEscapesAndCounts) {
+  testing::TempDir tmp;
+  const std::string path = tmp.Path("report.xml");
+  ASSERT_TRUE(WriteJunit(path, {BuildJunitSuite("rank0", "a&b.csv", Table(), FailLevel::kError)}).ok());
+  const std::string xml = testing::ReadFile(path);
+  EXPECT_NE(xml.find("<testsuites name=\"msprobe-compare\" tests=\"2\" failures=\"1\" errors=\"0\">"), std::string::npos);
+  EXPECT_NE(xml.find("value=\"a&amp;b.csv\""), std::string::npos);
+  EXPECT_NE(xml.find("type=\"error\""), std::string::npos);
+  EXPECT_NE(xml.find("a&lt;b &amp; \\&quot;c\\&quot;"), std::string::npos);
+  EXPECT_NE(xml.find("<testcase name=\"Torch.mul.0.forward\" classname=\"rank0\"/>"), std::string::npos);
+  EXPECT_EQ(xml.find('<', xml.find("<failure") + 1), xml.find("</failure>"));  // no raw markup inside
+}
+
+}  // namespace
+}  // namespace msprobe::compare

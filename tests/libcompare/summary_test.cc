@@ -1,0 +1,76 @@
+// summary.json's parts: the gate levels, the first offending row, the worst rows by the main metric.
+#include "msprobe/compare/summary_report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace msprobe::compare {
+namespace {
+
+ResultRow Row(const std::string& name, const std::string& result, std::vector<Cell> metrics) {
+  ResultRow r;
+  r.npu_name = name;
+  r.api = "Torch.add.0.forward";
+  r.result = result;
+  r.metrics = std::move(metrics);
+  return r;
+}
+
+std::vector<Cell> Norm(const std::string& norm_rel) {
+  std::vector<Cell> m(8, Cell::Text("0"));
+  m[kNormRel] = Cell::Text(norm_rel);
+  return m;
+}
+
+TEST(SummaryReportTest, LevelsReachUpward) {
+  EXPECT_TRUE(Reaches("error", FailLevel::kWarning));
+  EXPECT_TRUE(Reaches("warning", FailLevel::kWarning));
+  EXPECT_FALSE(Reaches("warning", FailLevel::kError));
+  EXPECT_FALSE(Reaches("pass", FailLevel::kWarning));
+  EXPECT_FALSE(Reaches("error", FailLevel::kNone));
+}
+
+TEST(SummaryReportTest, FirstRowReachingNamesRowAndMessage) {
+  ResultTable table;
+  table.rows = {Row("a", "pass", Norm("0")), Row("b", "warning", Norm("0")), Row("c", "error", Norm("0"))};
+  table.rows[2].err_messages = {"error: x"};
+  const std::optional<RowRef> error = FirstRowReaching(table, FailLevel::kError, "r.csv");
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->row, 2u);
+  EXPECT_EQ(error->npu_name, "c");
+  EXPECT_EQ(error->err_message, "[\"error: x\"]");
+  EXPECT_EQ(error->file, "r.csv");
+  EXPECT_EQ(FirstRowReaching(table, FailLevel::kWarning, "r.csv")->npu_name, "b");
+}
+
+TEST(SummaryReportTest, StatisticsWorstIsHighestNormRelativeErrWithInfFirst) {
+  ResultTable table;
+  table.mode = CompareMode::kSummary;
+  table.rows = {Row("a", "pass", Norm("1.5%")), Row("b", "pass", Norm("N/A")), Row("c", "pass", Norm("inf")),
+                Row("d", "pass", Norm("30.0%")), Row("e", "pass", Norm("0"))};
+  const std::vector<WorstRow> worst = WorstRows(table, 3);
+  ASSERT_EQ(worst.size(), 3u);
+  EXPECT_EQ(worst[0].npu_name, "c");
+  EXPECT_TRUE(std::isinf(worst[0].value));
+  EXPECT_EQ(worst[1].npu_name, "d");
+  EXPECT_DOUBLE_EQ(worst[1].value, 0.3);
+  EXPECT_EQ(worst[2].npu_name, "a");
+}
+
+TEST(SummaryReportTest, TensorWorstIsLowestCosine) {
+  ResultTable table;
+  table.mode = CompareMode::kTensor;
+  const auto cos = [](Cell c) { std::vector<Cell> m(6, Cell::Text("")); m[kCosine] = c; return m; };
+  table.rows = {Row("a", "pass", cos(Cell::Float(0.99))), Row("b", "pass", cos(Cell::Text("unsupported"))),
+                Row("c", "pass", cos(Cell::Float(0.5))), Row("d", "pass", cos(Cell::Float(0.5)))};
+  const std::vector<WorstRow> worst = WorstRows(table, 20);
+  ASSERT_EQ(worst.size(), 3u);
+  EXPECT_EQ(worst[0].npu_name, "c");  // ties stay in row order
+  EXPECT_EQ(worst[1].npu_name, "d");
+  EXPECT_EQ(worst[2].npu_name, "a");
+  EXPECT_STREQ(MainMetricName(CompareMode::kMd5), "");
+}
+
+}  // namespace
+}  // namespace msprobe::compare

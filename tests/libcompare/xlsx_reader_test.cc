@@ -1,0 +1,135 @@
+#include "msprobe/compare/xlsx_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "msprobe/compare/result_table.h"
+#include "msprobe/compare/xlsx_writer.h"
+#include "test_support.h"
+
+namespace msprobe::compare {
+namespace {
+
+using msprobe::testing::ReadFile;
+using msprobe::testing::TempDir;
+using msprobe::testing::TestData;
+using Type = XlsxCell::Type;
+
+Result<std::vector<std::vector<XlsxCell>>> ReadRows(const std::string& bytes, size_t sheet = 0) {
+  return ReadXlsxSheetRows(AsBytes(bytes), "test.xlsx", sheet);
+}
+
+TEST(XlsxReader, HandmadeWorkbookGivesEveryCellType) {
+  const std::string bytes = ReadFile(TestData("merge/handmade.xlsx"));
+  auto reader = XlsxReader::Open(AsBytes(bytes), "handmade.xlsx");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ(reader->sheet_names(), (std::vector<std::string>{"First & only", "Second"}));
+
+  auto rows = ReadRows(bytes);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 5u);  // row 3 is absent from the file: an empty row
+  const auto& r = *rows;
+  EXPECT_EQ(r[0][0].type, Type::kText);
+  EXPECT_EQ(r[0][0].text, "NPU Name");
+  EXPECT_EQ(r[0][1].text, "Value");
+  EXPECT_EQ(r[1][0].text, "rich text");  // runs joined, the phonetic run skipped
+  EXPECT_EQ(r[1][1].type, Type::kNumber);
+  EXPECT_EQ(r[1][1].number, 0.5);
+  EXPECT_EQ(r[1][2].type, Type::kEmpty);  // C2 absent
+  EXPECT_EQ(r[1][3].type, Type::kBool);
+  EXPECT_EQ(r[1][3].number, 1);
+  EXPECT_TRUE(r[2].empty());
+  EXPECT_EQ(r[3][0].text, "a<b>&\"\xCE\xA3\xCE\xA3");
+  EXPECT_EQ(r[3][1].type, Type::kText);  // t="str": the cached formula result
+  EXPECT_EQ(r[3][1].text, "xy");
+  EXPECT_EQ(r[3][2].type, Type::kError);
+  EXPECT_EQ(r[3][2].text, "#N/A");
+  EXPECT_EQ(r[3][3].number, -1.5e-3);
+  EXPECT_EQ(r[4][0].text, "<raw & text>");
+  EXPECT_EQ(r[4][1].type, Type::kEmpty);
+  EXPECT_EQ(r[4][2].type, Type::kBool);
+  EXPECT_EQ(r[4][2].number, 0);
+
+  auto second = ReadRows(bytes, 1);  // a stored (not deflated) part with an absolute target
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ((*second)[0][0].text, "second");
+}
+
+TEST(XlsxReader, ReadsMsprobeOpenpyxlOutput) {
+  MSP_REQUIRE_SHARED(path, "msprobe_samples/dist2/cmp_t/compare_result_rank0_20261121210212.xlsx");
+  const std::string bytes = ReadFile(path);
+  auto rows = ReadRows(bytes);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  const auto& header = (*rows)[0];
+  ASSERT_GE(header.size(), 9u);
+  EXPECT_EQ(header[0].text, "NPU Name");
+  EXPECT_EQ(header[8].text, "Cosine");
+  // Row 2 as the file holds it (formats.md §8 sample): an inline string name and a number cell.
+  EXPECT_EQ((*rows)[1][0].type, Type::kText);
+  bool saw_number = false, saw_bool = false;
+  for (const auto& row : *rows) {
+    for (const auto& cell : row) {
+      saw_number |= cell.type == Type::kNumber;
+      saw_bool |= cell.type == Type::kBool;
+    }
+  }
+  EXPECT_TRUE(saw_number);
+  EXPECT_TRUE(saw_bool);  // Requires_grad Consistent
+}
+
+TEST(XlsxReader, ReadsOurLibxlsxwriterOutput) {
+  ResultTable table;
+  table.mode = CompareMode::kTensor;
+  ResultRow row;
+  row.npu_name = "Functional.linear.0.forward.input.0";
+  row.metrics = {Cell::Float(0.25), Cell::NA(), Cell::Int(3), Cell::Text("=1+1"), Cell::Float(1e-300), Cell::Float(2)};
+  row.requires_grad_consistent = true;
+  table.rows.push_back(row);
+  TempDir dir;
+  ASSERT_TRUE(WriteXlsx(dir.Path("r.xlsx"), table).ok());
+  const std::string bytes = ReadFile(dir.Path("r.xlsx"));
+  auto reader = XlsxReader::Open(AsBytes(bytes), "r.xlsx");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ(reader->sheet_names().front(), "Sheet1");
+  auto rows = ReadRows(bytes);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 2u);
+  const auto& cells = (*rows)[1];
+  EXPECT_EQ(cells[0].text, "Functional.linear.0.forward.input.0");
+  EXPECT_EQ(cells[8].type, Type::kNumber);
+  EXPECT_EQ(cells[8].number, 0.25);
+  EXPECT_EQ(cells[9].text, "N/A");
+  EXPECT_EQ(cells[10].number, 3);
+  EXPECT_EQ(cells[11].type, Type::kText);  // never a formula
+  EXPECT_EQ(cells[11].text, "=1+1");
+  EXPECT_EQ(cells[12].number, 1e-300);
+  EXPECT_EQ(cells[22].type, Type::kBool);  // Requires_grad Consistent
+}
+
+TEST(XlsxReader, TruncatedArchiveIsAnError) {
+  const std::string bytes = ReadFile(TestData("merge/handmade.xlsx"));
+  EXPECT_STATUS(XlsxReader::Open(AsBytes(bytes.substr(0, bytes.size() / 2)), "cut.xlsx"), Code::kInvalidInput,
+                "end of central directory");
+}
+
+TEST(XlsxReader, CorruptDeflateDataIsAnError) {
+  std::string bytes = ReadFile(TestData("merge/handmade.xlsx"));
+  auto zip = ZipArchive::Open(AsBytes(bytes), "handmade.xlsx");
+  ASSERT_TRUE(zip.ok());
+  const ZipEntry* sheet = zip->Find("xl/worksheets/sheet1.xml");
+  ASSERT_NE(sheet, nullptr);
+  ASSERT_EQ(sheet->method, 8);
+  // 0xFF opens a block of the reserved type 3.
+  for (uint64_t i = 0; i < sheet->compressed_size; ++i) bytes[sheet->data_offset + i] = '\xff';
+  auto rows = ReadRows(bytes);
+  EXPECT_STATUS(rows, Code::kInvalidInput, "corrupt deflate data");
+}
+
+TEST(XlsxReader, NotAZipIsAnError) {
+  EXPECT_STATUS(XlsxReader::Open(AsBytes(std::string(100, 'x')), "plain.xlsx"), Code::kInvalidInput,
+                "end of central directory");
+}
+
+}  // namespace
+}  // namespace msprobe::compare
