@@ -1,5 +1,7 @@
 #include "msprobe/compare/match.h"
 
+#include <tbb/parallel_invoke.h>
+
 #include <array>
 #include <unordered_map>
 
@@ -56,6 +58,7 @@ bool InGroup(std::string_view dtype, const std::array<std::string_view, 3>& grou
 std::vector<RowPair> JoinOnKeys(const std::vector<std::string>& npu_keys,
                                 const std::vector<std::string>& bench_keys) {
   std::unordered_map<std::string_view, std::vector<size_t>> bench_rows_by_key;
+  bench_rows_by_key.reserve(bench_keys.size());
   for (size_t b = 0; b < bench_keys.size(); ++b) bench_rows_by_key[bench_keys[b]].push_back(b);
   std::vector<RowPair> out;
   out.reserve(npu_keys.size());
@@ -129,8 +132,9 @@ bool DtypesCompatible(std::string_view npu_dtype, std::string_view bench_dtype, 
 
 std::vector<RowPair> MatchRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
                                const MatchOptions& options) {
-  const std::vector<std::string> npu_keys = NpuCompareKeys(npu, bench, options);
-  const std::vector<std::string> bench_keys = BenchCompareKeys(bench, options);
+  std::vector<std::string> npu_keys, bench_keys;
+  tbb::parallel_invoke([&] { npu_keys = NpuCompareKeys(npu, bench, options); },
+                       [&] { bench_keys = BenchCompareKeys(bench, options); });
   // G3 checks -dm before -fm, so -dm with -fm is the -dm left join.
   std::vector<RowPair> pairs = (options.fuzzy && !options.data_mapping) ? FuzzyMatchKeys(npu_keys, bench_keys)
                                                                         : JoinOnKeys(npu_keys, bench_keys);
