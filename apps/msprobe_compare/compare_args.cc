@@ -28,8 +28,8 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
                "First-diff analysis across ranks (-da): compare_result*.json per pair and diff_analyze_{ns}.json; "
                "csv/xlsx only with --csv/--xlsx");
   app.add_flag("--is_print_compare_log", a->tensor_log, "Accepted for compatibility (-tensor_log)");
-  app.add_option("--rank", a->rank, "Kernel dump compare: rank (not yet supported)");
-  app.add_option("--step", a->step, "Kernel dump compare: step (not yet supported)");
+  app.add_option("--rank", a->rank, "Kernel dump compare of two dump trees: rank ids, e.g. 0 or 0,1");
+  app.add_option("--step", a->step, "Kernel dump compare: step ids (default: every step both trees have)");
   app.add_flag("--csv", a->csv, "Write only the csv");
   app.add_flag("--xlsx", a->xlsx, "Write only the xlsx");
   app.add_flag("--json", a->json, "Also write a machine-readable json result");
@@ -62,7 +62,6 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   if (a.mode != "auto") return Usage("-m " + a.mode + ": only the dump compare (auto) is supported");
   if (a.diff_analyze && a.json) return Usage("-da writes msprobe's compare_result json itself; drop --json");
   if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
-  if (!a.rank.empty() || !a.step.empty()) return Usage("--rank/--step (kernel dump compare) are not yet supported");
   if (a.layer_mapping_opt->count()) return Usage("-lm (layer mapping) is not supported");
   if (!a.input_json.empty()) {
     if (auto error = ReadInputJson(a.input_json, options)) return error;
@@ -92,6 +91,45 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   options->fail_on_first_diff = a.fail_on_first_diff;
   options->junit_path = a.junit;
   options->tool_version = MSPROBE_VERSION;
+  return std::nullopt;
+}
+
+namespace {
+
+// "0,1,3" → {0, 1, 3}; "" → {} (all).
+std::optional<std::vector<int64_t>> ParseIds(const std::string& text) {
+  std::vector<int64_t> ids;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    char* end = nullptr;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v < 0) return std::nullopt;
+    ids.push_back(v);
+    start = comma + 1;
+  }
+  return ids;
+}
+
+}  // namespace
+
+bool IsKernelCompare(const CompareArgs& a) { return !a.rank.empty() || !a.step.empty(); }
+
+std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::KernelCompareOptions* options) {
+  if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
+  if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.json) {
+    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm or --json");
+  }
+  const auto ranks = ParseIds(a.rank), steps = ParseIds(a.step);
+  if (!ranks || !steps) return Usage("--rank/--step take non-negative ids separated by commas");
+  options->target_dir = a.target;
+  options->golden_dir = a.golden;
+  options->output_dir = a.output.empty() ? "./output" : a.output;
+  options->ranks = *ranks;
+  options->steps = *steps;
+  options->csv = a.csv || !a.xlsx;
+  options->xlsx = a.xlsx || !a.csv;
   return std::nullopt;
 }
 

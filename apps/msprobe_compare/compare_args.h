@@ -9,6 +9,7 @@
 
 #include "common/single_dash_flags.h"
 #include "msprobe/compare/compare_job.h"
+#include "msprobe/compare/kernel_compare.h"
 
 namespace msprobe::compare_app {
 
@@ -39,6 +40,10 @@ struct UsageError {
 };
 // Fills `options`; a usage error (missing paths, a flag not supported yet, a bad compare.json) otherwise.
 std::optional<UsageError> ToCompareOptions(const CompareArgs& args, compare::CompareOptions* options);
+
+// --rank/--step select the kernel-dump compare (kernel_dump.md §6) of two dump trees.
+bool IsKernelCompare(const CompareArgs& args);
+std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& args, compare::KernelCompareOptions* options);
 
 // One line per written file, then a summary line (and -da's outcome) unless quiet.
 void PrintReport(const compare::CompareReport& report, bool quiet);

@@ -43,6 +43,17 @@ int main(int argc, char** argv) {
     if (auto early = msprobe::cli::Parse(app, args.argc(), args.argv())) return *early;
     const auto threads = msprobe::cli::ApplyThreads(common);
 
+    if (msprobe::compare_app::IsKernelCompare(compare_args)) {
+      msprobe::compare::KernelCompareOptions kernel;
+      if (auto usage = msprobe::compare_app::ToKernelCompareOptions(compare_args, &kernel)) {
+        fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);
+        return usage->exit_code;
+      }
+      auto files = msprobe::compare::RunKernelCompare(kernel);
+      if (!files.ok()) return msprobe::cli::ReportAndExit("msprobe-compare", files.status());
+      for (const std::string& file : *files) fmt::print("{}\n", file);
+      return int{msprobe::cli::kExitOk};
+    }
     msprobe::compare::CompareOptions options;
     if (auto usage = msprobe::compare_app::ToCompareOptions(compare_args, &options)) {
       fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);

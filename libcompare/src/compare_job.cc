@@ -25,6 +25,7 @@
 #include "msprobe/compare/tensor_compare.h"
 #include "msprobe/compare/verdict.h"
 #include "msprobe/compare/xlsx_writer.h"
+#include "msprobe/compare/output_timestamp.h"
 #include "msprobe/dump/dump_layout.h"
 
 namespace msprobe::compare {
@@ -33,16 +34,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t kWorstRows = 20;
-
-// time.strftime("%Y%m%d%H%M%S"), local time (compare.md §1.4).
-std::string Timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y%m%d%H%M%S", &local);
-  return buf;
-}
 
 bool IsMindSpore(const std::string& framework) { return framework == "mindspore" || framework == "mindtorch"; }
 
@@ -217,7 +208,7 @@ Status CompareRun::ComparePair(const ComparePairSpec& spec) {
   std::error_code ec;
   fs::create_directories(spec.output_dir, ec);
   if (ec) return Status::IOError(spec.output_dir, "cannot create the output directory: " + ec.message());
-  const std::string ts = Timestamp();
+  const std::string ts = OutputTimestamp();
   const std::string stem = (fs::path(spec.output_dir) / ((npu.is_debug ? "debug_compare_result" : "compare_result") +
                                                          spec.suffix + "_" + ts)).string();
   result.mode = DumpModeName(table.mode);

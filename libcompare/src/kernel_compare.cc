@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "msprobe/compare/csv_writer.h"
+#include "msprobe/compare/output_timestamp.h"
 #include "msprobe/compare/tensor_compare.h"
 #include "msprobe/compare/xlsx_writer.h"
 #include "msprobe/dump/statistic_csv.h"
@@ -265,15 +266,6 @@ ResultRow StatisticRow(const Record* npu, const Record* bench) {
   return row;
 }
 
-std::string Timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y%m%d%H%M%S", &local);
-  return buf;
-}
-
 bool Selected(const std::vector<int64_t>& wanted, int64_t v) {
   return wanted.empty() || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
 }
@@ -343,7 +335,7 @@ Result<std::vector<std::string>> RunKernelCompare(const KernelCompareOptions& op
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
-  const std::string ts = Timestamp();
+  const std::string ts = OutputTimestamp();
   std::vector<std::string> written;
   for (const auto& [rank_step, npu_dirs] : npu) {
     const auto it = bench.find(rank_step);

@@ -17,6 +17,7 @@
 #include "msprobe/compare/merge_header.h"
 #include "msprobe/compare/merge_table.h"
 #include "msprobe/compare/merge_writer.h"
+#include "msprobe/compare/output_timestamp.h"
 
 namespace msprobe::compare {
 namespace {
@@ -199,14 +200,7 @@ class MergeAssembler {
 
 }  // namespace
 
-std::string MergeOutputName() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
-  return std::string("multi_ranks_compare_merge_") + stamp + ".xlsx";
-}
+std::string MergeOutputName() { return "multi_ranks_compare_merge_" + OutputTimestamp() + ".xlsx"; }
 
 Result<MergeReport> RunMerge(const MergeOptions& options) {
   const MergeWarn warn = options.warn ? options.warn : [](const std::string&, const std::string&) {};

@@ -34,7 +34,7 @@ std::optional<DType> KernelDumpLabelDType(std::string_view label) {
 
 Result<KernelDumpName> ParseKernelDumpName(std::string_view name) {
   if (name.size() > kMaxKernelDumpName) {
-    return Bad(name.substr(0, 64), "name has " + std::to_string(name.size()) + " bytes, more than 255");
+    return Bad(name.substr(0, 64), "name has " + std::to_string(name.size()) + " bytes, more than " + std::to_string(kMaxKernelDumpName));
   }
   std::vector<std::string_view> fields;
   for (size_t begin = 0;;) {

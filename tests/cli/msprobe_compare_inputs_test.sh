@@ -75,6 +75,19 @@ run "$cmp" -tp "$TMP/renamed/dump.json" -gp "$bench/dump.json" -o "$TMP/o10" -dm
 expect_code 3
 expect_one_error_line msprobe-compare
 
+# --rank/--step: the kernel-dump compare of two npy dump trees (kernel_dump.md §6)
+kernel=$MSPROBE_ROOT/tests/data/kernel
+run "$cmp" -tp "$kernel/npu" -gp "$kernel/bench" --rank 0 -o "$TMP/k"
+expect_code 0
+ls "$TMP/k" | grep -qE '^compare_result_0_0_[0-9]{14}\.csv$' || fail "kernel compare names: $(ls "$TMP/k")"
+ls "$TMP/k" | grep -qE '^compare_result_0_0_[0-9]{14}\.xlsx$' || fail "kernel compare xlsx: $(ls "$TMP/k")"
+checks=$((checks + 2))
+run "$cmp" -tp "$kernel/npu" -gp "$kernel/bench" --rank x -o "$TMP/k2"
+expect_code 2
+run "$cmp" -tp "$kernel/npu" -gp "$kernel/bench" --rank 7 -o "$TMP/k3"
+expect_code 3
+expect_one_error_line msprobe-compare
+
 # debug.json pairs are written as debug_compare_result_*
 if have_shared; then
   dbg=$SHARED_DATA/msprobe_samples/single_proc/dbg_t

@@ -107,6 +107,26 @@ def main():
         stat_expected[key] = {"diff": [float(v) for v in d], "rel": [rel(d[i], b[i]) for i in range(4)],
                               "accuracy": "Yes" if mag <= 0.5 else "No"}
     expected["statistic"] = stat_expected
+    # What msprobe-dump statistic must write for the npu tree: per tensor (op_name, timestamp, io, slot)
+    # max min mean count nan -inf +inf zero l2norm, in float64 (numpy repr).
+    lines = []
+    for name in sorted(os.listdir(npu)):
+        if name == "mapping.csv":
+            continue
+        path = os.path.join(npu, name)
+        orig = long_name if name.startswith("1234") else name
+        f = orig.split(".")
+        raw = not orig.endswith(".npy")
+        a = np.fromfile(path, np.float16) if raw else np.load(path)
+        a = a.astype(np.float64).reshape(-1)
+        finite = a[np.isfinite(a)]
+        has_nan = np.isnan(a).any()
+        vals = [np.nan] * 3 + [np.nan] if has_nan else [a.max(), a.min(), a.mean(), np.linalg.norm(a)]
+        lines.append(" ".join([f[1], f[4], f[5], f[6], repr(float(vals[0])), repr(float(vals[1])), repr(float(vals[2])),
+                               str(a.size), str(int(np.isnan(a).sum())), str(int(np.isneginf(a).sum())),
+                               str(int(np.isposinf(a).sum())), str(int((a == 0).sum())), repr(float(vals[3]))]))
+    with open("expected_statistic.txt", "w") as out:
+        out.write("\n".join(lines) + "\n")
     with open("expected.json", "w") as f:
         json.dump(expected, f, indent=1, sort_keys=True)
 

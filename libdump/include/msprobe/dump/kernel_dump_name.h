@@ -13,8 +13,8 @@
 
 namespace msprobe {
 
-// The longest name accepted (Linux NAME_MAX); longer ones cannot be files and are refused unread.
-inline constexpr size_t kMaxKernelDumpName = 255;
+// The longest name accepted (PATH_MAX): original names behind mapping.csv exceed NAME_MAX (255).
+inline constexpr size_t kMaxKernelDumpName = 4096;
 
 struct KernelDumpName {
   std::string op_type, op_name;

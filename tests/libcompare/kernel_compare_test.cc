@@ -1,0 +1,152 @@
+#include "msprobe/compare/kernel_compare.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "test_support.h"
+
+namespace msprobe::compare {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Columns of kernel_dump.md §6.4.
+enum Col : size_t { kNpuName, kBenchName, kNpuDtype, kBenchDtype, kNpuShape, kBenchShape, kNpuMax, kBenchMax = 10,
+                    kAccuracy = 14, kErr, kMetric0 };
+
+const rapidjson::Document& Expected() {
+  static const rapidjson::Document* doc = [] {
+    auto* d = new rapidjson::Document;
+    d->Parse<rapidjson::kParseNanAndInfFlag>(testing::ReadFile(testing::TestData("kernel/expected.json")).c_str());
+    return d;
+  }();
+  return *doc;
+}
+
+Result<ResultTable> Compare(const std::string& npu, const std::string& bench) {
+  MSP_ASSIGN_OR_RETURN(std::vector<KernelDumpDir> n, FindKernelDumpDirs(testing::TestData(npu)));
+  MSP_ASSIGN_OR_RETURN(std::vector<KernelDumpDir> b, FindKernelDumpDirs(testing::TestData(bench)));
+  return CompareKernelDirs(n, b);
+}
+
+// Rows by the original file name of the NPU (or bench) side.
+std::map<std::string, const ResultRow*> ByName(const ResultTable& t, const std::vector<KernelDumpDir>& dirs) {
+  std::map<std::string, std::string> original;
+  for (const KernelDumpDir& d : dirs) {
+    for (const KernelDumpFile& f : d.tensors) {
+      original[f.path] = f.name.op_type + "." + f.name.op_name + "." + std::to_string(f.name.task_id) + "." +
+                         std::to_string(f.name.stream_id) + "." + std::to_string(f.name.timestamp) + "." +
+                         std::string(f.name.io()) + "." + std::to_string(f.name.slot) + "." + f.name.format + "." +
+                         f.name.dtype_label + (f.name.npy ? ".npy" : "");
+    }
+  }
+  std::map<std::string, const ResultRow*> rows;
+  for (const ResultRow& r : t.rows) rows[original[r.npu_name.empty() ? r.bench_name : r.npu_name]] = &r;
+  return rows;
+}
+
+void ExpectNear(const Cell& cell, const rapidjson::Value& v, double rel) {
+  ASSERT_TRUE(cell.is_number()) << cell.ToPython();
+  const double want = v.GetDouble();
+  if (std::isnan(want)) {
+    EXPECT_TRUE(std::isnan(cell.number()));
+  } else {
+    EXPECT_NEAR(cell.number(), want, std::fabs(want) * rel + 1e-12);
+  }
+}
+
+TEST(KernelCompareTest, NpyTreesMatchNumpyMetrics) {
+  Result<ResultTable> t = Compare("kernel/npu", "kernel/bench");
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->header.size(), 22u);
+  EXPECT_EQ(t->header[kMetric0], "Cosine");
+  EXPECT_EQ(t->header.back(), "Five Thousandths Err Ratio");
+  auto dirs = FindKernelDumpDirs(testing::TestData("kernel/npu"));
+  auto bdirs = FindKernelDumpDirs(testing::TestData("kernel/bench"));
+  dirs->insert(dirs->end(), bdirs->begin(), bdirs->end());
+  const auto rows = ByName(*t, *dirs);
+  ASSERT_EQ(t->rows.size(), 10u);  // 8 pairs, one NPU-only, one bench-only
+  for (auto it = Expected().MemberBegin(); it != Expected().MemberEnd(); ++it) {
+    const std::string name = it->name.GetString();
+    if (name == "statistic") continue;
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(rows.count(name));
+    const ResultRow& r = *rows.at(name);
+    const rapidjson::Value& e = it->value;
+    for (size_t i = 0; i < 4; ++i) {
+      ExpectNear(r.cells[kNpuMax + i], e["npu_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
+      ExpectNear(r.cells[kBenchMax + i], e["bench_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
+    }
+    // Cosine to 12 decimals (6 above 0.9999), the rest as §6.2.
+    EXPECT_NEAR(r.cells[kMetric0].number(), e["cosine"].GetDouble(), e["cosine"].GetDouble() > 0.9999 ? 5e-7 : 1e-12);
+    ExpectNear(r.cells[kMetric0 + 1], e["euc"], 1e-12);
+    ExpectNear(r.cells[kMetric0 + 2], e["max_abs"], 1e-12);
+    ExpectNear(r.cells[kMetric0 + 3], e["max_rel"], 1e-7);
+    ExpectNear(r.cells[kMetric0 + 4], e["one"], 1e-12);
+    ExpectNear(r.cells[kMetric0 + 5], e["five"], 1e-12);
+  }
+  // The second Add output (timestamp 150) pairs with the bench's second one: Local Index 1.
+  const ResultRow& neg = *rows.at("Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy");
+  EXPECT_LT(neg.cells[kMetric0].number(), -0.99);
+  EXPECT_TRUE(neg.cells[kAccuracy].IsText("No"));
+  EXPECT_EQ(neg.result, "error");
+  const ResultRow& reshape = *rows.at("Reshape.Default_Reshape-op5.0.0.500.output.0.DefaultFormat.float32.npy");
+  EXPECT_TRUE(reshape.cells[kErr].IsText("Shape of NPU and bench Tensor do not match.\n"));
+  EXPECT_TRUE(reshape.cells[kNpuShape].IsText("[2, 3]"));
+  const ResultRow& relu = *rows.at("Relu.Default_Relu-op6.0.0.600.output.0.DefaultFormat.float32.npy");
+  EXPECT_TRUE(relu.cells[kBenchName].IsText(""));
+  EXPECT_TRUE(relu.cells[kErr].IsText("Dump file is not ndarray.\n"));
+  EXPECT_EQ(t->rows.back().npu_name, "");  // the bench-only Gelu comes last
+  EXPECT_TRUE(rows.at("Sub.Default_Sub-op3.0.0.400.input.0.ND.FLOAT16")->cells[kNpuDtype].IsText("float16"));
+}
+
+TEST(KernelCompareTest, StatisticModeAcrossCsvVariants) {
+  Result<ResultTable> t = Compare("kernel/stat_npu", "kernel/stat_bench");
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->header.size(), 26u);
+  EXPECT_EQ(t->header[kMetric0], "Max diff");
+  EXPECT_EQ(t->header.back(), "Bench CSV File");
+  ASSERT_EQ(t->rows.size(), 3u);
+  const rapidjson::Value& e = Expected()["statistic"];
+  for (size_t row = 0; row < 2; ++row) {
+    const ResultRow& r = t->rows[row];
+    SCOPED_TRACE(r.npu_name);
+    const rapidjson::Value& want = e[r.npu_name.c_str()];
+    for (rapidjson::SizeType i = 0; i < 4; ++i) {
+      EXPECT_EQ(r.cells[kMetric0 + i].number(), want["diff"][i].GetDouble());
+      EXPECT_TRUE(r.cells[kMetric0 + 4 + i].IsText(want["rel"][i].GetString())) << r.cells[kMetric0 + 4 + i].ToPython();
+    }
+    EXPECT_TRUE(r.cells[kAccuracy].IsText(want["accuracy"].GetString()));
+    EXPECT_TRUE(r.cells[kNpuShape].IsText("(3,4)") || r.cells[kNpuShape].IsText("(4)"));
+  }
+  EXPECT_TRUE(t->rows[2].cells[kBenchName].IsText(""));  // Neg: NPU only
+}
+
+TEST(KernelCompareTest, NpyAgainstStatisticIsAnInputError) {
+  EXPECT_STATUS(Compare("kernel/npu", "kernel/stat_bench"), Code::kInvalidInput, "the golden dump only statistic.csv");
+}
+
+TEST(KernelCompareTest, RunWritesCsvAndXlsxPerRankStep) {
+  testing::TempDir out;
+  KernelCompareOptions options;
+  options.target_dir = testing::TestData("kernel/npu");
+  options.golden_dir = testing::TestData("kernel/bench");
+  options.output_dir = out.Path("result");
+  Result<std::vector<std::string>> files = RunKernelCompare(options);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_TRUE(fs::path((*files)[0]).filename().string().starts_with("compare_result_0_0_"));
+  EXPECT_EQ(fs::path((*files)[0]).extension(), ".csv");
+  EXPECT_EQ(fs::path((*files)[1]).extension(), ".xlsx");
+  const std::string csv = testing::ReadFile((*files)[0]);
+  EXPECT_TRUE(csv.starts_with("NPU Name,Bench Name,NPU Dtype,Bench Dtype,NPU Tensor Shape,Bench Tensor Shape,NPU max,"));
+  options.steps = {7};
+  EXPECT_STATUS(RunKernelCompare(options), Code::kInvalidInput, "no (rank, step)");
+}
+
+}  // namespace
+}  // namespace msprobe::compare
