@@ -165,7 +165,9 @@ ResultRow NpyRow(const Record* npu, const Record* bench) {
   std::vector<Cell> metrics(kNpyMetrics.size());
   std::string accuracy;
   if (message.empty()) {
-    const std::array<Cell, 6> cells = CompareTensorInfos(*n.info, *b.info);
+    TensorCompareOptions options;
+    options.squeeze = false;  // kernel_dump.md §6.2: no squeeze, unlike the framework compare
+    const std::array<Cell, 6> cells = CompareTensorInfos(*n.info, *b.info, options);
     if (cells[kCosine].IsText("N/A")) {
       message = "The position of inf or nan in NPU and bench Tensor do not match.\n";
     } else {

@@ -387,14 +387,17 @@ Cells MetricCells(const PairSums& sums, uint64_t numel) {
 Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const TensorCompareOptions& options) {
   // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
   if (npu.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
-  const std::vector<int64_t> shape = Squeezed(npu.info().shape);
-  if (shape != Squeezed(bench.info().shape)) return All(Cell::Text("shape unmatched"));
+  const auto shape_of = [&](const LoadedTensor& t) { return options.squeeze ? Squeezed(t.info().shape) : t.info().shape; };
+  const std::vector<int64_t> shape = shape_of(npu);
+  if (shape != shape_of(bench)) return All(Cell::Text("shape unmatched"));
   if (shape.empty()) return CompareZeroDim(npu, bench);
 
   Result<PairSums> sums = StreamPair(npu, bench, options.chunk_elements);
   if (!sums.ok()) return All(Cell::Unsupported());
   if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
-  return MetricCells(*sums, npu.numel());
+  Cells cells = MetricCells(*sums, npu.numel());
+  if (npu.numel() == 1) cells[kCosine] = Cell::Unsupported();  // a length-1 vector (only unsqueezed)
+  return cells;
 }
 
 }  // namespace

@@ -22,6 +22,9 @@ struct TensorCompareOptions {
   // Elements read from each file per window. Rounded up to a whole number of the kernel's 4096-element
   // blocks, so results do not depend on it. Tensors over four windows are compared on several threads.
   uint64_t chunk_elements = uint64_t{1} << 20;
+  // G3 np.squeezes both tensors first (compare.md §4.2); the kernel-dump compare does not, and gives a
+  // length-1 vector an "unsupported" Cosine (kernel_dump.md §6.2).
+  bool squeeze = true;
 };
 
 // The six metric cells in TensorMetric order, as msprobe G3 fills them (compare.md §4.2 steps 1-6):
