@@ -10,11 +10,11 @@
 #include <optional>
 
 #include "msprobe/dump/atomic_file.h"
+#include "xlsx_common_internal.h"
 
 namespace msprobe::compare {
 namespace {
 
-constexpr size_t kExcelMaxCellChars = 32767;
 constexpr size_t kExcelMaxSheetName = 31;
 constexpr size_t kMinRanksForMedian = 3;
 constexpr size_t kWidthSampleRows = 1000;
@@ -24,27 +24,9 @@ constexpr size_t kZip64Cells = 20'000'000;  // past this the sheet XML may excee
 constexpr lxw_color_t kOutlierFill = 0xFFC7CE;
 constexpr lxw_color_t kOutlierFont = 0x9C0006;
 
-struct WorkbookFree {
-  void operator()(lxw_workbook* wb) const { lxw_workbook_free(wb); }
-};
-
-Status XlsxError(const std::string& path, lxw_error err) {
-  return Status::IOError(path, std::string("cannot write xlsx: ") + lxw_strerror(err));
-}
-
-// Cuts a text to Excel's cell limit on a character boundary.
-std::string_view ExcelText(std::string_view s) {
-  if (s.size() <= kExcelMaxCellChars) return s;
-  size_t chars = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if ((s[i] & 0xC0) != 0x80 && chars++ == kExcelMaxCellChars) return s.substr(0, i);
-  }
-  return s;
-}
-
-size_t Utf8Length(std::string_view s) {
-  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
+using internal::ExcelText;
+using internal::Utf8Length;
+using internal::WorkbookFree;
 
 // The magnitude the highlight rule looks at, or nullopt for cells it ignores.
 std::optional<double> Magnitude(const MergeValue& v) {
@@ -120,7 +102,7 @@ class SheetWriter {
   }
 
  private:
-  Status Check(lxw_error err) const { return err ? XlsxError(path_, err) : Status::Ok(); }
+  Status Check(lxw_error err) const { return err ? internal::XlsxStatus(path_, err) : Status::Ok(); }
 
   // Loads the row's values and magnitudes; the median of at least kMinRanksForMedian magnitudes, else NaN.
   double RowMedian(size_t index, size_t row) {
@@ -211,7 +193,7 @@ Status WriteMergeWorkbook(const std::string& path, const MergeTable& table, doub
   Formats formats;
   formats.header = workbook_add_format(wb.get());
   formats.outlier = workbook_add_format(wb.get());
-  if (!formats.header || !formats.outlier) return XlsxError(path, LXW_ERROR_MEMORY_MALLOC_FAILED);
+  if (!formats.header || !formats.outlier) return internal::XlsxStatus(path, LXW_ERROR_MEMORY_MALLOC_FAILED);
   format_set_bold(formats.header);  // pandas' header style
   format_set_align(formats.header, LXW_ALIGN_CENTER);
   format_set_border(formats.header, LXW_BORDER_THIN);
@@ -234,7 +216,7 @@ Status WriteMergeWorkbook(const std::string& path, const MergeTable& table, doub
                                        std::min(slice_rows, rows - i * slice_rows)));
     }
   }
-  if (const lxw_error err = workbook_close(wb.release())) return XlsxError(path, err);
+  if (const lxw_error err = workbook_close(wb.release())) return internal::XlsxStatus(path, err);
   return file.Commit();
 }
 

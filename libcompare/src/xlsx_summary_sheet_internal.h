@@ -11,6 +11,7 @@
 #include "msprobe/compare/cell.h"
 #include "msprobe/compare/result_table.h"
 #include "msprobe/dump/status.h"
+#include "xlsx_common_internal.h"
 
 namespace msprobe::compare::internal {
 
@@ -20,9 +21,6 @@ struct XlsxDataSheet {
   size_t first_row = 0;
   size_t rows = 0;
 };
-
-// A failed libxlsxwriter call as a Status naming the output file.
-Status XlsxStatus(const std::string& path, lxw_error err);
 
 // The chart value of a main-metric cell: numbers as they are, "12.3%" texts as 0.123 and numeric
 // texts parsed; nullopt for texts such as "N/A", "Nan", "unsupported" and for inf/NaN.

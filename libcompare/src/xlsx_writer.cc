@@ -8,34 +8,25 @@
 
 #include "msprobe/compare/python_format.h"
 #include "msprobe/dump/atomic_file.h"
+#include "xlsx_common_internal.h"
 #include "xlsx_summary_sheet_internal.h"
 
 namespace msprobe::compare {
-namespace internal {
-
-Status XlsxStatus(const std::string& path, lxw_error err) {
-  return Status::IOError(path, std::string("cannot write xlsx: ") + lxw_strerror(err));
-}
-
-}  // namespace internal
-
 namespace {
 
 using internal::XlsxDataSheet;
+using internal::ExcelText;
+using internal::Utf8Length;
+using internal::WorkbookFree;
 using internal::XlsxStatus;
 
 constexpr size_t kWidthSampleRows = 1000;  // widths follow the first rows; enough to see each column's kind
 constexpr double kMinColumnWidth = 8;
 constexpr double kMaxColumnWidth = 60;
-constexpr size_t kExcelMaxCellChars = 32767;  // Excel refuses longer cell texts
 constexpr size_t kZip64Rows = 500'000;        // past this a sheet's XML may exceed 4 GB
 constexpr lxw_color_t kErrorFill = 0xFF0000;   // written as rgb="FFFF0000"
 constexpr lxw_color_t kWarningFill = 0xFFFF00;
 constexpr lxw_color_t kFirstDiffFill = 0xFFA500;  // orange: the row -da named as the first diff
-
-struct WorkbookFree {
-  void operator()(lxw_workbook* wb) const { lxw_workbook_free(wb); }
-};
 
 struct Formats {
   lxw_format* header = nullptr;
@@ -43,20 +34,6 @@ struct Formats {
   lxw_format* warning = nullptr;
   lxw_format* first_diff = nullptr;
 };
-
-size_t Utf8Length(std::string_view s) {
-  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
-
-// Cuts a text to Excel's limit on a character boundary (stack columns can be longer).
-std::string_view ExcelText(std::string_view s) {
-  if (s.size() <= kExcelMaxCellChars) return s;
-  size_t chars = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if ((s[i] & 0xC0) != 0x80 && chars++ == kExcelMaxCellChars) return s.substr(0, i);
-  }
-  return s;
-}
 
 std::vector<double> ColumnWidths(const ResultTable& table, const std::vector<std::string>& header) {
   std::vector<size_t> longest(header.size());
