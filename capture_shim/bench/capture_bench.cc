@@ -2,6 +2,8 @@
 // capture_shim/bench/run_bench.sh.
 //   capture_bench calls N        ns per aclopExecuteV2 call that the runtime rejects at once (the cost of
 //                                the call path itself: with the shim loaded and capture disabled, the hook)
+//   capture_bench small N        N Adds over 64 floats on one stream: µs per call spent in the issuing
+//                                thread (the hook's cost in stats/tensor mode), then the total with the wait
 //   capture_bench big MB N       N Adds over MB-sized float tensors on one stream, then aclFinalize
 //                                (which waits for the shim's writes); prints seconds and MB/s of tensors
 #include <chrono>
@@ -24,6 +26,26 @@ int Calls(long n) {
   for (long i = 0; i < n; ++i) rejected += aclopExecuteV2(nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr) != 0;
   const double s = Seconds(start);
   std::printf("calls %ld  %.1f ns/call  (rejected %ld)\n", n, s * 1e9 / static_cast<double>(n), rejected);
+  return 0;
+}
+
+int Small(long n) {
+  aclrtStream stream;
+  aclrtCreateStream(&stream);
+  const int64_t dims[1] = {64};
+  void* dev[2];
+  for (void*& d : dev) aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclTensorDesc* desc = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+  aclDataBuffer* buf[2] = {aclCreateDataBuffer(dev[0], 256), aclCreateDataBuffer(dev[1], 256)};
+  aclTensorDesc* descs[2] = {desc, desc};
+  const auto start = std::chrono::steady_clock::now();
+  for (long i = 0; i < n; ++i) aclopExecuteV2("Add", 2, descs, buf, 1, descs, buf, nullptr, stream);
+  const double issue = Seconds(start);
+  aclrtSynchronizeStream(stream);
+  aclrtDestroyStream(stream);
+  aclFinalize();
+  std::printf("small x %ld  issue %.2f us/call  total %.2f us/call\n", n, issue * 1e6 / static_cast<double>(n),
+              Seconds(start) * 1e6 / static_cast<double>(n));
   return 0;
 }
 
@@ -61,7 +83,8 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "calls" && argc == 3) return Calls(std::atol(argv[2]));
+  if (mode == "small" && argc == 3) return Small(std::atol(argv[2]));
   if (mode == "big" && argc == 4) return Big(std::atol(argv[2]), std::atol(argv[3]));
-  std::fprintf(stderr, "usage: capture_bench calls N | capture_bench big MB N\n");
+  std::fprintf(stderr, "usage: capture_bench calls N | small N | big MB N\n");
   return 2;
 }

@@ -14,6 +14,11 @@ echo "== hook cost, 20M rejected calls"
 LD_PRELOAD=$shim "$bench" calls 20000000 | sed 's/^/shim, disabled:    /'
 MSPROBE_CAPTURE_ENABLE=1 MSPROBE_CAPTURE_DIR=$out/calls LD_PRELOAD=$shim "$bench" calls 20000000 | sed 's/^/shim, enabled:     /'
 
+echo "== 100k small Adds: time in the issuing thread"
+"$bench" small 100000 | sed 's/^/no shim:     /'
+MSPROBE_CAPTURE_ENABLE=1 MSPROBE_CAPTURE_MODE=stats MSPROBE_CAPTURE_DIR=$out/small LD_PRELOAD=$shim "$bench" small 100000 | sed 's/^/stats mode:  /'
+MSPROBE_CAPTURE_ENABLE=1 MSPROBE_CAPTURE_DIR=$out/small LD_PRELOAD=$shim "$bench" small 100000 | sed 's/^/tensor mode: /'
+
 echo "== sample_train --steps 2000 (26000 ops on two streams)"
 t() { local s=$(date +%s.%N); "$@" >/dev/null; echo "$(date +%s.%N) - $s" | bc; }
 echo "no shim:      $(t "$sample" --steps 2000) s"

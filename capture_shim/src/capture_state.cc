@@ -144,7 +144,11 @@ void CaptureState::BeforeDestroyStream(aclrtStream stream) noexcept {
     auto it = streams_.find(stream);
     if (it == streams_.end()) return;
     info = it->second;
-    streams_.erase(it);  // the StreamInfo stays allocated: records still point at it
+    try {
+      retired_.push_back(info);
+    } catch (...) {  // keeping it reachable is only for leak checkers
+    }
+    streams_.erase(it);
   }
   if (info->pending_host_funcs.load() > 0 && Real().synchronize_stream) Real().synchronize_stream(stream);
 }
@@ -161,6 +165,7 @@ void CaptureState::DrainAll() noexcept {
     Stop("timed out waiting for captured tensors to be written");
     writer_->ForgetRuntime();
   }
+  writer_->ReleasePool();
 }
 
 void CaptureState::BeforeResetDevice() noexcept { DrainAll(); }
@@ -203,6 +208,7 @@ void CaptureState::AtExit() noexcept {
   if (!s || !s->writer_ || s->stopped_.load()) return;
   s->active_.store(false);
   if (!s->writer_->Drain(kExitDrainTimeoutMs)) Log("exit: some captured tensors were not written");
+  s->writer_->ReleasePool();
   s->writer_->ForgetRuntime();
 }
 

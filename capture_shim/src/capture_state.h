@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "acl_types.h"
 #include "capture_record.h"
@@ -67,6 +68,7 @@ class CaptureState {
 
   std::mutex mu_;  // streams_, op_cache_
   std::unordered_map<aclrtStream, StreamInfo*> streams_;
+  std::vector<StreamInfo*> retired_;  // destroyed streams: records may still point at them
   uint32_t next_stream_id_ = 1;
   std::unordered_map<std::string, bool> op_cache_;
 };

@@ -104,7 +104,67 @@ bool DumpWriter::Reserve(uint64_t bytes) {
     }
   }
   in_use_ += bytes;
+  const std::vector<void*> excess = TrimPoolLocked();
+  lock.unlock();
+  for (void* p : excess) Real().free_host(p);
   return true;
+}
+
+std::vector<void*> DumpWriter::TrimPoolLocked() {
+  std::vector<void*> excess;
+  while (!pool_.empty() && pooled_bytes_ + in_use_ > config_.memory_budget) {
+    auto largest = std::prev(pool_.end());
+    pooled_bytes_ -= largest->first;
+    excess.push_back(largest->second);
+    pool_.erase(largest);
+  }
+  return excess;
+}
+
+void* DumpWriter::TakeHostBuffer(uint64_t size) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = pool_.find(size);
+    if (it != pool_.end()) {
+      void* p = it->second;
+      pooled_bytes_ -= size;
+      pool_.erase(it);
+      return p;
+    }
+  }
+  void* p = nullptr;
+  return Real().malloc_host(&p, size) == ACL_SUCCESS ? p : nullptr;
+}
+
+void DumpWriter::GiveBack(void* buffer, uint64_t size) {
+  if (runtime_gone_.load()) {
+    std::lock_guard lock(out_mu_);
+    abandoned_.push_back(buffer);  // the runtime may be gone: keep it, reachable for leak checkers
+    return;
+  }
+  std::vector<void*> excess;
+  {
+    std::lock_guard lock(mu_);
+    pool_.emplace(size, buffer);
+    pooled_bytes_ += size;
+    excess = TrimPoolLocked();
+  }
+  for (void* p : excess) Real().free_host(p);
+}
+
+void DumpWriter::ReleasePool() {
+  std::multimap<uint64_t, void*> pool;
+  {
+    std::lock_guard lock(mu_);
+    pool.swap(pool_);
+    pooled_bytes_ = 0;
+  }
+  if (runtime_gone_.load()) {
+    std::lock_guard lock(out_mu_);
+    for (const auto& [size, p] : pool) abandoned_.push_back(p);
+    return;
+  }
+  for (const auto& [size, p] : pool) Real().free_host(p);
 }
 
 void DumpWriter::Push(CaptureRecord* record) noexcept {
@@ -166,11 +226,9 @@ void DumpWriter::Finish(CaptureRecord* r) {
   if (!reason) {
     reason = config_.mode == CaptureMode::kStats ? WriteStats(*r, &stats_json) : WriteTensors(*r, &file, &bytes);
   }
-  if (!runtime_gone_.load()) {
-    for (CapturedSlot& s : r->slots) {
-      if (s.host && Real().free_host) Real().free_host(s.host);
-      s.host = nullptr;
-    }
+  for (CapturedSlot& s : r->slots) {
+    if (s.host) GiveBack(s.host, s.size);
+    s.host = nullptr;
   }
   JsonLine line;
   line.Int("seq", static_cast<int64_t>(r->seq)).Int("pid", ::getpid()).Int("tid", r->tid)
@@ -307,20 +365,24 @@ const char* DumpWriter::WriteStats(const CaptureRecord& r, std::string* stats_js
 }
 
 // Appends `text` under an exclusive flock (several processes may share a directory), writing
-// `header` first when the file is empty.
+// `header` first when the file is empty. The file stays open for the next append.
 void DumpWriter::AppendLine(const std::string& path, const std::string& header, const std::string& text) {
   std::lock_guard lock(out_mu_);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, kFileMode);
-  if (fd < 0) {
-    on_fatal_("cannot open a csv/manifest file");
-    return;
+  auto it = append_fds_.find(path);
+  if (it == append_fds_.end()) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, kFileMode);
+    if (fd < 0) {
+      on_fatal_("cannot open a csv/manifest file");
+      return;
+    }
+    it = append_fds_.emplace(path, fd).first;
   }
+  const int fd = it->second;
   ::flock(fd, LOCK_EX);
   bool ok = true;
   if (!header.empty() && ::lseek(fd, 0, SEEK_END) == 0) ok = WriteAll(fd, header.data(), header.size());
   ok = ok && WriteAll(fd, text.data(), text.size());
   ::flock(fd, LOCK_UN);
-  ::close(fd);
   if (!ok) on_fatal_("appending to a csv/manifest file failed");
 }
 
@@ -379,6 +441,8 @@ void DumpWriter::ChildAfterFork() {
   out_mu_.unlock();
   mu_.unlock();
   head_ = tail_ = nullptr;
+  pool_.clear();
+  pooled_bytes_ = 0;
   thread_started_ = false;
   outstanding_.store(0);
   in_use_ = 0;

@@ -7,11 +7,13 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "capture_record.h"
 #include "config.h"
@@ -26,6 +28,12 @@ class DumpWriter {
   // Charges `bytes` of host copies against the budget. Drop policy: false when they do not fit; block
   // policy: waits (at most a minute) for the writer to free memory. Never true for bytes > budget.
   bool Reserve(uint64_t bytes);
+  // Host memory for one slot: a pooled buffer of exactly `size` bytes if one is free (training loops
+  // repeat their shapes; pinned allocation is costly and fresh pages fault in), else aclrtMallocHost.
+  // Only after Reserve() charged the bytes. Null on failure.
+  void* TakeHostBuffer(uint64_t size);
+  // Frees the pool (before the runtime is finalized or the device reset).
+  void ReleasePool();
   // A record now exists: counted until Finish() is done with it.
   void Track() { outstanding_.fetch_add(1, std::memory_order_relaxed); }
   // Hands over a record whose copies are complete (or that failed). Allocation-free and non-blocking
@@ -50,6 +58,9 @@ class DumpWriter {
 
  private:
   void Loop();
+  void GiveBack(void* buffer, uint64_t size);
+  // Pool buffers that would push pooled + in-use bytes past the budget; caller frees them unlocked.
+  std::vector<void*> TrimPoolLocked();
   void Finish(CaptureRecord* record);
   // Returns the reason for a drop, or nullptr when written.
   const char* WriteTensors(const CaptureRecord& r, std::string* file, uint64_t* bytes);
@@ -70,10 +81,14 @@ class DumpWriter {
   CaptureRecord* head_ = nullptr;
   CaptureRecord* tail_ = nullptr;
   uint64_t in_use_ = 0;
+  std::multimap<uint64_t, void*> pool_;  // size → free host buffer
+  uint64_t pooled_bytes_ = 0;
   bool thread_started_ = false;
 
   std::mutex out_mu_;  // created dirs, appends to manifest / statistic.csv / mapping.csv
   std::set<std::string> made_dirs_;
+  std::map<std::string, int> append_fds_;  // manifest.jsonl, statistic.csv, mapping.csv
+  std::vector<void*> abandoned_;  // host buffers not freed after ForgetRuntime
 
   std::atomic<int64_t> outstanding_{0};
   std::atomic<uint64_t> dropped_{0};

@@ -112,10 +112,7 @@ CaptureRecord* BeginOpCapture(CaptureState& state, const char* op_type, int num_
   }
   r->reserved_bytes = bytes;
   for (CapturedSlot& s : r->slots) {
-    if (s.size && Real().malloc_host(&s.host, s.size) != ACL_SUCCESS) {
-      s.host = nullptr;
-      r->failure = "aclrtMallocHost failed";
-    }
+    if (s.size && (s.host = writer.TakeHostBuffer(s.size)) == nullptr) r->failure = "aclrtMallocHost failed";
   }
   if (r->failure) {
     writer.Push(r);

@@ -71,7 +71,7 @@ TEST(CaptureConfig, IndexRangesAcceptSinglesSpansAndOpenEnds) {
   EXPECT_FALSE(r->Contains(1));
   EXPECT_TRUE(r->Contains(3));
   EXPECT_FALSE(r->Contains(9));
-  EXPECT_TRUE(r->Contains(1u << 40));
+  EXPECT_TRUE(r->Contains(1ull << 40));
   for (const char* bad : {"", "a", "3-1", "1,,2", "-2", "1-2-3"}) EXPECT_FALSE(IndexRanges::Parse(bad)) << bad;
 }
 
