@@ -5,6 +5,8 @@
 // The .pt files are written here (torch 1.13's layout: a stored zip holding <name>/data.pkl, the
 // storage <name>/data/0 and <name>/version), deterministically, and kept for later runs.
 // Usage: compare_tensor_bench [DIR (default /tmp/msprobe_bench_compare)] [SIZE_MIB] [THREADS]
+#include "bench_main.h"
+
 #include <sys/resource.h>
 #include <zlib.h>
 
@@ -266,15 +268,6 @@ Status Run(const std::string& dir, uint64_t total_mib) {
 }  // namespace msprobe
 
 int main(int argc, char** argv) {
-  const std::string dir = argc > 1 ? argv[1] : "/tmp/msprobe_bench_compare";
-  const uint64_t mib = argc > 2 ? std::stoull(argv[2]) : 2200;
-  const int threads = argc > 3 ? std::stoi(argv[3]) : tbb::info::default_concurrency();
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads));
-  std::printf("threads: %d\n", threads);
-  const msprobe::Status status = msprobe::Run(dir, mib);
-  if (!status.ok()) {
-    std::fprintf(stderr, "compare_tensor_bench: error: %s\n", status.ToString().c_str());
-    return 1;
-  }
-  return 0;
+  return msprobe::bench::BenchMain(argc, argv, "compare_tensor_bench", "/tmp/msprobe_bench_compare", 2200,
+                                   [](const std::string& dir, uint64_t mib) { return msprobe::Run(dir, mib); });
 }

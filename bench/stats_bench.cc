@@ -1,6 +1,8 @@
 // Throughput of ComputeStats on a 1 GiB float32 .npy and a 1 GiB bfloat16 tensor (a .npy of uint16
 // words read as kBF16), warm page cache, against a plain sequential read() of the same file timed in
 // the same run. Usage: stats_bench [DIR (default /tmp/msprobe_bench)] [SIZE_MIB (default 1024)] [THREADS]
+#include "bench_main.h"
+
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -193,15 +195,6 @@ Status Run(const std::string& dir, uint64_t bytes) {
 }  // namespace msprobe
 
 int main(int argc, char** argv) {
-  const std::string dir = argc > 1 ? argv[1] : "/tmp/msprobe_bench";
-  const uint64_t mib = argc > 2 ? std::stoull(argv[2]) : 1024;
-  const int threads = argc > 3 ? std::stoi(argv[3]) : tbb::info::default_concurrency();
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads));
-  std::printf("threads: %d\n", threads);
-  const msprobe::Status status = msprobe::Run(dir, mib << 20);
-  if (!status.ok()) {
-    std::fprintf(stderr, "stats_bench: error: %s\n", status.ToString().c_str());
-    return 1;
-  }
-  return 0;
+  return msprobe::bench::BenchMain(argc, argv, "stats_bench", "/tmp/msprobe_bench", 1024,
+                                   [](const std::string& dir, uint64_t mib) { return msprobe::Run(dir, mib << 20); });
 }

@@ -1,0 +1,31 @@
+// The command line the data benchmarks share: [DIR] [SIZE_MIB] [THREADS], TBB capped at THREADS.
+#pragma once
+
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "msprobe/dump/status.h"
+
+namespace msprobe::bench {
+
+// Calls run(dir, mib) and turns its Status into an exit code.
+template <class Run>
+int BenchMain(int argc, char** argv, const char* name, const char* default_dir, uint64_t default_mib, Run run) {
+  const std::string dir = argc > 1 ? argv[1] : default_dir;
+  const uint64_t mib = argc > 2 ? std::stoull(argv[2]) : default_mib;
+  const int threads = argc > 3 ? std::stoi(argv[3]) : tbb::info::default_concurrency();
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads));
+  std::printf("threads: %d\n", threads);
+  const Status status = run(dir, mib);
+  if (!status.ok()) {
+    std::fprintf(stderr, "%s: error: %s\n", name, status.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace msprobe::bench
