@@ -1,4 +1,5 @@
-// The command line the data benchmarks share: [DIR] [SIZE_MIB] [THREADS], TBB capped at THREADS.
+// What the data benchmarks share: the command line [DIR] [SIZE_MIB] [THREADS] (TBB capped at
+// THREADS) and a deterministic generator of their tensor values.
 #pragma once
 
 #include <tbb/global_control.h>
@@ -11,6 +12,25 @@
 #include "msprobe/dump/status.h"
 
 namespace msprobe::bench {
+
+// Roughly N(0, 1) values from xorshift64 (the sum of four uniforms), the same on every run.
+class NormalValues {
+ public:
+  explicit NormalValues(uint64_t state) : state_(state) {}
+  float Next() {
+    double s = 0;
+    for (int k = 0; k < 4; ++k) {
+      state_ ^= state_ << 13;
+      state_ ^= state_ >> 7;
+      state_ ^= state_ << 17;
+      s += static_cast<double>(state_ >> 11) * 0x1p-53;
+    }
+    return static_cast<float>((s - 2.0) * 1.7320508);
+  }
+
+ private:
+  uint64_t state_;
+};
 
 // Calls run(dir, mib) and turns its Status into an exit code.
 template <class Run>

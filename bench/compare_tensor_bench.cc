@@ -118,23 +118,10 @@ Status WritePt(const std::string& path, bool bf16, const std::vector<float>& val
                                {"archive/version", AsBytes("3\n")}});
 }
 
-// Deterministic values: roughly N(0, 1) from xorshift64 (sum of four uniforms).
-class Values {
+// Deterministic values for pair `seed`.
+class Values : public bench::NormalValues {
  public:
-  explicit Values(uint64_t seed) : state_(seed * 0x9e3779b97f4a7c15ull + 1) {}
-  float Next() {
-    double s = 0;
-    for (int k = 0; k < 4; ++k) {
-      state_ ^= state_ << 13;
-      state_ ^= state_ >> 7;
-      state_ ^= state_ << 17;
-      s += static_cast<double>(state_ >> 11) * 0x1p-53;
-    }
-    return static_cast<float>((s - 2.0) * 1.7320508);
-  }
-
- private:
-  uint64_t state_;
+  explicit Values(uint64_t seed) : NormalValues(seed * 0x9e3779b97f4a7c15ull + 1) {}
 };
 
 struct PairSet {

@@ -42,23 +42,13 @@ std::string NpyHeader(const char* descr, uint64_t n) {
   return header + dict;
 }
 
-// Deterministic values: roughly N(0, 1) from xorshift64 (sum of four uniforms), every 4099th a zero.
+// Deterministic values: roughly N(0, 1), every 4099th a zero.
 class Values {
  public:
-  float Next() {
-    if (++index_ % 4099 == 0) return 0.0f;
-    double s = 0;
-    for (int k = 0; k < 4; ++k) {
-      state_ ^= state_ << 13;
-      state_ ^= state_ >> 7;
-      state_ ^= state_ << 17;
-      s += static_cast<double>(state_ >> 11) * 0x1p-53;
-    }
-    return static_cast<float>((s - 2.0) * 1.7320508);
-  }
+  float Next() { return ++index_ % 4099 == 0 ? 0.0f : normal_.Next(); }
 
  private:
-  uint64_t state_ = 0x9e3779b97f4a7c15ull;
+  bench::NormalValues normal_{0x9e3779b97f4a7c15ull};
   uint64_t index_ = 0;
 };
 
