@@ -4,21 +4,97 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+
 #include "msprobe/dump/mapped_file.h"
 
 namespace msprobe {
+namespace {
+
+// RapidJSON hands every number over as text and we convert it: its own full-precision strtod reads
+// out of bounds on exponents near INT_MAX (a fuzzer found it), and its fast path can be 1 ulp off the
+// exact doubles Python wrote. std::from_chars rounds correctly, like Python's float().
+constexpr unsigned kBaseFlags =
+    rapidjson::kParseNanAndInfFlag | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+
+bool IsIntegerText(std::string_view text) {
+  for (size_t i = text.empty() || text[0] != '-' ? 0 : 1; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  return true;
+}
+
+// Forwards every SAX event to a document, converting numbers from their text.
+class ExactNumberHandler {
+ public:
+  explicit ExactNumberHandler(rapidjson::Document& doc) : doc_(doc) {}
+
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool /*copy*/) {
+    const std::string_view text(str, length);
+    if (IsIntegerText(text)) {
+      // Integers beyond 64 bits fall through to a double, as RapidJSON and Python's json both keep them.
+      if (text[0] == '-') {
+        int64_t i = 0;
+        if (std::from_chars(text.data(), text.data() + text.size(), i).ec == std::errc()) return doc_.Int64(i);
+      } else {
+        uint64_t u = 0;
+        if (std::from_chars(text.data(), text.data() + text.size(), u).ec == std::errc()) return doc_.Uint64(u);
+      }
+    }
+    double d = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (ec == std::errc::result_out_of_range) {
+      d = std::strtod(str, nullptr);  // ±inf or 0 as Python's float() gives; str is NUL-terminated
+    } else if (ec != std::errc() || end != text.data() + text.size()) {
+      return false;
+    }
+    return doc_.Double(d);
+  }
+
+  bool Null() { return doc_.Null(); }
+  bool Bool(bool b) { return doc_.Bool(b); }
+  bool Int(int i) { return doc_.Int(i); }
+  bool Uint(unsigned u) { return doc_.Uint(u); }
+  bool Int64(int64_t i) { return doc_.Int64(i); }
+  bool Uint64(uint64_t u) { return doc_.Uint64(u); }
+  bool Double(double d) { return doc_.Double(d); }
+  bool String(const char* str, rapidjson::SizeType length, bool copy) { return doc_.String(str, length, copy); }
+  bool StartObject() { return doc_.StartObject(); }
+  bool Key(const char* str, rapidjson::SizeType length, bool copy) { return doc_.Key(str, length, copy); }
+  bool EndObject(rapidjson::SizeType members) { return doc_.EndObject(members); }
+  bool StartArray() { return doc_.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) { return doc_.EndArray(elements); }
+
+ private:
+  rapidjson::Document& doc_;
+};
+
+// Parses one value from `stream` into `doc`; a parse error names the source and byte offset.
+template <unsigned kExtraFlags, typename Stream>
+Status ParseValueInto(Stream& stream, rapidjson::Document* doc, const std::string& source) {
+  rapidjson::Reader reader;
+  rapidjson::ParseResult result;
+  auto generate = [&](rapidjson::Document& d) {
+    ExactNumberHandler handler(d);
+    result = reader.Parse<kBaseFlags | kExtraFlags>(stream, handler);
+    return !result.IsError();
+  };
+  doc->Populate(generate);
+  if (result.IsError()) {
+    return Status::InvalidInput(source, fmt::format("invalid JSON at byte {}: {}", result.Offset(),
+                                                    rapidjson::GetParseError_En(result.Code())));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<rapidjson::Document> ParseJsonText(std::string_view text, const std::string& source) {
   rapidjson::Document doc;
-  // Full precision: the default fast path can be 1 ulp off, and msprobe's values are Python's exact
-  // doubles. Iterative: a hostile file nested a million levels deep must not overflow the stack.
-  constexpr unsigned kFlags =
-      rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag | rapidjson::kParseIterativeFlag;
-  doc.Parse<kFlags>(text.data(), text.size());
-  if (doc.HasParseError()) {
-    return Status::InvalidInput(source, fmt::format("invalid JSON at byte {}: {}", doc.GetErrorOffset(),
-                                                    rapidjson::GetParseError_En(doc.GetParseError())));
-  }
+  rapidjson::MemoryStream stream(text.data(), text.size());
+  MSP_RETURN_IF_ERROR(ParseValueInto<0>(stream, &doc, source));
   return doc;
 }
 
@@ -45,8 +121,6 @@ const char* StringMember(const JsonValue& object, const char* key) {
 namespace msprobe {
 namespace {
 
-constexpr unsigned kStreamFlags = rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag |
-                                  rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag;
 
 // Walks the punctuation of one object by hand and lets RapidJSON parse each key and value in place.
 class ObjectStreamer {
@@ -113,12 +187,7 @@ class ObjectStreamer {
     return Status::Ok();
   }
   Status ParseValue(rapidjson::Document* doc) {
-    doc->ParseStream<kStreamFlags>(stream_);
-    if (doc->HasParseError()) {
-      return Status::InvalidInput(source_, fmt::format("invalid JSON at byte {}: {}", doc->GetErrorOffset(),
-                                                       rapidjson::GetParseError_En(doc->GetParseError())));
-    }
-    return Status::Ok();
+    return ParseValueInto<rapidjson::kParseStopWhenDoneFlag>(stream_, doc, source_);
   }
   Status Error(std::string what) const {
     return Status::InvalidInput(source_, fmt::format("invalid JSON at byte {}: {}", stream_.Tell(), what));

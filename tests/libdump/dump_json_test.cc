@@ -66,6 +66,28 @@ TEST(DumpJsonTest, NumbersParseToTheNearestDouble) {
   EXPECT_EQ((*doc)[2].GetDouble(), 0.0013313378440216184);
 }
 
+// Expected values are Python's json.loads of the same text. The first input made RapidJSON's own
+// full-precision strtod read out of bounds (found by the flatten fuzzer).
+TEST(DumpJsonTest, ExtremeNumbersParseAsPythonDoes) {
+  auto doc = ParseJsonText(
+      "[0.00000000001e-2147483639, 1e-400, 18446744073709551616, -9223372036854775809, 4.9e-324, "
+      "2.2250738585072011e-308, 123456789012345678901234567890.5e-10, -0, 18446744073709551615]",
+      "t");
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  const auto& a = *doc;
+  EXPECT_EQ(a[0].GetDouble(), 0.0);
+  EXPECT_EQ(a[1].GetDouble(), 0.0);
+  EXPECT_EQ(a[2].GetDouble(), 1.8446744073709552e+19);
+  EXPECT_EQ(a[3].GetDouble(), -9.223372036854776e+18);
+  EXPECT_EQ(a[4].GetDouble(), 5e-324);
+  EXPECT_EQ(a[5].GetDouble(), 2.225073858507201e-308);
+  EXPECT_EQ(a[6].GetDouble(), 1.2345678901234567e+19);
+  ASSERT_TRUE(a[7].IsInt());
+  EXPECT_EQ(a[7].GetInt(), 0);
+  ASSERT_TRUE(a[8].IsUint64());
+  EXPECT_EQ(a[8].GetUint64(), 18446744073709551615u);
+}
+
 TEST(DumpJsonTest, DebugJsonBareTensorValue) {
   auto dump = Parse(R"({"task": "tensor", "level": "debug", "framework": "pytorch", "data": {
     "x2.0.debug": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [3, 2], "Max": 0.5,
