@@ -27,6 +27,7 @@
 #include "msprobe/compare/xlsx_writer.h"
 #include "msprobe/compare/output_timestamp.h"
 #include "msprobe/dump/dump_layout.h"
+#include "release_in_parallel_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -219,6 +220,9 @@ Status CompareRun::ComparePair(const ComparePairSpec& spec) {
   if (!pending_xlsx_.empty() && pending_xlsx_.back().pair == report_.pairs.size() - 1) {
     pending_xlsx_.back().table = std::move(table);
   }
+  tbb::parallel_invoke([&] { internal::ReleaseInParallel(&table.rows); },
+                       [&] { internal::ReleaseInParallel(&npu.rows); },
+                       [&] { internal::ReleaseInParallel(&bench.rows); });
   return Status::Ok();
 }
 

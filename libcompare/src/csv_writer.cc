@@ -118,6 +118,32 @@ std::string PartPath(const std::string& path, size_t part) {
   return (p.parent_path() / name).string();
 }
 
+// Appends a row's cells to a block, comma-separated.
+class CsvRowFormatter : public ResultCellVisitor {
+ public:
+  explicit CsvRowFormatter(std::string* out) : out_(out) {}
+  void Text(std::string_view text) override {
+    Separate();
+    AppendCsvText(out_, text);
+  }
+  void Value(const Cell& cell) override {
+    Separate();
+    AppendCsvField(out_, cell);
+  }
+  void EndRow() {
+    *out_ += '\n';
+    first_ = true;
+  }
+
+ private:
+  void Separate() {
+    if (!first_) *out_ += ',';
+    first_ = false;
+  }
+  std::string* out_;
+  bool first_ = true;
+};
+
 // Formats rows [begin, end) in blocks on all cores and writes the blocks in order; memory stays at a
 // few blocks however many rows there are.
 Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile* file) {
@@ -141,13 +167,10 @@ Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile*
               tbb::filter_mode::parallel,
               [&](std::pair<size_t, size_t> range) {
                 std::string block;
+                CsvRowFormatter format(&block);
                 for (size_t row_idx = range.first; row_idx < range.second; ++row_idx) {
-                  const std::vector<Cell> cells = ResultCells(table.rows[row_idx], table.mode, table.with_stack);
-                  for (size_t col = 0; col < cells.size(); ++col) {
-                    if (col) block += ',';
-                    block += CsvField(cells[col]);
-                  }
-                  block += '\n';
+                  VisitResultCells(table.rows[row_idx], table.mode, table.with_stack, &format);
+                  format.EndRow();
                 }
                 return block;
               }) &
@@ -161,24 +184,42 @@ Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile*
 
 bool LooksLikeFormula(std::string_view text) { return !ParsesAsPythonFloat(text) && MatchesBlackList(text); }
 
-std::string CsvField(const Cell& cell) {
+void AppendCsvField(std::string* out, const Cell& cell) {
   switch (cell.kind()) {
     case Cell::Kind::kFloat: {
       const double v = cell.number();
       // G3 replaces float ±inf by " inf"/" -inf" so spreadsheets do not show #NAME? (compare.md §4.1);
       // pandas writes a float NaN as its na_rep, the empty string.
-      if (std::isnan(v)) return "";
-      if (std::isinf(v)) return v > 0 ? " inf" : " -inf";
-      return PythonFloatRepr(v);
+      if (std::isnan(v)) return;
+      if (std::isinf(v)) {
+        *out += v > 0 ? " inf" : " -inf";
+        return;
+      }
+      char repr[48];
+      out->append(repr, AppendPythonFloatRepr(repr, v));
+      return;
     }
-    case Cell::Kind::kInt: return std::to_string(cell.integer());
-    case Cell::Kind::kBool: return cell.boolean() ? "True" : "False";
-    case Cell::Kind::kText: break;
+    case Cell::Kind::kInt: *out += std::to_string(cell.integer()); return;
+    case Cell::Kind::kBool: *out += cell.boolean() ? "True" : "False"; return;
+    case Cell::Kind::kText: AppendCsvText(out, cell.text()); return;
   }
+}
+
+void AppendCsvText(std::string* out, std::string_view text) {
   // G3 aborts the whole write on such a value (compare.md §1.4); we keep the row and defuse the
   // text the way spreadsheets expect, with a leading apostrophe.
+  if (!LooksLikeFormula(text)) {
+    AppendQuoted(out, text);
+    return;
+  }
+  std::string defused(1, '\'');
+  defused.append(text);
+  AppendQuoted(out, defused);
+}
+
+std::string CsvField(const Cell& cell) {
   std::string out;
-  AppendQuoted(&out, LooksLikeFormula(cell.text()) ? "'" + cell.text() : cell.text());
+  AppendCsvField(&out, cell);
   return out;
 }
 

@@ -449,21 +449,31 @@ class Flattener {
     if (parts.direction == "forward") ++forward_count_[parts.op_no_number];
     if (parts.direction == "backward") ++backward_count_[parts.op_no_number];
 
-    std::stable_sort(entry_rows_.begin(), entry_rows_.end(),
-                     [](const OpRow& a, const OpRow& b) { return OrderClass(a.state) < OrderClass(b.state); });
-    for (size_t i = 0; i < entry_rows_.size(); ++i) {
-      OpRow& row = entry_rows_[i];
-      row.api = key;
-      row.direction = parts.direction;
-      row.call_direction = parts.call_direction;
-      row.op_no_number = parts.op_no_number;
-      row.suffix = RemoveAll(row.name, key);
-      row.forward_call_order = forward_order;
-      row.backward_call_order = backward_order;
-      if (i == 0 && stack_lines != nullptr) row.stack_info = PythonStr(*stack_lines);
-      dump_.rows.push_back(std::move(row));
+    // A stable sort by OrderClass, done as one pass per class: an entry has a handful of rows, and
+    // std::stable_sort would allocate a buffer and move the large rows for each entry.
+    bool first = true;
+    for (int order = 0; order < 4; ++order) {
+      for (OpRow& row : entry_rows_) {
+        if (OrderClass(row.state) != order) continue;
+        FinishRow(&row, key, parts, forward_order, backward_order, first ? stack_lines : nullptr);
+        first = false;
+        dump_.rows.push_back(std::move(row));
+      }
     }
     return Status::Ok();
+  }
+
+  // The key-derived fields every row of an entry shares; the stack goes on the entry's first row.
+  static void FinishRow(OpRow* row, const std::string& key, const KeyParts& parts, int forward_order,
+                        int backward_order, const JsonValue* stack_lines) {
+    row->api = key;
+    row->direction = parts.direction;
+    row->call_direction = parts.call_direction;
+    row->op_no_number = parts.op_no_number;
+    row->suffix = RemoveAll(row->name, key);
+    row->forward_call_order = forward_order;
+    row->backward_call_order = backward_order;
+    if (stack_lines != nullptr) row->stack_info = PythonStr(*stack_lines);
   }
 
   Result<FlatDump> Finish() && {

@@ -1,5 +1,7 @@
 #include "msprobe/compare/result_builder.h"
 
+#include <tbb/parallel_for.h>
+
 namespace msprobe::compare {
 
 namespace {
@@ -11,18 +13,15 @@ T Take(T& field, bool last_use) {
   return last_use ? std::move(field) : field;
 }
 
-}  // namespace
-
-std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, const std::vector<OpRow>& bench,
-                                       const std::vector<RowPair>& pairs) {
-  std::vector<ResultRow> rows;
-  rows.reserve(pairs.size());
-  for (size_t i = 0; i < pairs.size(); ++i) {
+// Fills rows [begin, end), which hold every pair of their NPU rows.
+void BuildRange(std::vector<OpRow>* npu, const std::vector<OpRow>& bench, const std::vector<RowPair>& pairs,
+                size_t begin, size_t end, std::vector<ResultRow>* rows) {
+  for (size_t i = begin; i < end; ++i) {
     const RowPair& pair = pairs[i];
-    const bool last_use = i + 1 == pairs.size() || pairs[i + 1].npu != pair.npu;
+    const bool last_use = i + 1 == end || pairs[i + 1].npu != pair.npu;
     OpRow& n = (*npu)[pair.npu];
     const OpRow* b = pair.bench ? &bench[*pair.bench] : nullptr;
-    ResultRow r;
+    ResultRow& r = (*rows)[i];
     r.npu_name = Take(n.name, last_use);
     r.npu_dtype = Take(n.dtype, last_use);
     r.npu_shape = Take(n.shape, last_use);
@@ -47,8 +46,24 @@ std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, const std::vecto
     }
     // A string comparison, as msprobe's: "N/A" == "N/A" is consistent (compare.md §4.1).
     r.requires_grad_consistent = r.npu_requires_grad == r.bench_requires_grad;
-    rows.push_back(std::move(r));
   }
+}
+
+}  // namespace
+
+std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, const std::vector<OpRow>& bench,
+                                       const std::vector<RowPair>& pairs) {
+  std::vector<ResultRow> rows(pairs.size());
+  // Blocks cut only between NPU rows, so the pair that moves an NPU row's fields runs after the
+  // pairs that copy them, in the same task.
+  constexpr size_t kBlock = 4096;
+  std::vector<size_t> cuts{0};
+  for (size_t i = kBlock; i < pairs.size(); ++i) {
+    if (pairs[i].npu != pairs[i - 1].npu && i - cuts.back() >= kBlock) cuts.push_back(i);
+  }
+  cuts.push_back(pairs.size());
+  tbb::parallel_for(size_t{0}, cuts.size() - 1,
+                    [&](size_t c) { BuildRange(npu, bench, pairs, cuts[c], cuts[c + 1], &rows); });
   return rows;
 }
 

@@ -33,25 +33,37 @@ std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack) {
   return h;
 }
 
-std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_stack) {
-  if (!r.cells.empty()) return r.cells;  // a table with its own header (ResultTable::header)
-  std::vector<Cell> c;
-  c.reserve(30);
+void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, ResultCellVisitor* visitor) {
+  if (!r.cells.empty()) {  // a table with its own header (ResultTable::header)
+    for (const Cell& cell : r.cells) visitor->Value(cell);
+    return;
+  }
   for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape,
                                &r.bench_shape, &r.npu_requires_grad, &r.bench_requires_grad}) {
-    c.push_back(Cell::Text(*s));
+    visitor->Text(*s);
   }
-  c.insert(c.end(), r.metrics.begin(), r.metrics.end());
+  for (const Cell& cell : r.metrics) visitor->Value(cell);
   if (mode != CompareMode::kMd5) {
-    c.insert(c.end(), r.npu_stats.begin(), r.npu_stats.end());
-    c.insert(c.end(), r.bench_stats.begin(), r.bench_stats.end());
+    for (const Cell& cell : r.npu_stats) visitor->Value(cell);
+    for (const Cell& cell : r.bench_stats) visitor->Value(cell);
   }
-  c.push_back(Cell::Bool(r.requires_grad_consistent));
-  c.push_back(Cell::Text(r.result));
-  c.push_back(Cell::Text(JsonDumpsStrings(r.err_messages)));
-  if (with_stack) c.push_back(Cell::Text(r.stack_info));
-  if (mode == CompareMode::kTensor) c.push_back(Cell::Text(PythonListOfStrings({r.npu_data_name, r.bench_data_name})));
-  return c;
+  visitor->Value(Cell::Bool(r.requires_grad_consistent));
+  visitor->Text(r.result);
+  visitor->Text(JsonDumpsStrings(r.err_messages));
+  if (with_stack) visitor->Text(r.stack_info);
+  if (mode == CompareMode::kTensor) visitor->Text(PythonListOfStrings({r.npu_data_name, r.bench_data_name}));
+}
+
+std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_stack) {
+  class Collect : public ResultCellVisitor {
+   public:
+    void Text(std::string_view text) override { cells.push_back(Cell::Text(std::string(text))); }
+    void Value(const Cell& cell) override { cells.push_back(cell); }
+    std::vector<Cell> cells;
+  } collect;
+  collect.cells.reserve(30);
+  VisitResultCells(r, mode, with_stack, &collect);
+  return std::move(collect.cells);
 }
 
 }  // namespace msprobe::compare

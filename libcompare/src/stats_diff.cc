@@ -152,7 +152,37 @@ const char* RuleText(ValType n, ValType b) {
   return "N/A";  // INF x INF, NEG_INF x NEG_INF with unequal spellings: msprobe's default rule
 }
 
+// Both values finite floats, the common case, without a heap string: their repr()s are compared
+// and parsed in stack buffers.
+bool DiffFinitePair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
+  if (npu.kind() != Cell::Kind::kFloat || bench.kind() != Cell::Kind::kFloat || !std::isfinite(npu.number()) ||
+      !std::isfinite(bench.number())) {
+    return false;
+  }
+  char n_repr[48], b_repr[48];
+  const std::string_view n_text(n_repr, AppendPythonFloatRepr(n_repr, npu.number()));
+  const std::string_view b_text(b_repr, AppendPythonFloatRepr(b_repr, bench.number()));
+  if (n_text == b_text) {
+    *diff = *rel = Cell::Text("0");
+    return true;
+  }
+  const std::optional<double> nv = PandasToNumeric(n_text), bv = PandasToNumeric(b_text);
+  if (!nv || !bv) return false;
+  const double d = *nv - *bv;
+  *diff = Cell::Float(d);
+  if (*bv == 0) {
+    *rel = Cell::Text("inf");
+  } else {
+    char pct[49];
+    const size_t n = AppendPythonFloatRepr(pct, std::fabs(d / *bv * 100));
+    pct[n] = '%';
+    *rel = Cell::Text(std::string(pct, n + 1));
+  }
+  return true;
+}
+
 void DiffPair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
+  if (DiffFinitePair(npu, bench, diff, rel)) return;
   if (npu.ToPython() == bench.ToPython()) {
     *diff = *rel = Cell::Text("0");
     return;

@@ -1,6 +1,7 @@
 #include "msprobe/compare/summary_report.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -23,11 +24,12 @@ std::optional<double> MainMetric(const ResultRow& row, CompareMode mode) {
   if (cell.is_number()) return std::isnan(cell.number()) ? std::nullopt : std::optional<double>(cell.number());
   if (!cell.is_text() || cell.text().empty()) return std::nullopt;
   if (cell.text() == "inf") return HUGE_VAL;
-  const bool percent = cell.text().back() == '%';
-  const std::string digits = percent ? cell.text().substr(0, cell.text().size() - 1) : cell.text();
-  char* end = nullptr;
-  const double v = std::strtod(digits.c_str(), &end);
-  if (end == digits.c_str() || *end != '\0' || std::isnan(v)) return std::nullopt;
+  std::string_view digits = cell.text();
+  const bool percent = digits.back() == '%';
+  if (percent) digits.remove_suffix(1);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size() || std::isnan(v)) return std::nullopt;
   return percent ? v / 100 : v;
 }
 
@@ -111,20 +113,23 @@ const char* MainMetricName(CompareMode mode) {
 }
 
 std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n) {
-  std::vector<WorstRow> rows;
+  // Ranks (row, value) pairs and names only the rows kept: the table may hold millions.
+  std::vector<std::pair<size_t, double>> ranked;
   for (size_t row = 0; row < table.rows.size(); ++row) {
-    if (const std::optional<double> v = MainMetric(table.rows[row], table.mode)) {
-      rows.push_back({row, table.rows[row].npu_name, table.rows[row].result, *v});
-    }
+    if (const std::optional<double> v = MainMetric(table.rows[row], table.mode)) ranked.emplace_back(row, *v);
   }
   const bool ascending = table.mode == CompareMode::kTensor;  // a low Cosine is bad, a high error is
-  const auto worse = [&](const WorstRow& a, const WorstRow& b) {
-    if (a.value != b.value) return ascending ? a.value < b.value : a.value > b.value;
-    return a.row < b.row;
+  const auto worse = [&](const std::pair<size_t, double>& a, const std::pair<size_t, double>& b) {
+    if (a.second != b.second) return ascending ? a.second < b.second : a.second > b.second;
+    return a.first < b.first;
   };
-  const size_t keep = std::min(n, rows.size());
-  std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(keep), rows.end(), worse);
-  rows.resize(keep);
+  const size_t keep = std::min(n, ranked.size());
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end(), worse);
+  std::vector<WorstRow> rows;
+  for (size_t i = 0; i < keep; ++i) {
+    const ResultRow& r = table.rows[ranked[i].first];
+    rows.push_back({ranked[i].first, r.npu_name, r.result, ranked[i].second});
+  }
   return rows;
 }
 

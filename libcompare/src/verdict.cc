@@ -1,5 +1,7 @@
 #include "msprobe/compare/verdict.h"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -263,19 +265,21 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
   std::vector<Entry> entries;
   entries.reserve(rows->size());
   std::vector<ApiGroup> groups;
-  std::unordered_map<std::string, size_t> group_of;
+  std::unordered_map<std::string_view, size_t> group_of;  // keys point into the rows
+  group_of.reserve(rows->size() / 4);
   for (ResultRow& row : *rows) {
     row.result = "pass";
     row.err_messages.clear();
     entries.push_back(Entry{&row});
   }
   for (Entry& e : entries) {
-    const auto [it, added] = group_of.emplace(e.row->api, groups.size());
+    const auto [it, added] = group_of.try_emplace(e.row->api, groups.size());
     if (added) groups.emplace_back();
     ApiGroup& g = groups[it->second];
     (e.row->npu_name.find(".output.") != std::string::npos ? g.outputs : g.inputs).push_back(&e);
   }
-  for (ApiGroup& g : groups) {
+  tbb::parallel_for(size_t{0}, groups.size(), [&](size_t i) {  // a group's rows are its own
+    ApiGroup& g = groups[i];
     g.ignore = IgnoreOf(g);
     switch (mode) {
       case CompareMode::kTensor:
@@ -286,8 +290,10 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
         break;
       case CompareMode::kMd5: Crc32(g); break;
     }
-  }
-  for (Entry& e : entries) e.row->result = LevelText(e.level);
+    for (const auto* part : {&g.inputs, &g.outputs}) {
+      for (Entry* e : *part) e->row->result = LevelText(e->level);
+    }
+  });
 }
 
 }  // namespace msprobe::compare

@@ -27,6 +27,9 @@ Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultT
 // the empty field (pandas' na_rep), ints, True/False, texts as they are but defused when they
 // could run as a spreadsheet formula, then quoted when they hold ',', '"', '\r' or '\n'.
 std::string CsvField(const Cell& cell);
+// The same, appended to `out`; AppendCsvText for a text cell given as a view.
+void AppendCsvField(std::string* out, const Cell& cell);
+void AppendCsvText(std::string* out, std::string_view text);
 
 // True when a text cell could be taken for a formula by a spreadsheet: it does not parse as a
 // Python float and matches G3's CSV_BLACK_LIST `^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]`.

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "msprobe/compare/cell.h"
@@ -40,6 +41,16 @@ struct ResultRow {
 
 // The exact header of a result table (stack adds NPU_Stack_Info).
 std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack);
+// Receives a row's cells in header order: the row's own strings as views, the rest as cells. Writers
+// use it to format a row without copying it into cells first.
+class ResultCellVisitor {
+ public:
+  virtual ~ResultCellVisitor() = default;
+  virtual void Text(std::string_view text) = 0;
+  virtual void Value(const Cell& cell) = 0;
+};
+void VisitResultCells(const ResultRow& row, CompareMode mode, bool with_stack, ResultCellVisitor* visitor);
+
 // The row's cells in header order; Err_message rendered as json.dumps(list).
 std::vector<Cell> ResultCells(const ResultRow& row, CompareMode mode, bool with_stack);
 
