@@ -119,6 +119,7 @@ struct ColumnKinds {
       case XlsxCell::Type::kBool: numeric = false; break;
       case XlsxCell::Type::kEmpty: numeric = boolish = false; break;
       case XlsxCell::Type::kText: {
+        if (!numeric && !boolish) break;  // settled: the column keeps each cell's kind
         double v;
         bool integral;
         if (ParsePandasNumber(raw.text, &v, &integral)) {

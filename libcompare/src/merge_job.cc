@@ -114,7 +114,7 @@ class RankReader {
       out.warnings.push_back(fmt::format("Rank{} compare result is empty and will not shown in merged result.", rank));
       return out;
     }
-    Extract(*result, &out);
+    Extract(std::move(*result), &out);
     out.usable = true;
     return out;
   }
@@ -126,12 +126,14 @@ class RankReader {
   }
 
   // formats.md §5.5 steps 2–5 over the kept rows: [name, indexes…, NPU max, Bench max].
-  void Extract(const CompareResultColumns& table, RankExtract* out) const {
+  // Takes the cells out of `table`: each row is picked at most once.
+  void Extract(CompareResultColumns&& table, RankExtract* out) const {
     std::unordered_set<std::string_view> seen;
-    std::vector<const std::vector<Cell>*> rows;
+    seen.reserve(table.rows.size());
+    std::vector<std::vector<Cell>*> rows;
     for (size_t a = 0; a < patterns_.size(); ++a) {
       bool found = false;
-      for (const std::vector<Cell>& row : table.rows) {
+      for (std::vector<Cell>& row : table.rows) {
         const std::string& name = row[0].text();
         if (name.find(patterns_[a]) == std::string::npos) continue;
         found = true;
@@ -144,17 +146,18 @@ class RankReader {
     out->names.reserve(rows.size());
     out->values.assign(n, {});
     for (auto& column : out->values) column.reserve(rows.size());
-    for (const std::vector<Cell>* row : rows) {
-      out->names.push_back((*row)[0].text());
+    for (std::vector<Cell>* row : rows) {
       const Cell& npu_max = (*row)[n + 1];
       const Cell& bench_max = (*row)[n + 2];
       for (size_t k = 0; k < n; ++k) {
-        const Cell& value = (*row)[k + 1];
+        Cell& value = (*row)[k + 1];
         out->values[k].push_back(IsReplaced(value)
                                      ? Cell::Text("NPU:" + npu_max.ToPython() + "  Bench:" + bench_max.ToPython())
-                                     : value);
+                                     : std::move(value));
       }
     }
+    // Last: `seen` views the names.
+    for (std::vector<Cell>* row : rows) out->names.push_back((*row)[0].text());
   }
 
   const MergeConfig& config_;

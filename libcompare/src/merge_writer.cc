@@ -1,14 +1,15 @@
 #include "msprobe/compare/merge_writer.h"
 
 #include <fmt/format.h>
-#include <xlsxwriter.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <memory>
 #include <optional>
 
+#include "msprobe/compare/xlsx_stream_writer.h"
 #include "msprobe/dump/atomic_file.h"
 #include "xlsx_common_internal.h"
 
@@ -20,13 +21,16 @@ constexpr size_t kMinRanksForMedian = 3;
 constexpr size_t kWidthSampleRows = 1000;
 constexpr double kMaxNameWidth = 80;
 constexpr double kMaxValueWidth = 40;
-constexpr size_t kZip64Cells = 20'000'000;  // past this the sheet XML may exceed 4 GB
-constexpr lxw_color_t kOutlierFill = 0xFFC7CE;
-constexpr lxw_color_t kOutlierFont = 0x9C0006;
+// Upper bounds of the sheet XML, for the ZIP64 decision: a cell's markup without its text
+// (<c r="XFD1048576" s="2" t="inlineStr"><is><t xml:space="preserve"></t></is></c> is 79 bytes, a
+// number cell less), a row's, and the growth of escaped text ("_x001F_" for one byte).
+constexpr uint64_t kCellMarkupBound = 96;
+constexpr uint64_t kRowMarkupBound = 32;
+constexpr uint64_t kTextGrowthBound = 7;
+constexpr uint64_t kSheetMarkupBound = 4096;
 
 using internal::ExcelText;
 using internal::Utf8Length;
-using internal::WorkbookFree;
 
 // The magnitude the highlight rule looks at, or nullopt for cells it ignores.
 std::optional<double> Magnitude(const MergeValue& v) {
@@ -62,110 +66,147 @@ std::string SheetName(const std::string& index, size_t part, bool split) {
   return base + suffix;
 }
 
-struct Formats {
-  lxw_format* header = nullptr;
-  lxw_format* outlier = nullptr;
+// One sheet: index `index` of the table, rows [first_row, first_row + rows).
+struct SheetSlice {
+  std::string name;
+  size_t index = 0;
+  size_t first_row = 0;
+  size_t rows = 0;
 };
 
-class SheetWriter {
- public:
-  SheetWriter(const std::string& path, const MergeTable& table, double factor, const Formats& formats)
-      : path_(path), table_(table), factor_(factor), formats_(formats), values_(table.rank_count()),
-        magnitudes_(table.rank_count()) {}
+// msprobe save_excel: a sheet that would reach `max_rows` rows becomes ceil(n / max) slices of
+// ceil(n / slices) rows.
+std::vector<SheetSlice> PlanSheets(const MergeTable& table, size_t max_rows) {
+  std::vector<SheetSlice> sheets;
+  const size_t rows = table.row_count();
+  for (size_t index = 0; index < table.indexes().size(); ++index) {
+    const std::string& name = table.indexes()[index];
+    if (rows < max_rows) {
+      sheets.push_back({SheetName(name, 0, false), index, 0, rows});
+      continue;
+    }
+    const size_t slices = (rows + max_rows - 1) / max_rows;
+    const size_t slice_rows = (rows + slices - 1) / slices;
+    for (size_t i = 0; i * slice_rows < rows; ++i) {
+      sheets.push_back({SheetName(name, i, true), index, i * slice_rows, std::min(slice_rows, rows - i * slice_rows)});
+    }
+  }
+  return sheets;
+}
 
-  Status Write(lxw_workbook* wb, size_t index, const std::string& name, size_t first_row, size_t rows) {
-    lxw_worksheet* ws = workbook_add_worksheet(wb, name.c_str());
-    if (!ws) return Status::IOError(path_, fmt::format("cannot add sheet '{}'", name));
-    MSP_RETURN_IF_ERROR(SetWidths(ws, index, first_row, rows));
-    worksheet_freeze_panes(ws, 1, 0);
-    MSP_RETURN_IF_ERROR(Check(worksheet_write_string(ws, 0, 0, "NPU Name", formats_.header)));
-    for (size_t c = 0; c < table_.rank_count(); ++c) {
-      const std::string title = "rank" + std::to_string(table_.rank(c));
-      MSP_RETURN_IF_ERROR(Check(worksheet_write_string(ws, 0, static_cast<lxw_col_t>(c + 1), title.c_str(), formats_.header)));
-    }
-    std::string text;
-    for (size_t i = 0; i < rows; ++i) {
-      const size_t row = first_row + i;
-      const auto xl_row = static_cast<lxw_row_t>(i + 1);
-      text.assign(ExcelText(table_.row_name(row)));
-      MSP_RETURN_IF_ERROR(Check(worksheet_write_string(ws, xl_row, 0, text.c_str(), nullptr)));
-      const double median = RowMedian(index, row);
-      for (size_t c = 0; c < table_.rank_count(); ++c) {
-        lxw_format* format = nullptr;
-        if (!std::isnan(median) && magnitudes_[c] && IsMergeOutlier(*magnitudes_[c], median, factor_)) {
-          format = formats_.outlier;
-        }
-        MSP_RETURN_IF_ERROR(WriteValue(ws, xl_row, static_cast<lxw_col_t>(c + 1), values_[c], format, &text));
+// Formats the rows of one sheet; const, so chunks of it run in parallel.
+class MergeSheetRows {
+ public:
+  MergeSheetRows(const MergeTable& table, double factor, const SheetSlice& slice)
+      : table_(table), factor_(factor), slice_(slice) {}
+
+  void Format(uint64_t first, uint64_t end, XlsxRowXml* xml) const {
+    const size_t ranks = table_.rank_count();
+    std::vector<MergeValue> values(ranks);
+    std::vector<std::optional<double>> magnitudes(ranks);
+    std::vector<double> sorted;
+    sorted.reserve(ranks);
+    for (uint64_t i = first; i < end; ++i) {
+      const size_t row = slice_.first_row + i;
+      xml->BeginRow(i + 2);
+      xml->Text(0, ExcelText(table_.row_name(row)));
+      const double median = RowMedian(row, &values, &magnitudes, &sorted);
+      for (size_t c = 0; c < ranks; ++c) {
+        const bool outlier = !std::isnan(median) && magnitudes[c] && IsMergeOutlier(*magnitudes[c], median, factor_);
+        WriteValue(static_cast<uint32_t>(c + 1), values[c], outlier ? kXlsxStyleOutlier : 0, xml);
       }
+      xml->EndRow();
     }
-    return Status::Ok();
+  }
+
+  // Header, widths and a bound of the XML size.
+  XlsxSheetLayout Layout() const {
+    XlsxSheetLayout layout;
+    layout.name = slice_.name;
+    layout.rows = slice_.rows;
+    layout.header.push_back("NPU Name");
+    for (size_t c = 0; c < table_.rank_count(); ++c) layout.header.push_back("rank" + std::to_string(table_.rank(c)));
+    layout.widths = Widths();
+    const uint64_t cells = uint64_t{slice_.rows + 1} * layout.header.size();
+    const uint64_t markup = cells * kCellMarkupBound + (slice_.rows + 1) * kRowMarkupBound + kSheetMarkupBound +
+                            layout.widths.size() * kRowMarkupBound * 2;
+    // Past 4 GB without the texts, the member is ZIP64 anyway; otherwise count them.
+    layout.xml_bytes_bound = markup >= kZipMax32 ? markup : markup + kTextGrowthBound * TextBytes();
+    return layout;
   }
 
  private:
-  Status Check(lxw_error err) const { return err ? internal::XlsxStatus(path_, err) : Status::Ok(); }
-
   // Loads the row's values and magnitudes; the median of at least kMinRanksForMedian magnitudes, else NaN.
-  double RowMedian(size_t index, size_t row) {
-    sorted_.clear();
+  double RowMedian(size_t row, std::vector<MergeValue>* values, std::vector<std::optional<double>>* magnitudes,
+                   std::vector<double>* sorted) const {
+    sorted->clear();
     for (size_t c = 0; c < table_.rank_count(); ++c) {
-      values_[c] = table_.Value(index, row, c);
-      magnitudes_[c] = Magnitude(values_[c]);
-      if (magnitudes_[c]) sorted_.push_back(*magnitudes_[c]);
+      (*values)[c] = table_.Value(slice_.index, row, c);
+      (*magnitudes)[c] = Magnitude((*values)[c]);
+      if ((*magnitudes)[c]) sorted->push_back(*(*magnitudes)[c]);
     }
-    const size_t n = sorted_.size();
+    const size_t n = sorted->size();
     if (n < kMinRanksForMedian) return std::nan("");
-    std::nth_element(sorted_.begin(), sorted_.begin() + n / 2, sorted_.end());
-    const double upper = sorted_[n / 2];
+    std::nth_element(sorted->begin(), sorted->begin() + n / 2, sorted->end());
+    const double upper = (*sorted)[n / 2];
     if (n % 2) return upper;
-    const double lower = *std::max_element(sorted_.begin(), sorted_.begin() + n / 2);
+    const double lower = *std::max_element(sorted->begin(), sorted->begin() + n / 2);
     return (lower + upper) / 2;
   }
 
-  Status WriteValue(lxw_worksheet* ws, lxw_row_t row, lxw_col_t col, const MergeValue& v, lxw_format* format,
-                    std::string* text) const {
+  // Typed as msprobe writes them: ±inf as texts, NaN and missing values as no cell.
+  static void WriteValue(uint32_t col, const MergeValue& v, uint32_t style, XlsxRowXml* xml) {
     switch (v.kind) {
-      case MergeValue::Kind::kMissing: return Status::Ok();
-      case MergeValue::Kind::kInt: return Check(worksheet_write_number(ws, row, col, static_cast<double>(v.integer), format));
-      case MergeValue::Kind::kBool: return Check(worksheet_write_boolean(ws, row, col, v.integer != 0, format));
+      case MergeValue::Kind::kMissing: return;
+      case MergeValue::Kind::kInt: return xml->Number(col, static_cast<double>(v.integer), style);
+      case MergeValue::Kind::kBool: return xml->Bool(col, v.integer != 0, style);
       case MergeValue::Kind::kFloat:
-        if (std::isnan(v.number)) return Status::Ok();  // pandas' na_rep ""
-        if (std::isinf(v.number)) return Check(worksheet_write_string(ws, row, col, v.number > 0 ? "inf" : "-inf", format));
-        return Check(worksheet_write_number(ws, row, col, v.number, format));
+        if (std::isnan(v.number)) return;  // pandas' na_rep ""
+        if (std::isinf(v.number)) return xml->Text(col, v.number > 0 ? "inf" : "-inf", style);
+        return xml->Number(col, v.number, style);
       case MergeValue::Kind::kText:
-        if (v.text.empty()) return Status::Ok();
-        text->assign(ExcelText(v.text));
-        return Check(worksheet_write_string(ws, row, col, text->c_str(), format));
+        if (v.text.empty()) return;
+        return xml->Text(col, ExcelText(v.text), style);
     }
-    return Status::Ok();
   }
 
-  Status SetWidths(lxw_worksheet* ws, size_t index, size_t first_row, size_t rows) {
+  std::vector<double> Widths() const {
     double name_width = Utf8Length("NPU Name");
     std::vector<double> widths(table_.rank_count());
     for (size_t c = 0; c < widths.size(); ++c) widths[c] = Utf8Length("rank" + std::to_string(table_.rank(c)));
-    for (size_t i = 0; i < std::min(rows, kWidthSampleRows); ++i) {
-      name_width = std::max<double>(name_width, Utf8Length(table_.row_name(first_row + i)));
+    for (size_t i = 0; i < std::min(slice_.rows, kWidthSampleRows); ++i) {
+      name_width = std::max<double>(name_width, Utf8Length(table_.row_name(slice_.first_row + i)));
       for (size_t c = 0; c < widths.size(); ++c) {
-        const MergeValue v = table_.Value(index, first_row + i, c);
+        const MergeValue v = table_.Value(slice_.index, slice_.first_row + i, c);
         const size_t len = v.kind == MergeValue::Kind::kText ? Utf8Length(v.text) : v.kind == MergeValue::Kind::kMissing ? 0 : 12;
         widths[c] = std::max<double>(widths[c], static_cast<double>(len));
       }
     }
-    MSP_RETURN_IF_ERROR(Check(worksheet_set_column(ws, 0, 0, std::min(name_width + 2, kMaxNameWidth), nullptr)));
-    for (size_t c = 0; c < widths.size(); ++c) {
-      const auto col = static_cast<lxw_col_t>(c + 1);
-      MSP_RETURN_IF_ERROR(Check(worksheet_set_column(ws, col, col, std::min(widths[c] + 2, kMaxValueWidth), nullptr)));
-    }
-    return Status::Ok();
+    std::vector<double> out{std::min(name_width + 2, kMaxNameWidth)};
+    for (double w : widths) out.push_back(std::min(w + 2, kMaxValueWidth));
+    return out;
   }
 
-  const std::string& path_;
+  // Bytes of every text of the slice: row names and text values.
+  uint64_t TextBytes() const {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<size_t>(slice_.first_row, slice_.first_row + slice_.rows, 4096), uint64_t{0},
+        [&](const tbb::blocked_range<size_t>& r, uint64_t sum) {
+          for (size_t row = r.begin(); row < r.end(); ++row) {
+            sum += table_.row_name(row).size();
+            for (size_t c = 0; c < table_.rank_count(); ++c) {
+              const MergeValue v = table_.Value(slice_.index, row, c);
+              if (v.kind == MergeValue::Kind::kText) sum += v.text.size();
+            }
+          }
+          return sum;
+        },
+        [](uint64_t a, uint64_t b) { return a + b; });
+  }
+
   const MergeTable& table_;
   double factor_;
-  const Formats& formats_;
-  std::vector<MergeValue> values_;
-  std::vector<std::optional<double>> magnitudes_;
-  std::vector<double> sorted_;
+  const SheetSlice& slice_;
 };
 
 }  // namespace
@@ -176,47 +217,27 @@ bool IsMergeOutlier(double value, double median, double factor) {
 
 Status WriteMergeWorkbook(const std::string& path, const MergeTable& table, double highlight_factor,
                           size_t max_rows_per_sheet) {
-  if (max_rows_per_sheet == 0 || max_rows_per_sheet >= LXW_ROW_MAX) {
+  if (max_rows_per_sheet == 0 || max_rows_per_sheet >= kXlsxMaxRows) {
     return Status::Internal(path, "xlsx sheet size must be between 1 and 1048575 rows");
   }
-  if (table.rank_count() + 1 > LXW_COL_MAX) {
+  if (table.rank_count() + 1 > kXlsxMaxColumns) {
     return Status::InvalidInput(path, fmt::format("{} ranks do not fit in one sheet ({} columns at most)",
-                                                  table.rank_count(), LXW_COL_MAX - 1));
+                                                  table.rank_count(), kXlsxMaxColumns - 1));
   }
+  const std::vector<SheetSlice> sheets = PlanSheets(table, max_rows_per_sheet);
+  std::vector<std::string> names;
+  for (const SheetSlice& s : sheets) names.push_back(s.name);
+
   MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
-  lxw_workbook_options options{};
-  options.constant_memory = LXW_TRUE;  // rows go to temporary files as written
-  options.use_zip64 = table.row_count() * (table.rank_count() + 1) > kZip64Cells ? LXW_TRUE : LXW_FALSE;
-  std::unique_ptr<lxw_workbook, WorkbookFree> wb(workbook_new_opt(file.temp_path().c_str(), &options));
-  if (!wb) return Status::IOError(path, "cannot create xlsx workbook");
-
-  Formats formats;
-  formats.header = workbook_add_format(wb.get());
-  formats.outlier = workbook_add_format(wb.get());
-  if (!formats.header || !formats.outlier) return internal::XlsxStatus(path, LXW_ERROR_MEMORY_MALLOC_FAILED);
-  format_set_bold(formats.header);  // pandas' header style
-  format_set_align(formats.header, LXW_ALIGN_CENTER);
-  format_set_border(formats.header, LXW_BORDER_THIN);
-  format_set_bg_color(formats.outlier, kOutlierFill);
-  format_set_font_color(formats.outlier, kOutlierFont);
-
-  SheetWriter writer(path, table, highlight_factor, formats);
-  const size_t rows = table.row_count();
-  for (size_t index = 0; index < table.indexes().size(); ++index) {
-    const std::string& name = table.indexes()[index];
-    if (rows < max_rows_per_sheet) {
-      MSP_RETURN_IF_ERROR(writer.Write(wb.get(), index, SheetName(name, 0, false), 0, rows));
-      continue;
-    }
-    // msprobe save_excel: ceil(n / max) slices of ceil(n / slices) rows.
-    const size_t slices = (rows + max_rows_per_sheet - 1) / max_rows_per_sheet;
-    const size_t slice_rows = (rows + slices - 1) / slices;
-    for (size_t i = 0; i * slice_rows < rows; ++i) {
-      MSP_RETURN_IF_ERROR(writer.Write(wb.get(), index, SheetName(name, i, true), i * slice_rows,
-                                       std::min(slice_rows, rows - i * slice_rows)));
-    }
+  XlsxStreamWriter writer([&file](std::string_view bytes) { return file.Write(bytes); }, path);
+  MSP_RETURN_IF_ERROR(writer.Begin(names));
+  for (const SheetSlice& slice : sheets) {
+    const MergeSheetRows rows(table, highlight_factor, slice);
+    MSP_RETURN_IF_ERROR(writer.WriteSheet(rows.Layout(), [&rows](uint64_t first, uint64_t end, XlsxRowXml* xml) {
+      rows.Format(first, end, xml);
+    }));
   }
-  if (const lxw_error err = workbook_close(wb.release())) return internal::XlsxStatus(path, err);
+  MSP_RETURN_IF_ERROR(writer.Finish());
   return file.Commit();
 }
 
