@@ -136,8 +136,8 @@ class CompareRun {
   Result<CompareReport> Finish() &&;
 
  private:
-  Status WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts, const FlatDump& npu,
-                      const FlatDump& bench, const std::vector<RowPair>& pairs, ResultTable* table, PairResult* result);
+  Status WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
+                      const std::vector<P2pColumns>& p2p, ResultTable* table, PairResult* result);
   void Summarize(const ResultTable& table, const std::string& file, double seconds, PairResult* result);
   Status AnalyzeFirstDiff();
 
@@ -204,6 +204,12 @@ Status CompareRun::ComparePair(const ComparePairSpec& spec) {
       }
       break;
   }
+  // The flattened dumps are done with once -da has its P2POp columns: free them before the verdicts
+  // and writers allocate, so those reuse the memory.
+  std::vector<P2pColumns> p2p;
+  if (options_.diff_analyze) p2p = P2pOf(npu, bench, pairs);
+  tbb::parallel_invoke([&] { internal::ReleaseInParallel(&npu.rows); },
+                       [&] { internal::ReleaseInParallel(&bench.rows); });
   ApplyVerdicts(&table.rows, table.mode);
 
   std::error_code ec;
@@ -213,32 +219,27 @@ Status CompareRun::ComparePair(const ComparePairSpec& spec) {
   const std::string stem = (fs::path(spec.output_dir) / ((npu.is_debug ? "debug_compare_result" : "compare_result") +
                                                          spec.suffix + "_" + ts)).string();
   result.mode = DumpModeName(table.mode);
-  MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, npu, bench, pairs, &table, &result));
+  MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, p2p, &table, &result));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   Summarize(table, result.outputs.empty() ? spec.target_json : result.outputs.front(), seconds, &result);
   report_.pairs.push_back(std::move(result));
   if (!pending_xlsx_.empty() && pending_xlsx_.back().pair == report_.pairs.size() - 1) {
     pending_xlsx_.back().table = std::move(table);
   }
-  tbb::parallel_invoke([&] { internal::ReleaseInParallel(&table.rows); },
-                       [&] { internal::ReleaseInParallel(&npu.rows); },
-                       [&] { internal::ReleaseInParallel(&bench.rows); });
+  internal::ReleaseInParallel(&table.rows);
   return Status::Ok();
 }
 
 Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
-                                const FlatDump& npu, const FlatDump& bench, const std::vector<RowPair>& pairs,
-                                ResultTable* table, PairResult* result) {
+                                const std::vector<P2pColumns>& p2p, ResultTable* table, PairResult* result) {
   // With -da the xlsx waits for the analysis across ranks, to mark the first diff.
   const bool xlsx_now = options_.write_xlsx && !options_.diff_analyze;
   if (options_.write_xlsx && options_.diff_analyze) pending_xlsx_.push_back({report_.pairs.size(), stem + ".xlsx", {}});
   std::string da_json;
-  std::vector<P2pColumns> p2p;
   std::vector<ApiCheck> checks;
   if (options_.diff_analyze) {
     // msprobe names the -da json "compare_result" + suffix whatever the json kind.
     da_json = (fs::path(spec.output_dir) / ("compare_result" + spec.suffix + "_" + ts + ".json")).string();
-    p2p = P2pOf(npu, bench, pairs);
     checks = CheckApis(*table);
     ranks_.push_back(CollectRankDiffs(RankOfSuffix(spec.suffix), *table, checks, p2p));
     rank_pairs_.push_back(report_.pairs.size());
