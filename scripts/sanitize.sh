@@ -12,9 +12,7 @@ build=$root/build-asan
 CC=clang CXX=clang++ "$root/scripts/build.sh" "$build" -DMSPROBE_FUZZ=ON -DMSPROBE_BENCH=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The shim's fork stress hung once in three runs under ASan (a forked child stuck for 20 s; not seen in
-# Release): it runs in scripts/test.sh, and is left out here until that is understood.
-(cd "$build" && ctest --output-on-failure --parallel "$(nproc)" -E 'CaptureSafety.ThreadsAndForkedChildrenRunOnWhileCapturing')
+(cd "$build" && ctest --output-on-failure --parallel "$(nproc)")
 for fuzzer in "$build"/tests/fuzz/*_fuzz; do
   name=$(basename "$fuzzer" _fuzz)
   corpus=$(mktemp -d)

@@ -126,6 +126,16 @@ std::function<void()> WithDump(const std::string& op_type, aclrtStream stream, c
   };
 }
 
+void LockDumpForFork() {
+  g_mu.lock();
+  g_task_mu.lock();
+}
+
+void UnlockDumpAfterFork() {
+  g_task_mu.unlock();
+  g_mu.unlock();
+}
+
 }  // namespace fake_acl
 
 extern "C" {

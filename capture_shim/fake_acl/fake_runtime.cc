@@ -1,6 +1,8 @@
 // Devices, memory, streams and descriptions of the fake runtime.
 #include "fake_runtime.h"
 
+#include <pthread.h>
+
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +58,20 @@ std::set<Stream*> g_streams;
 uint32_t g_next_stream_id = 1;
 bool g_initialized = false;
 thread_local int32_t t_device = -1;
+pthread_once_t g_fork_once = PTHREAD_ONCE_INIT;
+
+// A program may fork while other threads are inside the runtime (data-loader workers do), and the child
+// may call ACL on the null stream: the global locks are taken around fork() as glibc does for malloc, so
+// the child never starts with one held by a thread it does not have. Stream queues stay the parent's.
+void LockForFork() {
+  g_streams_mu.lock();
+  LockDumpForFork();
+}
+
+void UnlockAfterFork() {
+  UnlockDumpAfterFork();
+  g_streams_mu.unlock();
+}
 
 }  // namespace
 
@@ -104,6 +120,9 @@ using fake_acl::Stream;
 extern "C" {
 
 aclError aclInit(const char*) noexcept {
+  pthread_once(&fake_acl::g_fork_once, [] {
+    pthread_atfork(fake_acl::LockForFork, fake_acl::UnlockAfterFork, fake_acl::UnlockAfterFork);
+  });
   if (fake_acl::EnvInt("FAKE_ACL_REPEAT_INIT", 0) == 1 || fake_acl::g_initialized) return ACL_ERROR_REPEAT_INITIALIZE;
   fake_acl::g_initialized = true;
   return ACL_SUCCESS;

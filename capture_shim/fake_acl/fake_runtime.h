@@ -58,4 +58,9 @@ std::function<void()> WithDump(const std::string& op_type, aclrtStream stream, c
 // Fault knob: an environment variable as an integer, or `fallback`.
 int64_t EnvInt(const char* name, int64_t fallback);
 
+// The dump session's locks, held across fork() (fake_dump.cc) so that a child calling ACL never
+// inherits one locked by another thread.
+void LockDumpForFork();
+void UnlockDumpAfterFork();
+
 }  // namespace fake_acl

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "acl_types.h"
+#include "sanitizer_fork_guard.h"
 
 namespace {
 
@@ -281,6 +282,7 @@ Options Parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sample::InstallSanitizerForkGuard();  // first: its prepare handler must run after the runtime's and shim's
   const Options opt = Parse(argc, argv);
   const char* rank = std::getenv("RANK_ID");
   const int32_t device = rank ? std::atoi(rank) % 8 : 0;

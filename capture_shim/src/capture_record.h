@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,17 @@ struct CapturedSlot {
   void* host = nullptr;  // size bytes from aclrtMallocHost; null when size == 0
 };
 
+// A call larger than the memory budget, written from the hook piece by piece (chunked_capture.h).
+struct ChunkedFile {
+  int fd = -1;               // name.tmp, open until the outputs are written
+  std::string final_path;    // {device dir}/{name}
+  std::string file;          // as the manifest names it: {device}/{name}
+  uint64_t bytes = 0;        // the whole file
+  void* buffer = nullptr;    // one piece of host memory, charged against the budget
+  uint64_t buffer_size = 0;
+  uint64_t pieces = 0;       // device-to-host copies made
+};
+
 struct CaptureRecord {
   CaptureRecord* next = nullptr;  // intrusive queue link: pushing from the runtime's thread allocates nothing
   uint64_t seq = 0;               // op call index in this process
@@ -40,6 +52,7 @@ struct CaptureRecord {
   std::vector<CapturedSlot> slots;  // inputs first, then outputs
   uint64_t reserved_bytes = 0;      // charged against the memory budget
   const char* failure = nullptr;    // set when the op or a copy failed: nothing is written
+  std::unique_ptr<ChunkedFile> chunked;  // set when the file was written from the hook in pieces
 };
 
 }  // namespace msprobe::capture

@@ -154,7 +154,7 @@ void CaptureState::BeforeDestroyStream(aclrtStream stream) noexcept {
 }
 
 void CaptureState::DrainAll() noexcept {
-  if (!writer_) return;
+  if (!writer_ || InForkedChild()) return;
   bool pending = false;
   {
     std::lock_guard lock(mu_);
@@ -192,14 +192,17 @@ void CaptureState::ParentAfterFork() noexcept {
 }
 
 // A forked child (e.g. a data-loader worker) never captures: its copies of the parent's queue and
-// streams are not its own.
+// streams are not its own, so it forgets the streams (nothing to wait for at aclFinalize: their
+// pending host functions run in the parent) and the lifecycle hooks become pass-throughs.
 void CaptureState::ChildAfterFork() noexcept {
   CaptureState* s = g_state.load();
   if (!s) return;
-  if (s->writer_) s->writer_->ChildAfterFork();
-  s->mu_.unlock();
+  s->forked_child_.store(true);
   s->stopped_.store(true);
   s->active_.store(false);
+  if (s->writer_) s->writer_->ChildAfterFork();
+  s->streams_.clear();  // the StreamInfo objects stay allocated: records of the parent point at them
+  s->mu_.unlock();
 }
 
 // A program that never calls aclFinalize: write what is ready while the runtime is still loaded.

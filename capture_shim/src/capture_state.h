@@ -24,6 +24,8 @@ class CaptureState {
 
   // True when ops should be captured now: enabled, configured correctly, rank selected, not stopped.
   bool Active() const noexcept { return active_.load(std::memory_order_relaxed); }
+  // True in a child created by fork(): a pure pass-through that touches nothing of the parent's.
+  bool InForkedChild() const noexcept { return forked_child_.load(std::memory_order_relaxed); }
   const Config& config() const noexcept { return config_; }
   DumpWriter& writer() noexcept { return *writer_; }
 
@@ -62,6 +64,7 @@ class CaptureState {
   std::atomic<bool> active_{false};
   std::atomic<bool> stopped_{false};
   std::atomic<bool> finalized_{false};
+  std::atomic<bool> forked_child_{false};
   int64_t env_rank_ = -1;              // RANK_ID, else RANK; -1: use the device id
   std::atomic<int32_t> last_device_{0};
   std::atomic<uint64_t> seq_{0};

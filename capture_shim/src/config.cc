@@ -118,6 +118,10 @@ std::optional<Config> ReadConfig(std::string* error) {
     if (*v == "block") c.block_when_full = true;
     else if (*v != "drop") return bad("MSPROBE_CAPTURE_ON_FULL", *v, "drop or block");
   }
+  if (auto v = Env("MSPROBE_CAPTURE_LARGE")) {
+    if (*v == "drop") c.chunk_large = false;
+    else if (*v != "chunk") return bad("MSPROBE_CAPTURE_LARGE", *v, "chunk or drop");
+  }
   c.delegate = Env("MSPROBE_CAPTURE_DELEGATE").value_or("0") == "1";
   return c;
 }

@@ -35,6 +35,7 @@ struct Config {
   IndexRanges exec_range;              // op call indices (per process, from 0); empty: all
   uint64_t memory_budget = 1ull << 30; // bytes of host copies in flight
   bool block_when_full = false;        // else drop
+  bool chunk_large = true;             // a call larger than the whole budget: write it in pieces, else drop
   uint64_t min_free_disk = 2ull << 30;
   bool delegate = false;               // T1: let the runtime dump, write what its callback delivers
 };

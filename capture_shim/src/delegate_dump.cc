@@ -54,7 +54,8 @@ OpenFile OpenFor(CaptureState& state, const std::string& runtime_path) {
 int32_t ShimDumpCallback(const acldumpChunk* chunk, int32_t len) noexcept {
   if (acldumpCallback program = g_program_callback.load()) program(chunk, len);
   CaptureState* state = CaptureState::Get();
-  if (chunk == nullptr || state == nullptr) return 0;
+  // A forked child must not close or unlink the files its parent is assembling.
+  if (chunk == nullptr || state == nullptr || state->InForkedChild()) return 0;
   try {
     const std::string key(chunk->fileName, strnlen(chunk->fileName, sizeof chunk->fileName));
     std::lock_guard lock(g_files_mu);
@@ -130,7 +131,7 @@ void StartDelegate(CaptureState& state) noexcept {
 }
 
 void FinishDelegate(CaptureState& state) noexcept {
-  if (!state.config().delegate || !g_started.exchange(false)) return;
+  if (!state.config().delegate || state.InForkedChild() || !g_started.exchange(false)) return;
   if (Real().synchronize_device) Real().synchronize_device();
   if (Real().finalize_dump) Real().finalize_dump();
 }

@@ -93,11 +93,11 @@ constexpr const char* kStatsHeader =
 DumpWriter::DumpWriter(const Config& config, void (*on_fatal)(const char*))
     : config_(config), on_fatal_(on_fatal), timestamp_(TimestampDir()) {}
 
-bool DumpWriter::Reserve(uint64_t bytes) {
+bool DumpWriter::Reserve(uint64_t bytes, bool wait) {
   if (bytes > config_.memory_budget) return false;
   std::unique_lock lock(mu_);
   if (in_use_ + bytes > config_.memory_budget) {
-    if (!config_.block_when_full) return false;
+    if (!wait) return false;
     if (!room_cv_.wait_for(lock, std::chrono::minutes(1),
                            [&] { return in_use_ + bytes <= config_.memory_budget; })) {
       return false;
@@ -223,13 +223,17 @@ void DumpWriter::Finish(CaptureRecord* r) {
   const char* reason = r->failure;
   std::string file, stats_json;
   uint64_t bytes = 0;
-  if (!reason) {
+  if (!reason && r->chunked) {  // already written by the hook
+    file = r->chunked->file;
+    bytes = r->chunked->bytes;
+  } else if (!reason) {
     reason = config_.mode == CaptureMode::kStats ? WriteStats(*r, &stats_json) : WriteTensors(*r, &file, &bytes);
   }
   for (CapturedSlot& s : r->slots) {
     if (s.host) GiveBack(s.host, s.size);
     s.host = nullptr;
   }
+  if (r->chunked && r->chunked->buffer) GiveBack(r->chunked->buffer, r->chunked->buffer_size);
   JsonLine line;
   line.Int("seq", static_cast<int64_t>(r->seq)).Int("pid", ::getpid()).Int("tid", r->tid)
       .Int("rank", r->rank).Int("device", r->device).Int("stream", r->stream ? r->stream->id : 0)
@@ -252,6 +256,7 @@ void DumpWriter::Finish(CaptureRecord* r) {
       slots.append(js.Object());
     }
     line.Str("status", "written").Str("file", file).Int("bytes", static_cast<int64_t>(bytes)).Raw("slots", slots + "]");
+    if (r->chunked) line.Int("pieces", static_cast<int64_t>(r->chunked->pieces));
   }
   ManifestLine(r->rank, line.Object());
 }
@@ -287,9 +292,10 @@ std::string DumpWriter::PlaceName(const std::string& dir, const std::string& nam
   return hashed;
 }
 
-const char* DumpWriter::WriteTensors(const CaptureRecord& r, std::string* file, uint64_t* bytes) {
+int DumpWriter::OpenTensorFile(const CaptureRecord& r, std::string* final_path, std::string* file, uint64_t* bytes,
+                               const char** reason) {
   std::string dir;
-  if (const char* err = DeviceDir(r.rank, r.device, &dir)) return err;
+  if ((*reason = DeviceDir(r.rank, r.device, &dir))) return -1;
   DumpHeader header;
   header.dump_time_us = r.time_us;
   header.op_name = OpName(r.op_type, r.seq);
@@ -302,29 +308,49 @@ const char* DumpWriter::WriteTensors(const CaptureRecord& r, std::string* file, 
   const std::string encoded = EncodeDumpHeader(header);
   const std::string prefix = EncodeHeaderLength(encoded.size()) + encoded;
   *bytes = prefix.size() + data_bytes;
-  if (!DiskHasRoom(dir, *bytes)) return "low disk space";
-
+  if (!DiskHasRoom(dir, *bytes)) {
+    *reason = "low disk space";
+    return -1;
+  }
   const std::string name =
       PlaceName(dir, BinFileName(r.op_type, header.op_name, r.task_id, r.stream ? r.stream->id : 0, r.time_us));
-  const std::string final_path = dir + "/" + name;
-  const std::string tmp = final_path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kFileMode);
+  *final_path = dir + "/" + name;
+  *file = std::to_string(r.device) + "/" + name;
+  const int fd = ::open((*final_path + ".tmp").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kFileMode);
   if (fd < 0) {
     on_fatal_("cannot create an output file");
-    return "cannot create the file";
+    *reason = "cannot create the file";
+    return -1;
   }
-  bool ok = WriteAll(fd, prefix.data(), prefix.size());
+  if (!WriteAll(fd, prefix.data(), prefix.size())) {
+    CloseTensorFile(fd, *final_path, false);
+    on_fatal_("writing an output file failed");
+    *reason = "write failed";
+    return -1;
+  }
+  return fd;
+}
+
+const char* DumpWriter::CloseTensorFile(int fd, const std::string& final_path, bool keep) {
+  const std::string tmp = final_path + ".tmp";
+  const bool closed = ::close(fd) == 0;
+  if (keep && closed && ::rename(tmp.c_str(), final_path.c_str()) == 0) return nullptr;
+  ::unlink(tmp.c_str());
+  if (!keep) return nullptr;
+  on_fatal_("writing an output file failed");
+  return "write failed";
+}
+
+const char* DumpWriter::WriteTensors(const CaptureRecord& r, std::string* file, uint64_t* bytes) {
+  std::string final_path;
+  const char* reason = nullptr;
+  const int fd = OpenTensorFile(r, &final_path, file, bytes, &reason);
+  if (fd < 0) return reason;
+  bool ok = true;
   for (const CapturedSlot& s : r.slots) {
     if (ok && s.size) ok = WriteAll(fd, s.host, s.size);
   }
-  ok = (::close(fd) == 0) && ok;
-  if (!ok || ::rename(tmp.c_str(), final_path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    on_fatal_("writing an output file failed");
-    return "write failed";
-  }
-  *file = std::to_string(r.device) + "/" + name;
-  return nullptr;
+  return CloseTensorFile(fd, final_path, ok);
 }
 
 const char* DumpWriter::WriteStats(const CaptureRecord& r, std::string* stats_json) {

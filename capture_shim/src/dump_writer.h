@@ -25,15 +25,17 @@ class DumpWriter {
   // `on_fatal` is called (from any thread) when writing failed in a way that should stop capture.
   DumpWriter(const Config& config, void (*on_fatal)(const char* why));
 
-  // Charges `bytes` of host copies against the budget. Drop policy: false when they do not fit; block
-  // policy: waits (at most a minute) for the writer to free memory. Never true for bytes > budget.
-  bool Reserve(uint64_t bytes);
+  // Charges `bytes` of host copies against the budget. When they do not fit: false, or with `wait` (the
+  // block policy) waits at most a minute for the writer to free memory. Never true for bytes > budget.
+  bool Reserve(uint64_t bytes, bool wait);
   // Host memory for one slot: a pooled buffer of exactly `size` bytes if one is free (training loops
   // repeat their shapes; pinned allocation is costly and fresh pages fault in), else aclrtMallocHost.
   // Only after Reserve() charged the bytes. Null on failure.
   void* TakeHostBuffer(uint64_t size);
   // Frees the pool (before the runtime is finalized or the device reset).
   void ReleasePool();
+  // Returns a host buffer from TakeHostBuffer to the pool (or, after ForgetRuntime, keeps it).
+  void GiveBack(void* buffer, uint64_t size);
   // A record now exists: counted until Finish() is done with it.
   void Track() { outstanding_.fetch_add(1, std::memory_order_relaxed); }
   // Hands over a record whose copies are complete (or that failed). Allocation-free and non-blocking
@@ -43,6 +45,14 @@ class DumpWriter {
   bool Drain(int timeout_ms);
   // After this, host buffers are leaked instead of freed (the runtime is gone or going).
   void ForgetRuntime() { runtime_gone_.store(true); }
+
+  // The .bin file of `r` (tensor mode), written by the caller: opens {device dir}/{name}.tmp and writes
+  // the length and header; the slots' bytes follow with AppendStreamed, then CloseTensorFile. Returns
+  // the fd, or -1 with `*reason` set. `*file` is the manifest's name, `*bytes` the whole file's size.
+  int OpenTensorFile(const CaptureRecord& r, std::string* final_path, std::string* file, uint64_t* bytes,
+                     const char** reason);
+  // Closes `fd`; renames it to `final_path` when `keep`, else removes it. The reason when keeping failed.
+  const char* CloseTensorFile(int fd, const std::string& final_path, bool keep);
 
   // Writes `size` bytes arriving in order as chunks into {device dir}/{name}: Open, Append…, Close.
   // Used by delegate mode. Each returns false (and cleans up) on failure.
@@ -58,7 +68,6 @@ class DumpWriter {
 
  private:
   void Loop();
-  void GiveBack(void* buffer, uint64_t size);
   // Pool buffers that would push pooled + in-use bytes past the budget; caller frees them unlocked.
   std::vector<void*> TrimPoolLocked();
   void Finish(CaptureRecord* record);

@@ -5,6 +5,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "chunked_capture.h"
 #include "real_acl.h"
 
 namespace msprobe::capture {
@@ -105,7 +106,11 @@ CaptureRecord* BeginOpCapture(CaptureState& state, const char* op_type, int num_
   for (const CapturedSlot& s : r->slots) bytes += s.size;
   DumpWriter& writer = state.writer();
   writer.Track();
-  if (!writer.Reserve(bytes)) {
+  const Config& c = state.config();
+  if (bytes > c.memory_budget && c.chunk_large && c.mode == CaptureMode::kTensor) {
+    return BeginChunkedCapture(state, r, inputs, stream) ? r : nullptr;
+  }
+  if (!writer.Reserve(bytes, c.block_when_full)) {
     r->failure = "memory budget (MSPROBE_CAPTURE_MEMORY) exhausted";
     writer.Push(r);
     return nullptr;
@@ -124,6 +129,10 @@ CaptureRecord* BeginOpCapture(CaptureState& state, const char* op_type, int num_
 
 void EndOpCapture(CaptureState& state, CaptureRecord* r, aclError op_result, const aclDataBuffer* const* outputs,
                   aclrtStream stream) noexcept {
+  if (r->chunked) {
+    EndChunkedCapture(state, r, op_result, outputs, stream);
+    return;
+  }
   if (op_result != ACL_SUCCESS) {
     r->failure = "the op returned an error";
   } else {

@@ -126,6 +126,50 @@ TEST(CaptureRun, EveryCapturedTensorEqualsWhatTheProgramComputed) {
   EXPECT_TRUE(fs::is_directory(RunDir(dir, 0) / "0"));
 }
 
+// With a 1 MiB budget, the Add over three 8 MiB tensors (--big 8) is written from the hook in 96 pieces
+// of 256 KiB (a quarter of the budget); every byte is still what the program computed around the op.
+TEST(CaptureRun, CallLargerThanTheBudgetIsWrittenInPieces) {
+  TempDir tmp;
+  const fs::path golden = tmp.path() / "golden", dir = tmp.path() / "cap";
+  fs::create_directories(golden);
+  const auto r = RunProgram(Sample({"--steps", "1", "--big", "8", "--golden", golden.string()}),
+                            Capture(dir, {{"MSPROBE_CAPTURE_MEMORY", "1M"}, {"FAKE_ACL_TASK_DELAY_US", "50"}}), true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto lines = ReadManifests(dir);
+  ASSERT_EQ(lines.size(), 2u * kOpsPerStep + 1);
+  int big = 0;
+  for (const auto& rec : lines) {
+    ASSERT_STREQ(rec["status"].GetString(), "written");
+    ExpectRecordMatchesGolden(RunDir(dir, 0), rec, golden);
+    if (std::string(rec["op_type"].GetString()) != "Add") {
+      EXPECT_FALSE(rec.HasMember("pieces"));
+      continue;
+    }
+    ++big;
+    EXPECT_EQ(rec["bytes"].GetInt64() - 3 * (8 << 20), rec["bytes"].GetInt64() % (1 << 20)) << "header only";
+    EXPECT_EQ(rec["pieces"].GetInt(), 3 * 8 * 4);
+  }
+  EXPECT_EQ(big, 1);
+  for (const fs::path& f : FilesUnder(dir)) EXPECT_NE(f.extension(), ".tmp") << f;
+}
+
+// MSPROBE_CAPTURE_LARGE=drop keeps the old rule: a call larger than the budget is dropped and counted.
+TEST(CaptureRun, CallLargerThanTheBudgetIsDroppedWhenAsked) {
+  TempDir tmp;
+  const auto r = RunProgram(Sample({"--steps", "2", "--big", "8"}),
+                            Capture(tmp.path(), {{"MSPROBE_CAPTURE_MEMORY", "1M"}, {"MSPROBE_CAPTURE_LARGE", "drop"}}), true);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto lines = ReadManifests(tmp.path());
+  ASSERT_EQ(lines.size(), 2u * 2 * kOpsPerStep + 2);
+  for (const auto& rec : lines) {
+    const bool add = std::string(rec["op_type"].GetString()) == "Add";
+    EXPECT_STREQ(rec["status"].GetString(), add ? "dropped" : "written");
+    if (add) EXPECT_NE(std::string(rec["reason"].GetString()).find("MSPROBE_CAPTURE_MEMORY"), std::string::npos);
+  }
+  EXPECT_EQ(CountStatus(lines, "dropped"), 2);
+}
+
 TEST(CaptureRun, HostFunctionFailureFallsBackToWaitingForTheStream) {
   TempDir tmp;
   const fs::path golden = tmp.path() / "golden", dir = tmp.path() / "cap";

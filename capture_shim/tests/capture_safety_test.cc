@@ -23,7 +23,8 @@ std::map<std::string, std::string> Capture(const fs::path& dir, std::map<std::st
   return extra;
 }
 
-// With --big 64 the Add on thread 0 has three 64 MiB tensors (192 MiB to capture per step).
+// With --big 64 the Add on thread 0 has three 64 MiB tensors (192 MiB to capture per step): larger
+// than a 32 MiB budget, so written in pieces (or dropped when asked), the peak staying within budget.
 TEST(CaptureSafety, MemoryBudgetBoundsThePeakAndDropsWhatDoesNotFit) {
   if (CAPTURE_SANITIZED) GTEST_SKIP() << "resident sizes are not meaningful under sanitizers";
   TempDir tmp;
@@ -31,7 +32,8 @@ TEST(CaptureSafety, MemoryBudgetBoundsThePeakAndDropsWhatDoesNotFit) {
   ASSERT_EQ(plain.code, 0) << plain.err;
 
   const fs::path small = tmp.path() / "small";
-  const auto dropped = RunProgram(Sample({"--steps", "2", "--big", "64"}), Capture(small, {{"MSPROBE_CAPTURE_MEMORY", "32M"}}), true);
+  const auto dropped = RunProgram(Sample({"--steps", "2", "--big", "64"}),
+                                  Capture(small, {{"MSPROBE_CAPTURE_MEMORY", "32M"}, {"MSPROBE_CAPTURE_LARGE", "drop"}}), true);
   ASSERT_EQ(dropped.code, 0) << dropped.err;
   EXPECT_EQ(dropped.out, plain.out);
   int big_dropped = 0, written = 0;
@@ -48,6 +50,19 @@ TEST(CaptureSafety, MemoryBudgetBoundsThePeakAndDropsWhatDoesNotFit) {
   EXPECT_EQ(big_dropped, 2);
   EXPECT_EQ(written, 2 * 2 * 13);
   EXPECT_LT(dropped.max_rss_kb - plain.max_rss_kb, (32 + 16) * 1024) << "peak grew past the 32 MiB budget";
+
+  const fs::path pieces = tmp.path() / "pieces";
+  const auto chunked =
+      RunProgram(Sample({"--steps", "2", "--big", "64"}), Capture(pieces, {{"MSPROBE_CAPTURE_MEMORY", "32M"}}), true);
+  ASSERT_EQ(chunked.code, 0) << chunked.err;
+  EXPECT_EQ(chunked.out, plain.out);
+  int big_pieces = 0;
+  for (const auto& rec : ReadManifests(pieces)) {
+    EXPECT_STREQ(rec["status"].GetString(), "written");
+    if (std::string(rec["op_type"].GetString()) == "Add") big_pieces += rec["pieces"].GetInt();
+  }
+  EXPECT_EQ(big_pieces, 2 * 3 * 8) << "two calls, three 64 MiB slots, 8 MiB pieces (a quarter of the budget)";
+  EXPECT_LT(chunked.max_rss_kb - plain.max_rss_kb, (32 + 16) * 1024) << "peak grew past the 32 MiB budget";
 
   const fs::path large = tmp.path() / "large";
   const auto kept = RunProgram(Sample({"--steps", "2", "--big", "64"}),
