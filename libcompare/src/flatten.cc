@@ -169,14 +169,48 @@ OpRow NoneRow(std::string name, RowState state) {
   return row;
 }
 
+// The members gen_op_item reads, found in one pass over the leaf (it has a dozen members, and a
+// lookup per key would scan them a dozen times). A repeated key keeps its first value, as Member().
+struct LeafMembers {
+  std::array<const JsonValue*, 4> stats{};  // Max, Min, Mean, Norm
+  const JsonValue *data_name = nullptr, *requires_grad = nullptr, *md5 = nullptr, *dtype = nullptr,
+                  *value = nullptr, *type = nullptr, *shape = nullptr, *group_ranks = nullptr;
+
+  explicit LeafMembers(const JsonValue& leaf) {
+    if (!leaf.IsObject()) return;
+    for (const auto& member : leaf.GetObject()) {
+      if (const JsonValue** slot = Slot(StringOf(member.name)); slot != nullptr && *slot == nullptr) {
+        *slot = &member.value;
+      }
+    }
+  }
+
+ private:
+  const JsonValue** Slot(std::string_view key) {
+    if (key == "Max") return &stats[0];
+    if (key == "Min") return &stats[1];
+    if (key == "Mean") return &stats[2];
+    if (key == "Norm") return &stats[3];
+    if (key == "data_name") return &data_name;
+    if (key == "requires_grad") return &requires_grad;
+    if (key == "md5") return &md5;
+    if (key == "dtype") return &dtype;
+    if (key == "value") return &value;
+    if (key == "type") return &type;
+    if (key == "shape") return &shape;
+    if (key == "group_ranks") return &group_ranks;
+    return nullptr;
+  }
+};
+
 // gen_op_item: one row from a leaf object (compare.md §2.3).
 OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
   OpRow row;
   row.state = state;
-  static constexpr std::array<const char*, 4> kStatKeys = {"Max", "Min", "Mean", "Norm"};
-  for (size_t i = 0; i < kStatKeys.size(); ++i) row.stats[i] = StatCell(Member(leaf, kStatKeys[i]), true);
+  const LeafMembers m(leaf);
+  for (size_t i = 0; i < m.stats.size(); ++i) row.stats[i] = StatCell(m.stats[i], true);
 
-  const JsonValue* data_name = Member(leaf, "data_name");
+  const JsonValue* data_name = m.data_name;
   if (Truthy(data_name)) {
     row.data_name = data_name->IsString() ? std::string(StringOf(*data_name)) : PythonStr(*data_name);
   }
@@ -187,20 +221,20 @@ OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
     row.name = name;
   }
 
-  const JsonValue* requires_grad = Member(leaf, "requires_grad");
+  const JsonValue* requires_grad = m.requires_grad;
   if (requires_grad != nullptr && !requires_grad->IsNull()) row.requires_grad = PythonStr(*requires_grad);
 
-  const JsonValue* md5 = Member(leaf, "md5");
+  const JsonValue* md5 = m.md5;
   bool has_md5 = TruthyAfterBoolToStr(md5);
   if (has_md5) row.md5 = PythonStr(*md5);
 
-  const JsonValue* dtype = Member(leaf, "dtype");
-  const JsonValue* value = Member(leaf, "value");
-  const JsonValue* type_v = Member(leaf, "type");
+  const JsonValue* dtype = m.dtype;
+  const JsonValue* value = m.value;
+  const JsonValue* type_v = m.type;
   const std::string type = type_v && type_v->IsString() ? std::string(StringOf(*type_v)) : std::string();
   if (TruthyAfterBoolToStr(dtype)) {
     row.dtype = PythonStr(*dtype);
-    row.shape = StrOrNone(Member(leaf, "shape"));
+    row.shape = StrOrNone(m.shape);
   } else if (type == "torch.Size") {
     row.dtype = type;
     row.shape = StrOrNone(value);
@@ -221,7 +255,7 @@ OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
   } else if (type == "torch.ProcessGroup") {
     row.dtype = type;
     row.shape = "[]";
-    row.md5 = StrOrNone(Member(leaf, "group_ranks"));
+    row.md5 = StrOrNone(m.group_ranks);
     row.stats.fill(Cell::Text(row.md5));
     has_md5 = !row.md5.empty();
   } else {

@@ -57,18 +57,30 @@ bool InGroup(std::string_view dtype, const std::array<std::string_view, 3>& grou
 // the -dm left join gives. Duplicate keys give every bench row, in bench order.
 std::vector<RowPair> JoinOnKeys(const std::vector<std::string>& npu_keys,
                                 const std::vector<std::string>& bench_keys) {
-  std::unordered_map<std::string_view, std::vector<size_t>> bench_rows_by_key;
-  bench_rows_by_key.reserve(bench_keys.size());
-  for (size_t b = 0; b < bench_keys.size(); ++b) bench_rows_by_key[bench_keys[b]].push_back(b);
+  // Each key's bench rows as a chain through `next`, in bench order: no list allocated per key.
+  constexpr size_t kEnd = static_cast<size_t>(-1);
+  struct Chain {
+    size_t first, last;
+  };
+  std::unordered_map<std::string_view, Chain> chains;
+  chains.reserve(bench_keys.size());
+  std::vector<size_t> next(bench_keys.size(), kEnd);
+  for (size_t b = 0; b < bench_keys.size(); ++b) {
+    const auto [it, added] = chains.try_emplace(bench_keys[b], Chain{b, b});
+    if (!added) {
+      next[it->second.last] = b;
+      it->second.last = b;
+    }
+  }
   std::vector<RowPair> out;
   out.reserve(npu_keys.size());
   for (size_t n = 0; n < npu_keys.size(); ++n) {
-    auto it = bench_rows_by_key.find(npu_keys[n]);
-    if (it == bench_rows_by_key.end()) {
+    auto it = chains.find(npu_keys[n]);
+    if (it == chains.end()) {
       out.push_back({n, std::nullopt});
       continue;
     }
-    for (size_t b : it->second) out.push_back({n, b});
+    for (size_t b = it->second.first; b != kEnd; b = next[b]) out.push_back({n, b});
   }
   return out;
 }
