@@ -100,14 +100,17 @@ std::optional<std::string> ParsePythonStringLiteral(std::string_view text, size_
 }  // namespace
 
 void AppendJsonString(std::string* out, std::string_view s) {
+  const auto plain = [](unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; };
   *out += '"';
   for (size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-      *out += static_cast<char>(c);
-      ++i;
+    if (plain(static_cast<unsigned char>(s[i]))) {  // copy the run of printable ASCII at once
+      size_t end = i + 1;
+      while (end < s.size() && plain(static_cast<unsigned char>(s[end]))) ++end;
+      out->append(s.data() + i, end - i);
+      i = end;
       continue;
     }
+    const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       ++i;
       switch (c) {
