@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -87,19 +88,6 @@ bool IsBoolText(std::string_view s) {
 
 bool IsIntegral(double v) { return std::isfinite(v) && std::trunc(v) == v && std::fabs(v) < 9.2e18; }
 
-// pandas' openpyxl reader (_convert_cell): empty → "", error → NaN, integral numbers → int.
-Cell ToCell(const RawCell& raw) {
-  switch (raw.type) {
-    case XlsxCell::Type::kEmpty: return Cell::Text("");
-    case XlsxCell::Type::kText: return Cell::Text(std::string(raw.text));
-    case XlsxCell::Type::kNumber:
-      return IsIntegral(raw.number) ? Cell::Int(static_cast<int64_t>(raw.number)) : Cell::Float(raw.number);
-    case XlsxCell::Type::kBool: return Cell::Bool(raw.number != 0);
-    case XlsxCell::Type::kError: return Cell::Float(std::numeric_limits<double>::quiet_NaN());
-  }
-  return Cell::Text("");
-}
-
 // What pandas' inference needs to know of one column, over all its rows.
 struct ColumnKinds {
   bool numeric = true;  // every cell a number, NaN or numeric string
@@ -133,15 +121,29 @@ struct ColumnKinds {
     }
   }
 
-  Cell Infer(Cell cell) const {
+  // Whether Infer can change a cell of this column.
+  bool Converts() const { return numeric || boolish; }
+
+  // The column's kind applied to one of its cells (`text`: the cell's text when it is one).
+  PackedCell Infer(PackedCell cell, std::string_view text) const {
     if (numeric) {
-      double v = cell.number();
-      bool integral = true;
-      if (cell.is_text() && !ParsePandasNumber(cell.text(), &v, &integral)) return cell;
-      if (any_float) return Cell::Float(v);
-      return Cell::Int(static_cast<int64_t>(v));
+      double v = 0;
+      switch (cell.kind) {
+        case Cell::Kind::kFloat: v = std::bit_cast<double>(cell.payload); break;
+        case Cell::Kind::kInt: v = static_cast<double>(static_cast<int64_t>(cell.payload)); break;
+        case Cell::Kind::kBool: return cell;  // a bool makes the column non-numeric; kept for safety
+        case Cell::Kind::kText: {
+          bool integral = true;
+          if (!ParsePandasNumber(text, &v, &integral)) return cell;
+          break;
+        }
+      }
+      if (any_float) return {Cell::Kind::kFloat, 0, std::bit_cast<uint64_t>(v)};
+      return {Cell::Kind::kInt, 0, static_cast<uint64_t>(static_cast<int64_t>(v))};
     }
-    if (boolish && cell.is_text()) return Cell::Bool(cell.text() == "True" || cell.text() == "TRUE" || cell.text() == "true");
+    if (boolish && cell.kind == Cell::Kind::kText) {
+      return {Cell::Kind::kBool, 0, text == "True" || text == "TRUE" || text == "true" ? 1u : 0u};
+    }
     return cell;
   }
 };
@@ -160,36 +162,51 @@ class ResultCollector {
   const std::vector<std::string>& header() const { return out_.header; }
 
   Status AddRow(std::span<const RawCell> cells) {
-    if (out_.data_rows++ == 0) {
-      MSP_ASSIGN_OR_RETURN(out_.columns, query_.select(out_.header));
-      if (out_.columns.empty()) return Status::Internal(path_, "no column selected");
-      kinds_.assign(out_.columns.size(), ColumnKinds{});
-    }
-    selected_.resize(out_.columns.size());
-    for (size_t i = 0; i < out_.columns.size(); ++i) {
-      const size_t col = out_.columns[i];
-      selected_[i] = col < cells.size() ? cells[col] : RawCell{};
-      if (csv_) TypeCsvField(col < csv_text_columns_.size() && csv_text_columns_[col], &selected_[i]);
-      kinds_[i].Add(selected_[i]);
-    }
-    const RawCell& key = selected_[0];
-    if (key.type != XlsxCell::Type::kText || !query_.keep(key.text)) return Status::Ok();
-    std::vector<Cell>& row = out_.rows.emplace_back();
-    row.reserve(selected_.size());
-    for (const RawCell& cell : selected_) row.push_back(ToCell(cell));
-    return Status::Ok();
+    return AddSelected([&](size_t col) { return col < cells.size() ? cells[col] : RawCell{}; });
+  }
+  // A CSV record: its fields are typed once selected.
+  Status AddCsvRow(std::span<const std::string_view> fields) {
+    return AddSelected([&](size_t col) {
+      RawCell cell;
+      if (col < fields.size()) cell.text = fields[col];
+      return cell;
+    });
   }
 
   CompareResultColumns Finish() && {
-    for (std::vector<Cell>& row : out_.rows) {
-      for (size_t i = 0; i < row.size(); ++i) row[i] = kinds_[i].Infer(std::move(row[i]));
+    const size_t width = out_.columns.size();
+    for (size_t i = 0; i < width; ++i) {
+      if (!kinds_[i].Converts()) continue;
+      for (size_t k = i; k < out_.cells.size(); k += width) {
+        PackedCell& cell = out_.cells[k];
+        cell = kinds_[i].Infer(cell, cell.kind == Cell::Kind::kText ? out_.TextOf(cell) : std::string_view());
+      }
     }
     return std::move(out_);
   }
 
  private:
-  const std::string& path_;
-  const CompareResultQuery& query_;
+  // `cell_at(col)`: the raw cell at header position col.
+  template <class CellAt>
+  Status AddSelected(const CellAt& cell_at) {
+    if (out_.data_rows++ == 0) {
+      MSP_ASSIGN_OR_RETURN(out_.columns, query_.select(out_.header));
+      if (out_.columns.empty()) return Status::Internal(path_, "no column selected");
+      kinds_.assign(out_.columns.size(), ColumnKinds{});
+      selected_.resize(out_.columns.size());
+    }
+    for (size_t i = 0; i < out_.columns.size(); ++i) {
+      const size_t col = out_.columns[i];
+      selected_[i] = cell_at(col);
+      if (csv_) TypeCsvField(col < csv_text_columns_.size() && csv_text_columns_[col], &selected_[i]);
+      kinds_[i].Add(selected_[i]);
+    }
+    const RawCell& key = selected_[0];
+    if (key.type != XlsxCell::Type::kText || !query_.keep(key.text)) return Status::Ok();
+    for (const RawCell& cell : selected_) MSP_RETURN_IF_ERROR(Pack(cell));
+    return Status::Ok();
+  }
+
   // Our CSV's typing (see the header): a text column stays text, "" is empty, numbers are numbers.
   static void TypeCsvField(bool text_column, RawCell* cell) {
     bool integral;
@@ -204,6 +221,32 @@ class ResultCollector {
     }
   }
 
+  // pandas' openpyxl reader (_convert_cell): empty → "", error → NaN, integral numbers → int.
+  Status Pack(const RawCell& raw) {
+    switch (raw.type) {
+      case XlsxCell::Type::kEmpty: out_.cells.push_back({Cell::Kind::kText, 0, out_.text.size()}); break;
+      case XlsxCell::Type::kText:
+        if (raw.text.size() > std::numeric_limits<uint32_t>::max()) {
+          return Status::InvalidInput(path_, fmt::format("a {}-byte cell is too large", raw.text.size()));
+        }
+        out_.cells.push_back({Cell::Kind::kText, static_cast<uint32_t>(raw.text.size()), out_.text.size()});
+        out_.text.append(raw.text);
+        break;
+      case XlsxCell::Type::kNumber:
+        out_.cells.push_back(IsIntegral(raw.number)
+                                 ? PackedCell{Cell::Kind::kInt, 0, static_cast<uint64_t>(static_cast<int64_t>(raw.number))}
+                                 : PackedCell{Cell::Kind::kFloat, 0, std::bit_cast<uint64_t>(raw.number)});
+        break;
+      case XlsxCell::Type::kBool: out_.cells.push_back({Cell::Kind::kBool, 0, raw.number != 0 ? 1u : 0u}); break;
+      case XlsxCell::Type::kError:
+        out_.cells.push_back({Cell::Kind::kFloat, 0, std::bit_cast<uint64_t>(std::numeric_limits<double>::quiet_NaN())});
+        break;
+    }
+    return Status::Ok();
+  }
+
+  const std::string& path_;
+  const CompareResultQuery& query_;
   CompareResultColumns out_;
   std::vector<ColumnKinds> kinds_;
   std::vector<RawCell> selected_;
@@ -261,7 +304,6 @@ Status ReadCsvResult(Bytes bytes, const std::string& path, ResultCollector* coll
   static const std::vector<std::string_view> kStatsDiffs = {"Max diff",       "Min diff",       "Mean diff",
                                                             "L2norm diff",    "MaxRelativeErr", "MinRelativeErr",
                                                             "MeanRelativeErr", "NormRelativeErr"};
-  std::vector<RawCell> raw;
   bool have_header = false;
   return ReadCsv(bytes, path, [&](uint64_t, std::span<const std::string_view> fields) -> Status {
     if (!have_header) {
@@ -276,13 +318,22 @@ Status ReadCsvResult(Bytes bytes, const std::string& path, ResultCollector* coll
       collector->SetCsvTextColumns(std::move(text_columns));
       return Status::Ok();
     }
-    raw.resize(fields.size());
-    for (size_t i = 0; i < fields.size(); ++i) raw[i].text = fields[i];  // typed once selected
-    return collector->AddRow(raw);
+    return collector->AddCsvRow(fields);
   });
 }
 
 }  // namespace
+
+Cell CompareResultColumns::ToCell(size_t row, size_t column) const {
+  const PackedCell& cell = at(row, column);
+  switch (cell.kind) {
+    case Cell::Kind::kText: return Cell::Text(std::string(TextOf(cell)));
+    case Cell::Kind::kFloat: return Cell::Float(std::bit_cast<double>(cell.payload));
+    case Cell::Kind::kInt: return Cell::Int(static_cast<int64_t>(cell.payload));
+    case Cell::Kind::kBool: return Cell::Bool(cell.payload != 0);
+  }
+  return Cell::Text("");
+}
 
 Result<CompareResultColumns> ReadCompareResult(const std::string& path, const CompareResultQuery& query) {
   MSP_ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, MappedFile::Open(path));

@@ -6,11 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <ctime>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <unordered_set>
 
 #include "msprobe/compare/compare_result_reader.h"
 #include "msprobe/compare/merge_config.h"
@@ -18,6 +19,7 @@
 #include "msprobe/compare/merge_table.h"
 #include "msprobe/compare/merge_writer.h"
 #include "msprobe/compare/output_timestamp.h"
+#include "msprobe/compare/python_format.h"
 
 namespace msprobe::compare {
 namespace {
@@ -26,18 +28,56 @@ namespace fs = std::filesystem;
 
 constexpr const char* kNotShown = "The compare result will not be shown in merged result.";
 
-// What one result contributes, made in parallel and consumed in rank order.
+// What one result contributes, made in parallel and consumed in rank order. The names and text
+// values view `data`, which stays in place when the extract moves.
+struct RankData {
+  CompareResultColumns table;
+  std::deque<std::string> replaced;  // "NPU:…  Bench:…" texts (a deque never moves its strings)
+};
 struct RankExtract {
   MergeInput input;
-  std::vector<std::string> warnings;       // in the order msprobe logs them
-  bool usable = false;                     // false: dropped or empty
-  std::vector<std::string> indexes;        // what was read: the config's list, or the mode's full list
-  std::vector<std::string> names;          // full names in first-seen order, no repeats
-  std::vector<std::vector<Cell>> values;   // per index, aligned with names
+  std::vector<std::string> warnings;          // in the order msprobe logs them
+  bool usable = false;                        // false: dropped or empty
+  std::vector<std::string> indexes;           // what was read: the config's list, or the mode's full list
+  std::unique_ptr<RankData> data;
+  std::vector<std::string_view> names;        // full names in first-seen order (repeats are left to MergeTable)
+  std::vector<std::vector<MergeValue>> values;  // per index, aligned with names
 };
 
-bool IsReplaced(const Cell& cell) {
-  return cell.IsText("N/A") || cell.IsText("unsupported") || cell.IsText("Nan");
+bool IsReplaced(std::string_view text) { return text == "N/A" || text == "unsupported" || text == "Nan"; }
+
+// Python's str() of a kept cell.
+std::string ToPython(const CompareResultColumns& table, const PackedCell& cell) {
+  switch (cell.kind) {
+    case Cell::Kind::kText: return std::string(table.TextOf(cell));
+    case Cell::Kind::kFloat: return PythonFloatRepr(std::bit_cast<double>(cell.payload));
+    case Cell::Kind::kInt: return std::to_string(static_cast<int64_t>(cell.payload));
+    case Cell::Kind::kBool: return cell.payload != 0 ? "True" : "False";
+  }
+  return {};
+}
+
+MergeValue ViewOf(const CompareResultColumns& table, const PackedCell& cell) {
+  MergeValue v;
+  switch (cell.kind) {
+    case Cell::Kind::kText:
+      v.kind = MergeValue::Kind::kText;
+      v.text = table.TextOf(cell);
+      break;
+    case Cell::Kind::kFloat:
+      v.kind = MergeValue::Kind::kFloat;
+      v.number = std::bit_cast<double>(cell.payload);
+      break;
+    case Cell::Kind::kInt:
+      v.kind = MergeValue::Kind::kInt;
+      v.integer = static_cast<int64_t>(cell.payload);
+      break;
+    case Cell::Kind::kBool:
+      v.kind = MergeValue::Kind::kBool;
+      v.integer = cell.payload != 0 ? 1 : 0;
+      break;
+  }
+  return v;
 }
 
 // Python's repr of a set of strings, in the given order: {'Cosine', 'EucDist'}.
@@ -103,7 +143,13 @@ class RankReader {
       columns.push_back(position(kBenchMaxColumn));
       return columns;
     };
-    query.keep = [&](std::string_view name) { return MatchesAny(name); };
+    std::vector<uint32_t> first_api;  // per kept row, the first api it matches
+    query.keep = [&](std::string_view name) {
+      const size_t a = FirstMatch(name, 0);
+      if (a == patterns_.size()) return false;
+      first_api.push_back(static_cast<uint32_t>(a));
+      return true;
+    };
 
     Result<CompareResultColumns> result = ReadCompareResult(input.path, query);
     if (!result.ok()) {
@@ -114,50 +160,64 @@ class RankReader {
       out.warnings.push_back(fmt::format("Rank{} compare result is empty and will not shown in merged result.", rank));
       return out;
     }
-    Extract(std::move(*result), &out);
+    out.data = std::make_unique<RankData>();
+    out.data->table = std::move(*result);
+    Extract(first_api, &out);
     out.usable = true;
     return out;
   }
 
  private:
-  bool MatchesAny(std::string_view name) const {
-    return std::any_of(patterns_.begin(), patterns_.end(),
-                       [&](const std::string& p) { return name.find(p) != std::string_view::npos; });
+  // The first api at or after `a` whose pattern `name` holds, or patterns_.size().
+  size_t FirstMatch(std::string_view name, size_t a) const {
+    while (a < patterns_.size() && name.find(patterns_[a]) == std::string_view::npos) ++a;
+    return a;
   }
 
-  // formats.md §5.5 steps 2–5 over the kept rows: [name, indexes…, NPU max, Bench max].
-  // Takes the cells out of `table`: each row is picked at most once.
-  void Extract(CompareResultColumns&& table, RankExtract* out) const {
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(table.rows.size());
-    std::vector<std::vector<Cell>*> rows;
-    for (size_t a = 0; a < patterns_.size(); ++a) {
-      bool found = false;
-      for (std::vector<Cell>& row : table.rows) {
-        const std::string& name = row[0].text();
-        if (name.find(patterns_[a]) == std::string::npos) continue;
-        found = true;
-        if (seen.insert(name).second) rows.push_back(&row);  // the first row of each name
+  // formats.md §5.5 steps 2–5 over the kept rows: [name, indexes…, NPU max, Bench max]. Rows come
+  // grouped by api in config order, each group in sheet order; a row matching two apis comes twice
+  // and a name on two rows comes twice: MergeTable keeps the first of each name, as msprobe's
+  // "first row per name" lookup does.
+  // `first_api[r]`: the first api kept row r matches (the reader's keep() found it).
+  void Extract(const std::vector<uint32_t>& first_api, RankExtract* out) const {
+    const CompareResultColumns& table = out->data->table;
+    const size_t rows = table.row_count();
+    std::vector<std::vector<uint32_t>> groups(patterns_.size());
+    for (size_t r = 0; r < rows; ++r) {
+      const std::string_view name = table.TextOf(table.at(r, 0));
+      for (size_t a = first_api[r]; a < patterns_.size(); a = FirstMatch(name, a + 1)) {
+        groups[a].push_back(static_cast<uint32_t>(r));
       }
-      if (!found) out->warnings.push_back(fmt::format("{} not found in rank{} compare result.", config_.apis[a],
-                                                      out->input.rank));
+    }
+    size_t picked = 0;
+    for (size_t a = 0; a < patterns_.size(); ++a) {
+      picked += groups[a].size();
+      if (groups[a].empty()) {
+        out->warnings.push_back(fmt::format("{} not found in rank{} compare result.", config_.apis[a], out->input.rank));
+      }
     }
     const size_t n = out->indexes.size();
-    out->names.reserve(rows.size());
+    out->names.reserve(picked);
     out->values.assign(n, {});
-    for (auto& column : out->values) column.reserve(rows.size());
-    for (std::vector<Cell>* row : rows) {
-      const Cell& npu_max = (*row)[n + 1];
-      const Cell& bench_max = (*row)[n + 2];
-      for (size_t k = 0; k < n; ++k) {
-        Cell& value = (*row)[k + 1];
-        out->values[k].push_back(IsReplaced(value)
-                                     ? Cell::Text("NPU:" + npu_max.ToPython() + "  Bench:" + bench_max.ToPython())
-                                     : std::move(value));
+    for (auto& column : out->values) column.reserve(picked);
+    for (const std::vector<uint32_t>& group : groups) {
+      for (const uint32_t r : group) {
+        out->names.push_back(table.TextOf(table.at(r, 0)));
+        for (size_t k = 0; k < n; ++k) {
+          const PackedCell& value = table.at(r, k + 1);
+          if (value.kind == Cell::Kind::kText && IsReplaced(table.TextOf(value))) {
+            const std::string& text = out->data->replaced.emplace_back(
+                "NPU:" + ToPython(table, table.at(r, n + 1)) + "  Bench:" + ToPython(table, table.at(r, n + 2)));
+            MergeValue v;
+            v.kind = MergeValue::Kind::kText;
+            v.text = text;
+            out->values[k].push_back(v);
+          } else {
+            out->values[k].push_back(ViewOf(table, value));
+          }
+        }
       }
     }
-    // Last: `seen` views the names.
-    for (std::vector<Cell>* row : rows) out->names.push_back((*row)[0].text());
   }
 
   const MergeConfig& config_;
@@ -182,7 +242,7 @@ class MergeAssembler {
       }
     }
     // Values in the table's index order.
-    std::vector<std::vector<Cell>> values;
+    std::vector<std::vector<MergeValue>> values;
     for (const std::string& index : table_->indexes()) {
       const size_t k = std::find(extract.indexes.begin(), extract.indexes.end(), index) - extract.indexes.begin();
       values.push_back(std::move(extract.values[k]));

@@ -201,7 +201,8 @@ class SheetParser {
     if (column_ >= cells_.size()) cells_.resize(column_ + 1);
     if (column_ >= used_) used_ = column_ + 1;
     XlsxCell& cell = cells_[column_];
-    const std::string ref = fmt::format("cell {}{}", ColumnName(column_), row_number_);
+    // The cell's reference, for messages only (formatting it per cell costs more than the cell).
+    const auto ref = [this] { return fmt::format("cell {}{}", ColumnName(column_), row_number_); };
     if (!has_value_) {
       cell.type = XlsxCell::Type::kEmpty;
       return Status::Ok();
@@ -210,7 +211,7 @@ class SheetParser {
       size_t index = 0;
       const auto [end, ec] = std::from_chars(value_.data(), value_.data() + value_.size(), index);
       if (ec != std::errc() || end != value_.data() + value_.size() || index >= shared_.size()) {
-        return Error(offset, fmt::format("{}: shared string index '{}' is not below {}", ref, value_, shared_.size()));
+        return Error(offset, fmt::format("{}: shared string index '{}' is not below {}", ref(), value_, shared_.size()));
       }
       cell.type = XlsxCell::Type::kText;
       cell.text = shared_[index];
@@ -219,7 +220,7 @@ class SheetParser {
       cell.text.swap(value_);
     } else if (cell_type_ == "b") {
       if (value_ != "0" && value_ != "1" && value_ != "true" && value_ != "false") {
-        return Error(offset, fmt::format("{}: boolean '{}' is not 0 or 1", ref, value_));
+        return Error(offset, fmt::format("{}: boolean '{}' is not 0 or 1", ref(), value_));
       }
       cell.type = XlsxCell::Type::kBool;
       cell.number = (value_ == "1" || value_ == "true") ? 1 : 0;
@@ -239,12 +240,12 @@ class SheetParser {
       double v = 0;
       const auto [end, ec] = std::from_chars(first, last, v);
       if (ec != std::errc() || end != last) {
-        return Error(offset, fmt::format("{}: number '{}' does not parse", ref, value_));
+        return Error(offset, fmt::format("{}: number '{}' does not parse", ref(), value_));
       }
       cell.type = XlsxCell::Type::kNumber;
       cell.number = v;
     } else {
-      return Error(offset, fmt::format("{}: unknown cell type t=\"{}\"", ref, cell_type_));
+      return Error(offset, fmt::format("{}: unknown cell type t=\"{}\"", ref(), cell_type_));
     }
     return Status::Ok();
   }

@@ -1,5 +1,6 @@
 #include "msprobe/compare/xlsx_row_xml.h"
 
+#include <array>
 #include <charconv>
 #include <iterator>
 
@@ -22,29 +23,33 @@ bool IsExcelEscapeAt(std::string_view text, size_t i) {
 
 bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
+// Bytes that may need escaping in a cell text: control characters, '&', '<', '>', and '_' (which
+// starts an escape only before "xHHHH_").
+constexpr std::array<bool, 256> kMayEscape = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 0x20; ++c) t[c] = true;
+  t['&'] = t['<'] = t['>'] = t['_'] = true;
+  return t;
+}();
+
+// The first byte of text[i..] that may need escaping, or text.size().
+size_t NextMayEscape(std::string_view text, size_t i) {
+  while (i < text.size() && !kMayEscape[static_cast<unsigned char>(text[i])]) ++i;
+  return i;
+}
+
 // The text escaped for <t>: entities, Excel's _xHHHH_ for control characters and for literal
-// _xHHHH_ sequences.
+// _xHHHH_ sequences. Runs that need nothing are copied whole.
 void AppendCellText(std::string_view text, std::string* out) {
-  // Most texts hold nothing to escape: find the first byte that may need it, copy up to there.
-  size_t i = 0;
-  while (i < text.size()) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == '&' || c == '<' || c == '>' || c == '_') break;
-    ++i;
-  }
-  if (i == text.size()) {
-    out->append(text);
-    return;
-  }
   size_t plain = 0;  // start of the run not yet copied
-  for (; i < text.size(); ++i) {
+  for (size_t i = NextMayEscape(text, 0); i < text.size(); i = NextMayEscape(text, i + 1)) {
     const auto c = static_cast<unsigned char>(text[i]);
     const char* entity = nullptr;
     if (c == '&') entity = "&amp;";
     else if (c == '<') entity = "&lt;";
     else if (c == '>') entity = "&gt;";
     else if (!IsEscapedControl(c) && !(c == '_' && IsExcelEscapeAt(text, i))) continue;
-    out->append(text.substr(plain, i - plain));
+    out->append(text.data() + plain, i - plain);
     plain = i + 1;
     if (entity) {
       out->append(entity);
@@ -55,7 +60,7 @@ void AppendCellText(std::string_view text, std::string* out) {
       out->append(code, sizeof code);
     }
   }
-  out->append(text.substr(plain));
+  out->append(text.data() + plain, text.size() - plain);
 }
 
 }  // namespace
@@ -132,10 +137,14 @@ void XlsxRowXml::Number(uint32_t column, double value, uint32_t style) {
 
 void XlsxRowXml::Text(uint32_t column, std::string_view text, uint32_t style) {
   OpenCell(column, style);
+  constexpr std::string_view kOpen = " t=\"inlineStr\"><is><t>";
+  constexpr std::string_view kOpenPreserve = " t=\"inlineStr\"><is><t xml:space=\"preserve\">";
+  constexpr std::string_view kClose = "</t></is></c>";
   const bool preserve = !text.empty() && (IsXmlSpace(text.front()) || IsXmlSpace(text.back()));
-  out_->append(preserve ? " t=\"inlineStr\"><is><t xml:space=\"preserve\">" : " t=\"inlineStr\"><is><t>");
+  const std::string_view open = preserve ? kOpenPreserve : kOpen;
+  out_->append(open.data(), open.size());
   AppendCellText(text, out_);
-  out_->append("</t></is></c>");
+  out_->append(kClose.data(), kClose.size());
 }
 
 void XlsxRowXml::Bool(uint32_t column, bool value, uint32_t style) {

@@ -11,7 +11,8 @@
 // gives the same cells.
 //
 // Only the columns the caller selects are kept, and only for the rows whose key it wants, so a
-// large result costs little memory; the inference still looks at every row.
+// large result costs little memory; the inference still looks at every row. Kept cells are packed
+// (16 bytes each, their texts in one buffer), never one heap string per cell.
 #pragma once
 
 #include <cstdint>
@@ -34,11 +35,27 @@ struct CompareResultQuery {
   std::function<bool(std::string_view key)> keep;
 };
 
+// One kept cell after the inference: a text (its bytes in CompareResultColumns::text), a float, an
+// int or a bool.
+struct PackedCell {
+  Cell::Kind kind = Cell::Kind::kText;
+  uint32_t size = 0;     // kText: length
+  uint64_t payload = 0;  // kText: offset; kFloat: the double's bits; kInt: the value; kBool: 1 or 0
+};
+
 struct CompareResultColumns {
   std::vector<std::string> header;
-  std::vector<size_t> columns;           // what select returned
-  std::vector<std::vector<Cell>> rows;   // kept rows in sheet order, one cell per selected column
-  uint64_t data_rows = 0;                // every data row of the sheet
+  std::vector<size_t> columns;      // what select returned
+  std::vector<PackedCell> cells;    // kept rows in sheet order × selected columns, row-major
+  std::string text;                 // the bytes of the text cells
+  uint64_t data_rows = 0;           // every data row of the sheet
+
+  size_t row_count() const { return columns.empty() ? 0 : cells.size() / columns.size(); }
+  const PackedCell& at(size_t row, size_t column) const { return cells[row * columns.size() + column]; }
+  // The text of a kText cell (a view of `text`).
+  std::string_view TextOf(const PackedCell& cell) const { return std::string_view(text).substr(cell.payload, cell.size); }
+  // The cell as a Cell (copies its text).
+  Cell ToCell(size_t row, size_t column) const;
 };
 
 // Reads `path` (".csv" or ".xlsx").

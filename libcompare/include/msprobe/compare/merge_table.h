@@ -7,6 +7,7 @@
 // few hundred MB.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -32,7 +33,11 @@ class MergeTable {
   explicit MergeTable(std::vector<std::string> indexes) : indexes_(std::move(indexes)) {}
 
   // Adds the column of `rank`: names[i] holds values[k][i] for indexes()[k]. Names new to the table
-  // become rows at the end, in the order given; a name repeated within `names` keeps its first.
+  // become rows at the end, in the order given; a name repeated within `names` keeps its first
+  // value. The views are copied; a kMissing value leaves the cell empty.
+  void AddRank(uint64_t rank, const std::vector<std::string_view>& names,
+               const std::vector<std::vector<MergeValue>>& values);
+  // The same with owned names and cells.
   void AddRank(uint64_t rank, const std::vector<std::string>& names, const std::vector<std::vector<Cell>>& values);
 
   const std::vector<std::string>& indexes() const { return indexes_; }
@@ -53,10 +58,31 @@ class MergeTable {
     std::vector<Layer> layers;  // one per index
   };
 
+  // The row of `name`, appended when new. `guess` is tried first: ranks usually list the same
+  // names in the same order, so the row after the previous one is most often right.
+  uint32_t RowOf(std::string_view name, size_t guess);
+
   std::vector<std::string> indexes_;
   std::deque<std::string> row_names_;  // a deque keeps the map's views valid as it grows
   std::unordered_map<std::string_view, uint32_t> row_of_;
   std::vector<Column> columns_;
 };
+
+// Inline: the writer asks for every cell of every sheet.
+inline MergeValue MergeTable::Value(size_t index, size_t row, size_t column) const {
+  const Layer& layer = columns_[column].layers[index];
+  MergeValue v;
+  if (row >= layer.kinds.size()) return v;  // a row first seen in a later rank
+  v.kind = layer.kinds[row];
+  const uint64_t p = layer.payload[row];
+  switch (v.kind) {
+    case MergeValue::Kind::kMissing: break;
+    case MergeValue::Kind::kText: v.text = std::string_view(layer.text.data() + (p >> 32), p & 0xffffffffu); break;
+    case MergeValue::Kind::kFloat: v.number = std::bit_cast<double>(p); break;
+    case MergeValue::Kind::kInt:
+    case MergeValue::Kind::kBool: v.integer = static_cast<int64_t>(p); break;
+  }
+  return v;
+}
 
 }  // namespace msprobe::compare
