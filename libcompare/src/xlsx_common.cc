@@ -4,10 +4,6 @@
 
 namespace msprobe::compare::internal {
 
-Status XlsxStatus(const std::string& path, lxw_error err) {
-  return Status::IOError(path, std::string("cannot write xlsx: ") + lxw_strerror(err));
-}
-
 size_t Utf8Length(std::string_view s) {
   return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
 }

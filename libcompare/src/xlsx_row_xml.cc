@@ -99,6 +99,25 @@ void XlsxRowXml::BeginRow(uint64_t row) {
   out_->append("\">");
 }
 
+void XlsxRowXml::BeginRow(uint64_t row, uint32_t style) {
+  if (style == 0) return BeginRow(row);
+  row_size_ = static_cast<size_t>(std::to_chars(row_digits_, row_digits_ + sizeof row_digits_, row).ptr - row_digits_);
+  next_column_ = 0;
+  out_->append("<row r=\"");
+  out_->append(row_digits_, row_size_);
+  out_->push_back('"');
+  AppendStyle(style);
+  out_->append(" customFormat=\"1\">");
+}
+
+void XlsxRowXml::AppendStyle(uint32_t style) {
+  char digits[12];
+  const size_t size = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, style).ptr - digits);
+  out_->append(" s=\"");
+  out_->append(digits, size);
+  out_->push_back('"');
+}
+
 void XlsxRowXml::OpenCell(uint32_t column, uint32_t style) {
   if (column == next_column_) {
     out_->append("<c");  // the cell right of the previous one: its reference is implied
@@ -117,13 +136,7 @@ void XlsxRowXml::OpenCell(uint32_t column, uint32_t style) {
     out_->append(ref, static_cast<size_t>(p - ref));
   }
   next_column_ = column + 1;
-  if (style != 0) {
-    char digits[12];
-    const size_t size = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, style).ptr - digits);
-    out_->append(" s=\"");
-    out_->append(digits, size);
-    out_->push_back('"');
-  }
+  if (style != 0) AppendStyle(style);
 }
 
 void XlsxRowXml::Number(uint32_t column, double value, uint32_t style) {
@@ -145,6 +158,11 @@ void XlsxRowXml::Text(uint32_t column, std::string_view text, uint32_t style) {
   out_->append(open.data(), open.size());
   AppendCellText(text, out_);
   out_->append(kClose.data(), kClose.size());
+}
+
+void XlsxRowXml::Blank(uint32_t column, uint32_t style) {
+  OpenCell(column, style);
+  out_->append("/>");
 }
 
 void XlsxRowXml::Bool(uint32_t column, bool value, uint32_t style) {

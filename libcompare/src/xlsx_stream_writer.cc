@@ -11,88 +11,20 @@
 #include <memory>
 #include <mutex>
 
+#include "xlsx_package_xml_internal.h"
+
 namespace msprobe::compare {
 namespace {
 
-constexpr std::string_view kXmlDeclaration = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n";
-constexpr std::string_view kMainNs = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
-constexpr std::string_view kRelNs = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-constexpr std::string_view kPackageRelNs = "http://schemas.openxmlformats.org/package/2006/relationships";
 constexpr size_t kMaxSheetName = 31;
 constexpr uint64_t kCellsPerChunk = 32 * 1024;  // about 1 MB of XML: pieces small enough to pipeline
 constexpr int kSheetDeflateLevel = 1;           // most of the speed for a little size
 constexpr int kPartDeflateLevel = 6;
 
-// The fonts, fills and borders behind the three cell styles (0 default, 1 header, 2 outlier).
-constexpr std::string_view kStyles =
-    "<styleSheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">"
-    "<fonts count=\"3\">"
-    "<font><sz val=\"11\"/><color rgb=\"FF000000\"/><name val=\"Calibri\"/><family val=\"2\"/></font>"
-    "<font><b/><sz val=\"11\"/><color rgb=\"FF000000\"/><name val=\"Calibri\"/><family val=\"2\"/></font>"
-    "<font><sz val=\"11\"/><color rgb=\"FF9C0006\"/><name val=\"Calibri\"/><family val=\"2\"/></font>"
-    "</fonts>"
-    "<fills count=\"3\">"
-    "<fill><patternFill patternType=\"none\"/></fill>"
-    "<fill><patternFill patternType=\"gray125\"/></fill>"
-    "<fill><patternFill patternType=\"solid\"><fgColor rgb=\"FFFFC7CE\"/><bgColor indexed=\"64\"/></patternFill></fill>"
-    "</fills>"
-    "<borders count=\"2\">"
-    "<border><left/><right/><top/><bottom/><diagonal/></border>"
-    "<border><left style=\"thin\"><color auto=\"1\"/></left><right style=\"thin\"><color auto=\"1\"/></right>"
-    "<top style=\"thin\"><color auto=\"1\"/></top><bottom style=\"thin\"><color auto=\"1\"/></bottom><diagonal/></border>"
-    "</borders>"
-    "<cellStyleXfs count=\"1\"><xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\"/></cellStyleXfs>"
-    "<cellXfs count=\"3\">"
-    "<xf numFmtId=\"0\" fontId=\"0\" fillId=\"0\" borderId=\"0\" xfId=\"0\"/>"
-    "<xf numFmtId=\"0\" fontId=\"1\" fillId=\"0\" borderId=\"1\" xfId=\"0\" applyFont=\"1\" applyBorder=\"1\" "
-    "applyAlignment=\"1\"><alignment horizontal=\"center\"/></xf>"
-    "<xf numFmtId=\"0\" fontId=\"2\" fillId=\"2\" borderId=\"0\" xfId=\"0\" applyFont=\"1\" applyFill=\"1\"/>"
-    "</cellXfs>"
-    "<cellStyles count=\"1\"><cellStyle name=\"Normal\" xfId=\"0\" builtinId=\"0\"/></cellStyles>"
-    "<dxfs count=\"0\"/><tableStyles count=\"0\" defaultTableStyle=\"TableStyleMedium9\" "
-    "defaultPivotStyle=\"PivotStyleLight16\"/>"
-    "</styleSheet>";
-
-std::string ContentTypes(size_t sheets) {
-  std::string x(kXmlDeclaration);
-  x += "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
-       "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
-       "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
-       "<Override PartName=\"/xl/workbook.xml\" "
-       "ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
-       "<Override PartName=\"/xl/styles.xml\" "
-       "ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml\"/>";
-  for (size_t i = 1; i <= sheets; ++i) {
-    x += fmt::format("<Override PartName=\"/xl/worksheets/sheet{}.xml\" "
-                     "ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml\"/>", i);
-  }
-  return x + "</Types>";
-}
-
-std::string RootRels() {
-  return fmt::format("{}<Relationships xmlns=\"{}\"><Relationship Id=\"rId1\" Type=\"{}/officeDocument\" "
-                     "Target=\"xl/workbook.xml\"/></Relationships>", kXmlDeclaration, kPackageRelNs, kRelNs);
-}
-
-std::string Workbook(const std::vector<std::string>& names) {
-  std::string x = fmt::format("{}<workbook xmlns=\"{}\" xmlns:r=\"{}\"><bookViews><workbookView/></bookViews><sheets>",
-                              kXmlDeclaration, kMainNs, kRelNs);
-  for (size_t i = 0; i < names.size(); ++i) {
-    x += "<sheet name=\"";
-    AppendXmlEscaped(names[i], true, &x);
-    x += fmt::format("\" sheetId=\"{}\" r:id=\"rId{}\"/>", i + 1, i + 1);
-  }
-  return x + "</sheets></workbook>";
-}
-
-std::string WorkbookRels(size_t sheets) {
-  std::string x = fmt::format("{}<Relationships xmlns=\"{}\">", kXmlDeclaration, kPackageRelNs);
-  for (size_t i = 1; i <= sheets; ++i) {
-    x += fmt::format("<Relationship Id=\"rId{}\" Type=\"{}/worksheet\" Target=\"worksheets/sheet{}.xml\"/>", i, kRelNs, i);
-  }
-  return x + fmt::format("<Relationship Id=\"rId{}\" Type=\"{}/styles\" Target=\"styles.xml\"/></Relationships>",
-                         sheets + 1, kRelNs);
-}
+using internal::AppendXmlAttribute;
+using internal::kMainNs;
+using internal::kRelNs;
+using internal::kXmlDeclaration;
 
 size_t Utf8Chars(std::string_view s) {
   return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
@@ -109,34 +41,71 @@ std::string FormatWidth(double w) {
   return std::string(digits, std::to_chars(digits, digits + sizeof digits, w).ptr);
 }
 
+uint32_t ColumnCount(const XlsxSheetLayout& layout) {
+  return static_cast<uint32_t>(layout.header.empty() ? layout.widths.size() : layout.header.size());
+}
+
 // Everything before the data rows: dimension, the frozen header pane, widths, the header row.
 std::string SheetPrologue(const XlsxSheetLayout& layout, bool first_sheet) {
-  const auto columns = static_cast<uint32_t>(layout.header.size());
+  const uint32_t columns = ColumnCount(layout);
+  const bool header = !layout.header.empty();
   std::string x = fmt::format("{}<worksheet xmlns=\"{}\" xmlns:r=\"{}\">", kXmlDeclaration, kMainNs, kRelNs);
-  x += fmt::format("<dimension ref=\"A1:{}{}\"/>", XlsxColumnName(columns == 0 ? 0 : columns - 1), layout.rows + 1);
-  x += fmt::format("<sheetViews><sheetView {}workbookViewId=\"0\"><pane ySplit=\"1\" topLeftCell=\"A2\" "
-                   "activePane=\"bottomLeft\" state=\"frozen\"/><selection pane=\"bottomLeft\"/></sheetView>"
-                   "</sheetViews><sheetFormatPr defaultRowHeight=\"15\"/>",
-                   first_sheet ? "tabSelected=\"1\" " : "");
-  if (!layout.widths.empty()) {
-    x += "<cols>";
-    for (size_t c = 0; c < layout.widths.size(); ++c) {
-      x += fmt::format("<col min=\"{}\" max=\"{}\" width=\"{}\" customWidth=\"1\"/>", c + 1, c + 1,
-                       FormatWidth(XlsxStreamWriter::StoredWidth(layout.widths[c])));
-    }
-    x += "</cols>";
+  x += fmt::format("<dimension ref=\"A1:{}{}\"/>", XlsxColumnName(columns == 0 ? 0 : columns - 1),
+                   std::max<uint64_t>(1, layout.rows + (header ? 1 : 0)));
+  const char* selected = first_sheet ? "tabSelected=\"1\" " : "";
+  if (header) {
+    x += fmt::format("<sheetViews><sheetView {}workbookViewId=\"0\"><pane ySplit=\"1\" topLeftCell=\"A2\" "
+                     "activePane=\"bottomLeft\" state=\"frozen\"/><selection pane=\"bottomLeft\"/></sheetView>"
+                     "</sheetViews><sheetFormatPr defaultRowHeight=\"15\"/>", selected);
+  } else {
+    x += fmt::format("<sheetViews><sheetView {}workbookViewId=\"0\"/></sheetViews>"
+                     "<sheetFormatPr defaultRowHeight=\"15\"/>", selected);
   }
+  std::string cols;
+  for (size_t c = 0; c < layout.widths.size() || c < layout.column_styles.size(); ++c) {
+    const double width = c < layout.widths.size() ? layout.widths[c] : 0;
+    const uint32_t style = c < layout.column_styles.size() ? layout.column_styles[c] : 0;
+    if (width <= 0 && style == 0) continue;  // Excel's default column
+    cols += fmt::format("<col min=\"{}\" max=\"{}\"", c + 1, c + 1);
+    // A styled column without its own width keeps Excel's default one (8.43 characters).
+    cols += fmt::format(" width=\"{}\"", FormatWidth(XlsxStreamWriter::StoredWidth(width > 0 ? width : 8.43)));
+    if (style != 0) cols += fmt::format(" style=\"{}\"", style);
+    cols += width > 0 ? " customWidth=\"1\"/>" : "/>";
+  }
+  if (!cols.empty()) x += "<cols>" + cols + "</cols>";
   x += "<sheetData>";
-  XlsxRowXml row(&x);
-  row.BeginRow(1);
-  for (uint32_t c = 0; c < columns; ++c) row.Text(c, layout.header[c], kXlsxStyleHeader);
-  row.EndRow();
+  if (header) {
+    XlsxRowXml row(&x);
+    row.BeginRow(1);
+    for (uint32_t c = 0; c < columns; ++c) row.Text(c, layout.header[c], kXlsxStyleHeader);
+    row.EndRow();
+  }
   return x;
 }
 
-constexpr std::string_view kSheetEpilogue =
-    "</sheetData><pageMargins left=\"0.7\" right=\"0.7\" top=\"0.75\" bottom=\"0.75\" header=\"0.3\" "
-    "footer=\"0.3\"/></worksheet>";
+// Everything after the data rows, in CT_Worksheet's order: autofilter, hyperlinks, margins, drawing.
+std::string SheetEpilogue(const XlsxSheetPlan& plan, const XlsxSheetLayout& layout) {
+  std::string x = "</sheetData>";
+  if (plan.filter_columns > 0) {
+    x += fmt::format("<autoFilter ref=\"A1:{}{}\"/>", XlsxColumnName(plan.filter_columns - 1), plan.filter_rows + 1);
+  }
+  if (!layout.hyperlinks.empty()) {
+    x += "<hyperlinks>";
+    for (const XlsxHyperlink& link : layout.hyperlinks) {
+      x += "<hyperlink ref=\"";
+      AppendXmlAttribute(link.cell, &x);
+      x += "\" location=\"";
+      AppendXmlAttribute(link.location, &x);
+      x += "\" display=\"";
+      AppendXmlAttribute(link.display, &x);
+      x += "\"/>";
+    }
+    x += "</hyperlinks>";
+  }
+  x += "<pageMargins left=\"0.7\" right=\"0.7\" top=\"0.75\" bottom=\"0.75\" header=\"0.3\" footer=\"0.3\"/>";
+  if (layout.chart) x += "<drawing r:id=\"rId1\"/>";
+  return x + "</worksheet>";
+}
 
 // One piece of a sheet on its way through the pipeline.
 struct SheetChunk {
@@ -159,9 +128,44 @@ double XlsxStreamWriter::StoredWidth(double characters) {
   return static_cast<uint16_t>((static_cast<uint16_t>(characters * kDigit + 0.5) + kPadding) / kDigit * 256.0) / 256.0;
 }
 
+std::string XlsxSheetRef(std::string_view sheet) {
+  // Excel leaves a name bare when it reads as a name: a letter or '_' first, then letters, digits,
+  // '_' and '.', and not a cell reference such as "AB12".
+  const auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  bool bare = !sheet.empty() && (alpha(sheet[0]) || sheet[0] == '_');
+  for (char c : sheet) bare = bare && (alpha(c) || digit(c) || c == '_' || c == '.');
+  size_t letters = 0;
+  while (letters < sheet.size() && alpha(sheet[letters])) ++letters;
+  const bool cell_like = letters > 0 && letters <= 3 && letters < sheet.size() &&
+                         std::all_of(sheet.begin() + static_cast<std::ptrdiff_t>(letters), sheet.end(), digit);
+  if (bare && !cell_like) return std::string(sheet);
+  std::string quoted = "'";
+  for (char c : sheet) {
+    quoted.push_back(c);
+    if (c == '\'') quoted.push_back('\'');
+  }
+  return quoted + "'";
+}
+
+std::string XlsxRangeRef(std::string_view sheet, uint32_t column, uint64_t first_row, uint64_t last_row) {
+  const std::string col = XlsxColumnName(column);
+  return fmt::format("{}!${}${}:${}${}", XlsxSheetRef(sheet), col, first_row, col, last_row);
+}
+
 Status XlsxStreamWriter::Begin(const std::vector<std::string>& sheet_names) {
-  for (size_t i = 0; i < sheet_names.size(); ++i) {
-    const std::string& name = sheet_names[i];
+  std::vector<XlsxSheetPlan> plans;
+  for (const std::string& name : sheet_names) {
+    XlsxSheetPlan plan;
+    plan.name = name;
+    plans.push_back(std::move(plan));
+  }
+  return Begin(plans, {});
+}
+
+Status XlsxStreamWriter::Begin(const std::vector<XlsxSheetPlan>& sheets, const std::vector<XlsxCellStyle>& styles) {
+  for (size_t i = 0; i < sheets.size(); ++i) {
+    const std::string& name = sheets[i].name;
     const size_t chars = Utf8Chars(name);
     if (chars == 0 || chars > kMaxSheetName || name.find_first_of("[]:*?/\\") != std::string::npos ||
         name.front() == '\'' || name.back() == '\'') {
@@ -169,26 +173,47 @@ Status XlsxStreamWriter::Begin(const std::vector<std::string>& sheet_names) {
                                                        "[]:*?/\\, no apostrophe at either end)", name, kMaxSheetName));
     }
     for (size_t j = 0; j < i; ++j) {
-      if (AsciiLower(sheet_names[j]) == AsciiLower(name)) {
+      if (AsciiLower(sheets[j].name) == AsciiLower(name)) {
         return Status::InvalidInput(source_, fmt::format("sheet name '{}' is used twice", name));
       }
     }
+    if (sheets[i].filter_columns > kXlsxMaxColumns || sheets[i].filter_rows + 1 > kXlsxMaxRows) {
+      return Status::InvalidInput(source_, fmt::format("sheet '{}': the autofilter passes Excel's grid", name));
+    }
   }
-  sheet_names_ = sheet_names;
-  MSP_RETURN_IF_ERROR(zip_.AddDeflated("[Content_Types].xml", ContentTypes(sheet_names.size()), kPartDeflateLevel));
-  MSP_RETURN_IF_ERROR(zip_.AddDeflated("_rels/.rels", RootRels(), kPartDeflateLevel));
-  MSP_RETURN_IF_ERROR(zip_.AddDeflated("xl/workbook.xml", Workbook(sheet_names), kPartDeflateLevel));
-  MSP_RETURN_IF_ERROR(zip_.AddDeflated("xl/_rels/workbook.xml.rels", WorkbookRels(sheet_names.size()), kPartDeflateLevel));
-  return zip_.AddDeflated("xl/styles.xml", std::string(kXmlDeclaration) + std::string(kStyles), kPartDeflateLevel);
+  sheets_ = sheets;
+  MSP_RETURN_IF_ERROR(zip_.AddDeflated("[Content_Types].xml", internal::XlsxContentTypes(sheets), kPartDeflateLevel));
+  MSP_RETURN_IF_ERROR(zip_.AddDeflated("_rels/.rels", internal::XlsxRootRels(), kPartDeflateLevel));
+  MSP_RETURN_IF_ERROR(zip_.AddDeflated("xl/workbook.xml", internal::XlsxWorkbook(sheets), kPartDeflateLevel));
+  MSP_RETURN_IF_ERROR(
+      zip_.AddDeflated("xl/_rels/workbook.xml.rels", internal::XlsxWorkbookRels(sheets.size()), kPartDeflateLevel));
+  return zip_.AddDeflated("xl/styles.xml", internal::XlsxStyles(styles), kPartDeflateLevel);
+}
+
+Status XlsxStreamWriter::WriteChartParts(const XlsxLineChart& chart) {
+  const size_t k = ++charts_written_;
+  MSP_RETURN_IF_ERROR(zip_.AddDeflated(fmt::format("xl/worksheets/_rels/sheet{}.xml.rels", sheets_written_),
+                                       internal::XlsxSheetDrawingRels(k), kPartDeflateLevel));
+  MSP_RETURN_IF_ERROR(
+      zip_.AddDeflated(fmt::format("xl/drawings/drawing{}.xml", k), internal::XlsxDrawing(chart), kPartDeflateLevel));
+  MSP_RETURN_IF_ERROR(zip_.AddDeflated(fmt::format("xl/drawings/_rels/drawing{}.xml.rels", k),
+                                       internal::XlsxDrawingRels(k), kPartDeflateLevel));
+  return zip_.AddDeflated(fmt::format("xl/charts/chart{}.xml", k), internal::XlsxChart(chart), kPartDeflateLevel);
 }
 
 Status XlsxStreamWriter::WriteSheet(const XlsxSheetLayout& layout, const XlsxRowsFormatter& format_rows) {
-  if (sheets_written_ >= sheet_names_.size() || layout.name != sheet_names_[sheets_written_]) {
+  if (sheets_written_ >= sheets_.size() || layout.name != sheets_[sheets_written_].name) {
     return Status::Internal(source_, fmt::format("sheet '{}' was not announced in this place", layout.name));
   }
-  if (layout.rows + 1 > kXlsxMaxRows || layout.header.empty() || layout.header.size() > kXlsxMaxColumns) {
+  const XlsxSheetPlan& plan = sheets_[sheets_written_];
+  if (plan.chart != layout.chart.has_value()) {
+    return Status::Internal(source_, fmt::format("sheet '{}': its chart was not planned so", layout.name));
+  }
+  const uint32_t columns = ColumnCount(layout);
+  const uint64_t header_rows = layout.header.empty() ? 0 : 1;
+  if (layout.rows + header_rows > kXlsxMaxRows || columns == 0 || columns > kXlsxMaxColumns) {
     return Status::InvalidInput(source_, fmt::format("sheet '{}': {} rows × {} columns do not fit Excel's {} × {}",
-                                                     layout.name, layout.rows + 1, layout.header.size(), kXlsxMaxRows,
+                                                     layout.name, layout.rows + header_rows, columns, kXlsxMaxRows,
                                                      kXlsxMaxColumns));
   }
   const bool first_sheet = sheets_written_ == 0;
@@ -196,7 +221,8 @@ Status XlsxStreamWriter::WriteSheet(const XlsxSheetLayout& layout, const XlsxRow
   MSP_RETURN_IF_ERROR(zip_.BeginStreamed(fmt::format("xl/worksheets/sheet{}.xml", sheets_written_),
                                          layout.xml_bytes_bound >= kZipMax32));
 
-  const uint64_t rows_per_chunk = std::max<uint64_t>(1, kCellsPerChunk / layout.header.size());
+  const uint64_t rows_per_chunk = std::max<uint64_t>(1, kCellsPerChunk / columns);
+  const std::string epilogue = SheetEpilogue(plan, layout);
   const uint64_t chunks = std::max<uint64_t>(1, (layout.rows + rows_per_chunk - 1) / rows_per_chunk);
   tbb::enumerable_thread_specific<std::unique_ptr<ChunkWorker>> workers;
   std::mutex error_mutex;
@@ -235,7 +261,7 @@ Status XlsxStreamWriter::WriteSheet(const XlsxSheetLayout& layout, const XlsxRow
                   format_rows(first, end, &rows);
                 }
                 const bool last = k + 1 == chunks;
-                if (last) xml.append(kSheetEpilogue);
+                if (last) xml.append(epilogue);
                 if (Status s = worker->deflater.Deflate(xml, last, &chunk->deflated); !s.ok()) fail(std::move(s));
                 return chunk;
               }) &
@@ -248,12 +274,13 @@ Status XlsxStreamWriter::WriteSheet(const XlsxSheetLayout& layout, const XlsxRow
                                                                 }
                                                               }));
   if (!error.ok()) return error;
-  return zip_.EndStreamed();
+  MSP_RETURN_IF_ERROR(zip_.EndStreamed());
+  return layout.chart ? WriteChartParts(*layout.chart) : Status::Ok();
 }
 
 Status XlsxStreamWriter::Finish() {
-  if (sheets_written_ != sheet_names_.size()) {
-    return Status::Internal(source_, fmt::format("{} of {} sheets were written", sheets_written_, sheet_names_.size()));
+  if (sheets_written_ != sheets_.size()) {
+    return Status::Internal(source_, fmt::format("{} of {} sheets were written", sheets_written_, sheets_.size()));
   }
   return zip_.Finish();
 }

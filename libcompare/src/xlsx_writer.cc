@@ -1,12 +1,14 @@
 #include "msprobe/compare/xlsx_writer.h"
 
-#include <xlsxwriter.h>
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 
 #include "msprobe/compare/python_format.h"
+#include "msprobe/compare/xlsx_stream_writer.h"
 #include "msprobe/dump/atomic_file.h"
 #include "xlsx_common_internal.h"
 #include "xlsx_summary_sheet_internal.h"
@@ -14,26 +16,26 @@
 namespace msprobe::compare {
 namespace {
 
-using internal::XlsxDataSheet;
 using internal::ExcelText;
 using internal::Utf8Length;
-using internal::WorkbookFree;
-using internal::XlsxStatus;
+using internal::XlsxDataSheet;
+using internal::XlsxSummarySheet;
 
 constexpr size_t kWidthSampleRows = 1000;  // widths follow the first rows; enough to see each column's kind
 constexpr double kMinColumnWidth = 8;
 constexpr double kMaxColumnWidth = 60;
-constexpr size_t kZip64Rows = 500'000;        // past this a sheet's XML may exceed 4 GB
-constexpr lxw_color_t kErrorFill = 0xFF0000;   // written as rgb="FFFF0000"
-constexpr lxw_color_t kWarningFill = 0xFFFF00;
-constexpr lxw_color_t kFirstDiffFill = 0xFFA500;  // orange: the row -da named as the first diff
-
-struct Formats {
-  lxw_format* header = nullptr;
-  lxw_format* error = nullptr;
-  lxw_format* warning = nullptr;
-  lxw_format* first_diff = nullptr;
-};
+// Bounds of the sheet XML, for the ZIP64 decision: a cell's markup without its text
+// (<c r="XFD1048576" s="12" t="inlineStr"><is><t xml:space="preserve"></t></is></c> is 80 bytes, a
+// number cell less), a row's (<row r="1048576" s="12" customFormat="1"></row>), and the growth of
+// a text byte: JSON's "\u0001" (Err_message), Python's "\x01" (Data_name) and XML's "_x001F_" each
+// make at most 7 bytes of one, and never stack (their outputs need no further escaping but '&',
+// '<', '>', which JSON and Python pass through as one byte). Every string also gets 16 bytes for
+// quotes, brackets and separators.
+constexpr uint64_t kCellMarkupBound = 96;
+constexpr uint64_t kRowMarkupBound = 64;
+constexpr uint64_t kTextGrowthBound = 7;
+constexpr uint64_t kStringOverheadBound = 16;
+constexpr uint64_t kSheetMarkupBound = 8192;
 
 std::vector<double> ColumnWidths(const ResultTable& table, const std::vector<std::string>& header) {
   std::vector<size_t> longest(header.size());
@@ -50,57 +52,78 @@ std::vector<double> ColumnWidths(const ResultTable& table, const std::vector<std
   return widths;
 }
 
-lxw_error WriteCell(lxw_worksheet* ws, lxw_row_t row, lxw_col_t col, const Cell& cell, lxw_format* format) {
-  switch (cell.kind()) {
-    case Cell::Kind::kFloat:
-      // A cell cannot hold inf or NaN; those keep Python's spelling as text, as in the CSV.
-      if (std::isfinite(cell.number())) return worksheet_write_number(ws, row, col, cell.number(), format);
-      return worksheet_write_string(ws, row, col, PythonFloatRepr(cell.number()).c_str(), format);
-    case Cell::Kind::kInt: return worksheet_write_number(ws, row, col, static_cast<double>(cell.integer()), format);
-    case Cell::Kind::kBool: return worksheet_write_boolean(ws, row, col, cell.boolean() ? 1 : 0, format);
-    case Cell::Kind::kText: break;
+// A row's cells as SpreadsheetML, straight from the row's fields (no Cell copies).
+class DataRowXml final : public ResultCellVisitor {
+ public:
+  DataRowXml(XlsxRowXml* xml, uint32_t style) : xml_(xml), style_(style) {}
+
+  void Text(std::string_view text) override {
+    // Always a string cell, never a formula, so texts such as "=1+1" need no defusing here.
+    if (!text.empty()) {
+      xml_->Text(column_, ExcelText(text), style_);
+    } else if (style_ != 0) {
+      xml_->Blank(column_, style_);
+    }
+    ++column_;
   }
-  // Always a string cell, never a formula, so texts such as "=1+1" need no defusing here.
-  const std::string text(ExcelText(cell.text()));
-  return worksheet_write_string(ws, row, col, text.c_str(), format);
+
+  void Value(const Cell& cell) override {
+    switch (cell.kind()) {
+      case Cell::Kind::kFloat:
+        // A cell cannot hold inf or NaN; those keep Python's spelling as text, as in the CSV.
+        if (std::isfinite(cell.number())) {
+          xml_->Number(column_++, cell.number(), style_);
+        } else {
+          Text(PythonFloatRepr(cell.number()));
+        }
+        return;
+      case Cell::Kind::kInt: xml_->Number(column_++, static_cast<double>(cell.integer()), style_); return;
+      case Cell::Kind::kBool: xml_->Bool(column_++, cell.boolean(), style_); return;
+      case Cell::Kind::kText: Text(cell.text()); return;
+    }
+  }
+
+ private:
+  XlsxRowXml* xml_;
+  uint32_t style_;
+  uint32_t column_ = 0;
+};
+
+uint32_t RowStyle(const ResultTable& table, size_t row) {
+  if (table.first_diff_row == row) return internal::kStyleFirstDiff;
+  const std::string& result = table.rows[row].result;
+  return result == "error" ? internal::kStyleError : result == "warning" ? internal::kStyleWarning : 0;
 }
 
-Status WriteDataSheet(lxw_workbook* wb, const std::string& path, const ResultTable& table,
-                      const XlsxDataSheet& sheet, const std::vector<std::string>& header,
-                      const std::vector<double>& widths, const Formats& formats) {
-  lxw_worksheet* ws = workbook_add_worksheet(wb, sheet.name.c_str());
-  if (!ws) return Status::IOError(path, "cannot add sheet " + sheet.name);
-  const lxw_col_t last_col = static_cast<lxw_col_t>(header.size() - 1);
-  for (lxw_col_t col = 0; col <= last_col; ++col) {
-    const lxw_error err = worksheet_set_column(ws, col, col, widths[col], nullptr);
-    if (err) return XlsxStatus(path, err);
+// Bytes of every string a row's cells are made of.
+uint64_t RowTextBytes(const ResultRow& r) {
+  uint64_t sum = 0;
+  auto add = [&sum](std::string_view s) { sum += s.size() + kStringOverheadBound; };
+  for (const Cell& c : r.cells) add(c.text());
+  for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape, &r.bench_shape,
+                               &r.npu_requires_grad, &r.bench_requires_grad, &r.result, &r.stack_info,
+                               &r.npu_data_name, &r.bench_data_name}) {
+    add(*s);
   }
-  worksheet_freeze_panes(ws, 1, 0);
-  if (const lxw_error err = worksheet_autofilter(ws, 0, 0, static_cast<lxw_row_t>(sheet.rows), last_col)) {
-    return XlsxStatus(path, err);
-  }
-  for (lxw_col_t col = 0; col <= last_col; ++col) {
-    if (const lxw_error err = worksheet_write_string(ws, 0, col, header[col].c_str(), formats.header)) {
-      return XlsxStatus(path, err);
-    }
-  }
-  for (size_t i = 0; i < sheet.rows; ++i) {
-    const ResultRow& row = table.rows[sheet.first_row + i];
-    const lxw_row_t xl_row = static_cast<lxw_row_t>(i + 1);
-    lxw_format* format = row.result == "error" ? formats.error : row.result == "warning" ? formats.warning : nullptr;
-    if (table.first_diff_row == sheet.first_row + i) format = formats.first_diff;
-    if (format) {
-      // The row format fills the cells past the table too, so the whole row reads as one mark.
-      if (const lxw_error err = worksheet_set_row(ws, xl_row, LXW_DEF_ROW_HEIGHT, format)) return XlsxStatus(path, err);
-    }
-    const std::vector<Cell> cells = ResultCells(row, table.mode, table.with_stack);
-    for (size_t col = 0; col < cells.size(); ++col) {
-      if (const lxw_error err = WriteCell(ws, xl_row, static_cast<lxw_col_t>(col), cells[col], format)) {
-        return XlsxStatus(path, err);
-      }
-    }
-  }
-  return Status::Ok();
+  for (const std::string& m : r.err_messages) add(m);
+  for (const Cell& c : r.metrics) add(c.text());
+  for (const Cell& c : r.npu_stats) add(c.text());
+  for (const Cell& c : r.bench_stats) add(c.text());
+  return sum;
+}
+
+uint64_t SheetXmlBound(const ResultTable& table, const XlsxDataSheet& sheet, size_t columns) {
+  const uint64_t markup = (uint64_t{sheet.rows} + 1) * (columns * kCellMarkupBound + kRowMarkupBound) +
+                          kSheetMarkupBound;
+  if (markup >= kZipMax32) return markup;  // ZIP64 anyway; no need to count the texts
+  const uint64_t text = tbb::parallel_reduce(
+      tbb::blocked_range<size_t>(sheet.first_row, sheet.first_row + sheet.rows, 4096), uint64_t{0},
+      [&](const tbb::blocked_range<size_t>& range, uint64_t sum) {
+        for (size_t i = range.begin(); i < range.end(); ++i) sum += RowTextBytes(table.rows[i]);
+        return sum;
+      },
+      [](uint64_t a, uint64_t b) { return a + b; });
+  return markup + kTextGrowthBound * text;
 }
 
 // G3 save_excel's slicing (compare.md §1.4).
@@ -119,40 +142,54 @@ std::vector<XlsxDataSheet> PlanSheets(size_t rows, size_t max_rows_per_sheet) {
 
 Result<std::vector<std::string>> WriteXlsx(const std::string& path, const ResultTable& table,
                                            size_t max_rows_per_sheet) {
-  if (max_rows_per_sheet == 0 || max_rows_per_sheet >= LXW_ROW_MAX) {
+  if (max_rows_per_sheet == 0 || max_rows_per_sheet >= kXlsxMaxRows) {
     return Status::Internal(path, "xlsx sheet size must be between 1 and 1048575 rows");
   }
-  MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
-  // Constant memory streams each row to a temporary file, so a million-row table does not have to
-  // fit in memory; rows are written in order and every cell carries its row's fill.
-  lxw_workbook_options options{};
-  options.constant_memory = LXW_TRUE;
-  options.use_zip64 = table.rows.size() > kZip64Rows ? LXW_TRUE : LXW_FALSE;
-  std::unique_ptr<lxw_workbook, WorkbookFree> wb(workbook_new_opt(file.temp_path().c_str(), &options));
-  if (!wb) return Status::IOError(path, "cannot create xlsx workbook");
-
-  Formats formats;
-  formats.header = workbook_add_format(wb.get());
-  formats.error = workbook_add_format(wb.get());
-  formats.warning = workbook_add_format(wb.get());
-  formats.first_diff = workbook_add_format(wb.get());
-  if (!formats.header || !formats.error || !formats.warning || !formats.first_diff) {
-    return XlsxStatus(path, LXW_ERROR_MEMORY_MALLOC_FAILED);
-  }
-  format_set_bold(formats.header);
-  format_set_bg_color(formats.error, kErrorFill);
-  format_set_bg_color(formats.warning, kWarningFill);
-  format_set_bg_color(formats.first_diff, kFirstDiffFill);
-
   const std::vector<std::string> header = table.Header();
+  if (header.empty() || header.size() > kXlsxMaxColumns) {
+    return Status::InvalidInput(path, fmt::format("{} columns do not fit in a sheet", header.size()));
+  }
   const std::vector<double> widths = ColumnWidths(table, header);
   const std::vector<XlsxDataSheet> sheets = PlanSheets(table.rows.size(), max_rows_per_sheet);
-  for (const XlsxDataSheet& sheet : sheets) {
-    MSP_RETURN_IF_ERROR(WriteDataSheet(wb.get(), path, table, sheet, header, widths, formats));
-  }
-  MSP_RETURN_IF_ERROR(internal::AddSummarySheet(wb.get(), path, table, sheets, formats.header));
+  const XlsxSummarySheet summary(table, sheets);
 
-  if (const lxw_error err = workbook_close(wb.release())) return XlsxStatus(path, err);
+  std::vector<XlsxSheetPlan> plans;
+  for (const XlsxDataSheet& sheet : sheets) {
+    XlsxSheetPlan plan;
+    plan.name = sheet.name;
+    plan.filter_columns = static_cast<uint32_t>(header.size());
+    plan.filter_rows = sheet.rows;
+    plans.push_back(std::move(plan));
+  }
+  XlsxSheetPlan summary_plan;
+  summary_plan.name = XlsxSummarySheet::kName;
+  summary_plan.chart = summary.has_chart();
+  plans.push_back(std::move(summary_plan));
+
+  MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
+  XlsxStreamWriter writer([&file](std::string_view bytes) { return file.Write(bytes); }, path);
+  MSP_RETURN_IF_ERROR(writer.Begin(plans, internal::CompareCellStyles()));
+  for (const XlsxDataSheet& sheet : sheets) {
+    XlsxSheetLayout layout;
+    layout.name = sheet.name;
+    layout.header = header;
+    layout.widths = widths;
+    layout.rows = sheet.rows;
+    layout.xml_bytes_bound = SheetXmlBound(table, sheet, header.size());
+    MSP_RETURN_IF_ERROR(writer.WriteSheet(layout, [&](uint64_t first, uint64_t end, XlsxRowXml* xml) {
+      for (uint64_t i = first; i < end; ++i) {
+        const size_t row = sheet.first_row + i;
+        xml->BeginRow(i + 2, RowStyle(table, row));
+        DataRowXml cells(xml, RowStyle(table, row));
+        VisitResultCells(table.rows[row], table.mode, table.with_stack, &cells);
+        xml->EndRow();
+      }
+    }));
+  }
+  MSP_RETURN_IF_ERROR(writer.WriteSheet(summary.Layout(), [&summary](uint64_t first, uint64_t end, XlsxRowXml* xml) {
+    summary.Format(first, end, xml);
+  }));
+  MSP_RETURN_IF_ERROR(writer.Finish());
   MSP_RETURN_IF_ERROR(file.Commit());
   return std::vector<std::string>{path};
 }

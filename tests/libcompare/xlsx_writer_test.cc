@@ -24,15 +24,33 @@ std::string Unzip(const std::string& zip, const std::string& entry) {
   return out;
 }
 
-// The <c r="ref" ...>...</c> element of a sheet, or "".
+std::string Attr(const std::string& element, const std::string& name);
+
+// The <c ...>...</c> element of a sheet at `ref` ("I2"), or "". A cell without its own r="…" sits
+// right of the previous one (ECMA-376 makes the reference optional; our writer leaves it out then).
 std::string CellXml(const std::string& sheet, const std::string& ref) {
-  const size_t at = sheet.find("<c r=\"" + ref + "\"");
-  if (at == std::string::npos) return {};
-  const size_t self_close = sheet.find("/>", at);
-  const size_t close = sheet.find("</c>", at);
-  const size_t tag_end = sheet.find('>', at);
-  if (self_close != std::string::npos && self_close + 1 == tag_end) return sheet.substr(at, tag_end + 1 - at);
-  return sheet.substr(at, close + 4 - at);
+  const size_t split = ref.find_first_of("0123456789");
+  auto column_of = [](const std::string& letters) {
+    size_t col = 0;
+    for (char c : letters) col = col * 26 + static_cast<size_t>(c - 'A' + 1);
+    return col - 1;
+  };
+  const size_t want = column_of(ref.substr(0, split));
+  const size_t row_at = sheet.find("<row r=\"" + ref.substr(split) + "\"");
+  if (row_at == std::string::npos) return {};
+  const size_t row_end = sheet.find("</row>", row_at);
+  size_t col = 0;
+  for (size_t at = sheet.find("<c", row_at); at < row_end; at = sheet.find("<c", at + 1)) {
+    if (sheet[at + 2] != ' ' && sheet[at + 2] != '>' && sheet[at + 2] != '/') continue;
+    const size_t tag_end = sheet.find('>', at);
+    const size_t end = sheet[tag_end - 1] == '/' ? tag_end + 1 : sheet.find("</c>", at) + 4;
+    const std::string element = sheet.substr(at, end - at);
+    const std::string r = Attr(sheet.substr(at, tag_end + 1 - at), "r");
+    if (!r.empty()) col = column_of(r.substr(0, r.find_first_of("0123456789")));
+    if (col == want) return element;
+    ++col;
+  }
+  return {};
 }
 
 std::string Attr(const std::string& element, const std::string& name) {

@@ -27,16 +27,22 @@ class XlsxRowXml {
 
   // Opens row `row` (1-based, as in the sheet). Cells follow in increasing column order.
   void BeginRow(uint64_t row);
+  // A row with its own format (s="style" customFormat="1"): Excel shows it on the cells the row
+  // does not hold too, so a fill marks the whole row.
+  void BeginRow(uint64_t row, uint32_t style);
   // A number cell; `value` must be finite. Style 0 is the default cell format.
   void Number(uint32_t column, double value, uint32_t style = 0);
   void Text(uint32_t column, std::string_view text, uint32_t style = 0);
   void Bool(uint32_t column, bool value, uint32_t style = 0);
+  // A cell with a format and no value.
+  void Blank(uint32_t column, uint32_t style);
   void EndRow() { out_->append("</row>"); }
 
   std::string* buffer() const { return out_; }
 
  private:
   void OpenCell(uint32_t column, uint32_t style);
+  void AppendStyle(uint32_t style);
 
   std::string* out_;
   char row_digits_[24] = {};
