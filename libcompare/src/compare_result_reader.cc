@@ -160,6 +160,8 @@ class ResultCollector {
     csv_text_columns_ = std::move(text_columns);
   }
   const std::vector<std::string>& header() const { return out_.header; }
+  // The header positions kept; empty until the first data row.
+  const std::vector<size_t>& columns() const { return out_.columns; }
 
   Status AddRow(std::span<const RawCell> cells) {
     return AddSelected([&](size_t col) { return col < cells.size() ? cells[col] : RawCell{}; });
@@ -273,13 +275,20 @@ Status ReadXlsxResult(Bytes bytes, const std::string& path, ResultCollector* col
   uint64_t pending_empty = 0;  // empty rows are data only when a non-empty row follows (pandas trims the tail)
   std::vector<RawCell> raw;
   const std::vector<RawCell> no_cells;
+  // Once the collector has chosen its columns, the texts of the others are not decoded; their
+  // cells still say whether they are empty (kEmpty), which is all the row's emptiness needs.
+  std::vector<bool> decode(16'384, true);  // every column of Excel's grid until then
+  bool decoding_all = true;
   return reader.ReadSheet(0, [&](uint32_t row_number, std::span<const XlsxCell> cells) -> Status {
     if (row_number <= last_row) {
       return Status::InvalidInput(path, fmt::format("first sheet: row {} comes after row {}", row_number, last_row));
     }
-    const bool empty = std::all_of(cells.begin(), cells.end(), [](const XlsxCell& c) {
-      return c.type == XlsxCell::Type::kEmpty || (c.type == XlsxCell::Type::kText && c.text.empty());
-    });
+    bool empty = true;  // an undecoded text is kEmpty when empty, kText with no text otherwise
+    for (size_t i = 0; i < cells.size() && empty; ++i) {
+      const XlsxCell& c = cells[i];
+      empty = c.type == XlsxCell::Type::kEmpty ||
+              (c.type == XlsxCell::Type::kText && c.text.empty() && i < decode.size() && decode[i]);
+    }
     pending_empty += row_number - last_row - 1;  // rows missing from the file are empty rows
     last_row = row_number;
     if (row_number == 1 || collector->header().empty()) {
@@ -296,8 +305,17 @@ Status ReadXlsxResult(Bytes bytes, const std::string& path, ResultCollector* col
     for (; pending_empty > 0; --pending_empty) MSP_RETURN_IF_ERROR(collector->AddRow(no_cells));
     raw.resize(cells.size());
     for (size_t i = 0; i < cells.size(); ++i) raw[i] = {cells[i].type, cells[i].text, cells[i].number};
-    return collector->AddRow(raw);
-  });
+    MSP_RETURN_IF_ERROR(collector->AddRow(raw));
+    if (decoding_all && !collector->columns().empty()) {
+      decoding_all = false;
+      decode.assign(decode.size(), false);
+      for (const size_t col : collector->columns()) {
+        if (col >= decode.size()) decode.resize(col + 1, false);
+        decode[col] = true;
+      }
+    }
+    return Status::Ok();
+  }, &decode);
 }
 
 Status ReadCsvResult(Bytes bytes, const std::string& path, ResultCollector* collector) {

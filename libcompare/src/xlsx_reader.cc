@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -13,7 +14,10 @@ namespace {
 
 using internal::AppendXmlText;
 using internal::NextXmlToken;
+using internal::ScanXmlToken;
 using internal::XmlAttr;
+using internal::XmlAttrPair;
+using internal::XmlScan;
 using internal::XmlToken;
 
 constexpr uint32_t kMaxRows = 1'048'576;  // Excel's grid
@@ -47,19 +51,28 @@ std::optional<std::pair<uint32_t, uint32_t>> ParseCellRef(std::string_view ref) 
 }
 
 // Streams a worksheet's <sheetData> into rows of cells. A state machine over tokens: no recursion,
-// and unknown elements are skipped by counting their depth.
+// and unknown elements are skipped by counting their depth. The per-token steps return false on an
+// error (kept in error_) rather than a Status: a sheet has hundreds of millions of tokens.
 class SheetParser {
  public:
-  SheetParser(const std::string& source, const std::vector<std::string>& shared, const XlsxReader::RowVisitor& visit)
-      : source_(source), shared_(shared), visit_(visit) {}
+  SheetParser(const std::string& source, const std::vector<std::string>& shared, const XlsxReader::RowVisitor& visit,
+              const std::vector<bool>* decode)
+      : source_(source), shared_(shared), visit_(visit), decode_(decode) {}
 
   // Consumes the complete tokens of buf[*pos..]; `final` when no more input follows.
   Status Feed(std::string_view buf, size_t* pos, uint64_t base, bool final) {
-    while (*pos < buf.size() && state_ != State::kDone) {
+    XmlToken token;
+    while (state_ != State::kDone) {
+      if (state_ == State::kCell && try_fast_body_) {
+        try_fast_body_ = false;
+        const FastBody fast = FastCellBody(buf, pos, base);
+        if (fast == FastBody::kError) return std::move(error_);
+        if (fast == FastBody::kDone) continue;
+      }
       const size_t at = *pos;
-      MSP_ASSIGN_OR_RETURN(std::optional<XmlToken> token, NextXmlToken(buf, pos, final, source_, base));
-      if (!token) break;
-      MSP_RETURN_IF_ERROR(OnToken(*token, base + at));
+      const XmlScan scan = ScanXmlToken(buf, pos, final, source_, base, &token, &error_);
+      if (scan == XmlScan::kNeedMore) break;
+      if (scan == XmlScan::kError || !OnToken(token, base + at)) return std::move(error_);
     }
     if (final && state_ != State::kDone && state_ != State::kPrologue) {
       return Status::InvalidInput(source_, "worksheet ends inside <sheetData>");
@@ -69,53 +82,57 @@ class SheetParser {
 
  private:
   enum class State : uint8_t { kPrologue, kSheetData, kRow, kCell, kDone };
+  // The t attribute of a cell; kOther keeps its text in other_type_ for the message.
+  enum class CellType : uint8_t { kShared, kInline, kFormulaText, kDate, kBool, kError, kNumber, kOther };
 
-  Status Error(uint64_t offset, const std::string& what) const {
-    return Status::InvalidInput(source_, fmt::format("worksheet offset {}: {}", offset, what));
+  bool Fail(uint64_t offset, const std::string& what) {
+    error_ = Status::InvalidInput(source_, fmt::format("worksheet offset {}: {}", offset, what));
+    return false;
   }
 
-  Status OnToken(const XmlToken& t, uint64_t offset) {
+  bool OnToken(const XmlToken& t, uint64_t offset) {
     using K = XmlToken::Kind;
     switch (state_) {
       case State::kPrologue:
         if (t.name == "sheetData" && t.kind == K::kStart) state_ = State::kSheetData;
         if (t.name == "sheetData" && t.kind == K::kEmpty) state_ = State::kDone;
-        return Status::Ok();
+        return true;
       case State::kSheetData:
         if (t.kind == K::kEnd && t.name == "sheetData") {
           state_ = State::kDone;
         } else if (t.name == "row" && (t.kind == K::kStart || t.kind == K::kEmpty)) {
-          MSP_RETURN_IF_ERROR(StartRow(t, offset));
+          if (!StartRow(t, offset)) return false;
           if (t.kind == K::kEmpty) return EndRow();
           state_ = State::kRow;
         }
-        return Status::Ok();
+        return true;
       case State::kRow:
         if (t.kind == K::kEnd && t.name == "row") return EndRow();
         if (t.name == "c" && (t.kind == K::kStart || t.kind == K::kEmpty)) {
-          MSP_RETURN_IF_ERROR(StartCell(t, offset));
+          if (!StartCell(t, offset)) return false;
           if (t.kind == K::kEmpty) return EndCell(offset);
           state_ = State::kCell;
+          try_fast_body_ = true;
         }
-        return Status::Ok();
+        return true;
       case State::kCell:
         return OnCellToken(t, offset);
       case State::kDone:
-        return Status::Ok();
+        return true;
     }
-    return Status::Ok();
+    return true;
   }
 
-  Status StartRow(const XmlToken& t, uint64_t offset) {
+  bool StartRow(const XmlToken& t, uint64_t offset) {
     if (auto r = XmlAttr(t.attrs, "r")) {
       uint32_t row = 0;
       const auto [end, ec] = std::from_chars(r->data(), r->data() + r->size(), row);
       if (ec != std::errc() || end != r->data() + r->size() || row == 0 || row > kMaxRows) {
-        return Error(offset, fmt::format("row number '{}' is not between 1 and {}", *r, kMaxRows));
+        return Fail(offset, fmt::format("row number '{}' is not between 1 and {}", *r, kMaxRows));
       }
       row_number_ = row;
     } else {
-      if (row_number_ >= kMaxRows) return Error(offset, fmt::format("more than {} rows", kMaxRows));
+      if (row_number_ >= kMaxRows) return Fail(offset, fmt::format("more than {} rows", kMaxRows));
       ++row_number_;
     }
     for (size_t i = 0; i < used_; ++i) {
@@ -125,62 +142,117 @@ class SheetParser {
     }
     used_ = 0;
     next_column_ = 0;
-    return Status::Ok();
+    return true;
   }
 
-  Status EndRow() {
+  bool EndRow() {
     state_ = State::kSheetData;
-    return visit_(row_number_, std::span<const XlsxCell>(cells_.data(), used_));
+    error_ = visit_(row_number_, std::span<const XlsxCell>(cells_.data(), used_));
+    return error_.ok();
   }
 
-  Status StartCell(const XmlToken& t, uint64_t offset) {
+  static CellType ParseCellType(std::string_view t) {
+    if (t == "s") return CellType::kShared;
+    if (t == "n") return CellType::kNumber;
+    if (t == "inlineStr") return CellType::kInline;
+    if (t == "str") return CellType::kFormulaText;
+    if (t == "b") return CellType::kBool;
+    if (t == "e") return CellType::kError;
+    if (t == "d") return CellType::kDate;
+    return CellType::kOther;
+  }
+
+  bool StartCell(const XmlToken& t, uint64_t offset) {
     uint32_t column = next_column_;
-    if (auto r = XmlAttr(t.attrs, "r")) {
+    std::optional<std::string_view> r, type;
+    XmlAttrPair(t.attrs, "r", "t", &r, &type);
+    if (r) {
       const auto ref = ParseCellRef(*r);
-      if (!ref) return Error(offset, fmt::format("cell reference '{}' is malformed or outside the sheet", *r));
+      if (!ref) return Fail(offset, fmt::format("cell reference '{}' is malformed or outside the sheet", *r));
       column = ref->first;
     }
-    if (column >= kMaxColumns) return Error(offset, fmt::format("more than {} columns", kMaxColumns));
-    cell_type_.assign(XlsxAttrType(t.attrs));
+    if (column >= kMaxColumns) return Fail(offset, fmt::format("more than {} columns", kMaxColumns));
+    const std::string_view type_text = type.value_or("n");
+    cell_type_ = ParseCellType(type_text);
+    if (cell_type_ == CellType::kOther) other_type_.assign(type_text);
     column_ = column;
     next_column_ = column + 1;
+    // Only a text's value can go unread: the other kinds are still checked as they are read.
+    skip_ = decode_ != nullptr && (column >= decode_->size() || !(*decode_)[column]) &&
+            (cell_type_ == CellType::kInline || cell_type_ == CellType::kFormulaText || cell_type_ == CellType::kDate ||
+             cell_type_ == CellType::kError);
     value_.clear();
-    has_value_ = false;
+    has_value_ = nonempty_ = false;
     skip_depth_ = 0;
     in_value_ = in_inline_text_ = in_phonetic_ = false;
-    return Status::Ok();
+    return true;
   }
 
-  static std::string_view XlsxAttrType(std::string_view attrs) { return XmlAttr(attrs, "t").value_or("n"); }
+  enum class FastBody : uint8_t { kNoMatch, kDone, kError };
 
-  Status OnCellToken(const XmlToken& t, uint64_t offset) {
+  // The body of a cell in the form every writer we know uses, "<v>TEXT</v></c>" or, for an inline
+  // string, "<is><t>TEXT</t></is></c>", consumed in one step: the same effect as its six or eight
+  // tokens through OnCellToken, without scanning them one by one. Anything else (attributes,
+  // rich text, a formula, a body cut by the chunk's end) is kNoMatch, nothing consumed, and the
+  // token path reads it.
+  FastBody FastCellBody(std::string_view buf, size_t* pos, uint64_t base) {
+    const bool inline_text = cell_type_ == CellType::kInline;
+    const std::string_view open = inline_text ? "<is><t>" : "<v>";
+    const std::string_view close = inline_text ? "</t></is></c>" : "</v></c>";
+    const std::string_view rest = buf.substr(*pos);
+    if (!rest.starts_with(open)) return FastBody::kNoMatch;
+    const void* lt = std::memchr(rest.data() + open.size(), '<', rest.size() - open.size());
+    if (lt == nullptr) return FastBody::kNoMatch;
+    const size_t text_end = static_cast<size_t>(static_cast<const char*>(lt) - rest.data());
+    if (rest.substr(text_end, close.size()) != close) return FastBody::kNoMatch;
+    (inline_text ? in_inline_text_ : in_value_) = true;
+    has_value_ = true;
+    XmlToken text;
+    text.text = rest.substr(open.size(), text_end - open.size());
+    if (!text.text.empty() && !OnCellToken(text, base + *pos + open.size())) return FastBody::kError;
+    in_inline_text_ = in_value_ = false;
+    *pos += text_end + close.size();
+    return EndCell(base + *pos - 4) ? FastBody::kDone : FastBody::kError;  // the offset of "</c>"
+  }
+
+  bool OnCellToken(const XmlToken& t, uint64_t offset) {
     using K = XmlToken::Kind;
     if (t.kind == K::kText) {
       if (skip_depth_ == 0 && (in_value_ || (in_inline_text_ && !in_phonetic_))) {
-        if (t.cdata) {
+        has_value_ = true;
+        if (skip_) {
+          // Not kept, but an empty text still differs from a non-empty one, and a bad entity
+          // is still an error (decoding never turns a non-empty raw text into an empty one).
+          nonempty_ |= !t.text.empty();
+          if (!t.cdata && std::memchr(t.text.data(), '&', t.text.size()) != nullptr) {
+            scratch_.clear();
+            error_ = AppendXmlText(t.text, &scratch_, source_);
+            if (!error_.ok()) return false;
+          }
+        } else if (t.cdata) {
           value_.append(t.text);
         } else {
-          MSP_RETURN_IF_ERROR(AppendXmlText(t.text, &value_, source_));
+          error_ = AppendXmlText(t.text, &value_, source_);
+          if (!error_.ok()) return false;
         }
-        has_value_ = true;
       }
-      return Status::Ok();
+      return true;
     }
     if (skip_depth_ > 0) {  // inside an element we do not read (<f>, <extLst>, …)
       if (t.kind == K::kStart) ++skip_depth_;
       if (t.kind == K::kEnd) --skip_depth_;
-      return Status::Ok();
+      return true;
     }
     if (t.kind == K::kEnd) {
       if (t.name == "c") return EndCell(offset);
       if (t.name == "v") in_value_ = false;
       if (t.name == "t") in_inline_text_ = false;
       if (t.name == "rPh") in_phonetic_ = false;
-      return Status::Ok();
+      return true;
     }
     if (t.kind == K::kEmpty) {
       if (t.name == "v" || t.name == "t") has_value_ = true;  // an empty value is the empty text
-      return Status::Ok();
+      return true;
     }
     if (t.name == "v") {
       in_value_ = true;
@@ -193,10 +265,10 @@ class SheetParser {
     } else if (t.name != "is" && t.name != "r") {
       skip_depth_ = 1;
     }
-    return Status::Ok();
+    return true;
   }
 
-  Status EndCell(uint64_t offset) {
+  bool EndCell(uint64_t offset) {
     state_ = State::kRow;
     if (column_ >= cells_.size()) cells_.resize(column_ + 1);
     if (column_ >= used_) used_ = column_ + 1;
@@ -205,49 +277,65 @@ class SheetParser {
     const auto ref = [this] { return fmt::format("cell {}{}", ColumnName(column_), row_number_); };
     if (!has_value_) {
       cell.type = XlsxCell::Type::kEmpty;
-      return Status::Ok();
+      return true;
     }
-    if (cell_type_ == "s") {
-      size_t index = 0;
-      const auto [end, ec] = std::from_chars(value_.data(), value_.data() + value_.size(), index);
-      if (ec != std::errc() || end != value_.data() + value_.size() || index >= shared_.size()) {
-        return Error(offset, fmt::format("{}: shared string index '{}' is not below {}", ref(), value_, shared_.size()));
+    switch (cell_type_) {
+      case CellType::kShared: {
+        size_t index = 0;
+        const auto [end, ec] = std::from_chars(value_.data(), value_.data() + value_.size(), index);
+        if (ec != std::errc() || end != value_.data() + value_.size() || index >= shared_.size()) {
+          return Fail(offset, fmt::format("{}: shared string index '{}' is not below {}", ref(), value_, shared_.size()));
+        }
+        cell.type = XlsxCell::Type::kText;
+        const bool skipped = decode_ != nullptr && (column_ >= decode_->size() || !(*decode_)[column_]);
+        if (!skipped) {
+          cell.text = shared_[index];
+        } else if (shared_[index].empty()) {
+          cell.type = XlsxCell::Type::kEmpty;
+        }
+        return true;
       }
-      cell.type = XlsxCell::Type::kText;
-      cell.text = shared_[index];
-    } else if (cell_type_ == "inlineStr" || cell_type_ == "str" || cell_type_ == "d") {
-      cell.type = XlsxCell::Type::kText;
-      cell.text.swap(value_);
-    } else if (cell_type_ == "b") {
-      if (value_ != "0" && value_ != "1" && value_ != "true" && value_ != "false") {
-        return Error(offset, fmt::format("{}: boolean '{}' is not 0 or 1", ref(), value_));
+      case CellType::kInline:
+      case CellType::kFormulaText:
+      case CellType::kDate:
+        if (skip_) {
+          cell.type = nonempty_ ? XlsxCell::Type::kText : XlsxCell::Type::kEmpty;
+        } else {
+          cell.type = XlsxCell::Type::kText;
+          cell.text.swap(value_);
+        }
+        return true;
+      case CellType::kBool:
+        if (value_ != "0" && value_ != "1" && value_ != "true" && value_ != "false") {
+          return Fail(offset, fmt::format("{}: boolean '{}' is not 0 or 1", ref(), value_));
+        }
+        cell.type = XlsxCell::Type::kBool;
+        cell.number = (value_ == "1" || value_ == "true") ? 1 : 0;
+        return true;
+      case CellType::kError:
+        cell.type = XlsxCell::Type::kError;
+        if (!skip_) cell.text.swap(value_);
+        return true;
+      case CellType::kNumber: {
+        const char* first = value_.data();
+        const char* last = first + value_.size();
+        while (first < last && (*first == ' ' || *first == '\t' || *first == '\n' || *first == '\r')) ++first;
+        while (last > first && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) --last;
+        if (first == last) {
+          cell.type = XlsxCell::Type::kEmpty;
+          return true;
+        }
+        if (*first == '+') ++first;
+        double v = 0;
+        const auto [end, ec] = std::from_chars(first, last, v);
+        if (ec != std::errc() || end != last) return Fail(offset, fmt::format("{}: number '{}' does not parse", ref(), value_));
+        cell.type = XlsxCell::Type::kNumber;
+        cell.number = v;
+        return true;
       }
-      cell.type = XlsxCell::Type::kBool;
-      cell.number = (value_ == "1" || value_ == "true") ? 1 : 0;
-    } else if (cell_type_ == "e") {
-      cell.type = XlsxCell::Type::kError;
-      cell.text.swap(value_);
-    } else if (cell_type_ == "n") {
-      const char* first = value_.data();
-      const char* last = first + value_.size();
-      while (first < last && (*first == ' ' || *first == '\t' || *first == '\n' || *first == '\r')) ++first;
-      while (last > first && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' || last[-1] == '\r')) --last;
-      if (first == last) {
-        cell.type = XlsxCell::Type::kEmpty;
-        return Status::Ok();
-      }
-      if (*first == '+') ++first;
-      double v = 0;
-      const auto [end, ec] = std::from_chars(first, last, v);
-      if (ec != std::errc() || end != last) {
-        return Error(offset, fmt::format("{}: number '{}' does not parse", ref(), value_));
-      }
-      cell.type = XlsxCell::Type::kNumber;
-      cell.number = v;
-    } else {
-      return Error(offset, fmt::format("{}: unknown cell type t=\"{}\"", ref(), cell_type_));
+      case CellType::kOther: break;
     }
-    return Status::Ok();
+    return Fail(offset, fmt::format("{}: unknown cell type t=\"{}\"", ref(), other_type_));
   }
 
   static std::string ColumnName(uint32_t column) {
@@ -259,15 +347,21 @@ class SheetParser {
   const std::string& source_;
   const std::vector<std::string>& shared_;
   const XlsxReader::RowVisitor& visit_;
+  const std::vector<bool>* decode_;  // the caller's; may change between rows
+  Status error_;
   State state_ = State::kPrologue;
   uint32_t row_number_ = 0;
   std::vector<XlsxCell> cells_;  // reused across rows; only the first used_ are live
   size_t used_ = 0;
   uint32_t next_column_ = 0;
   uint32_t column_ = 0;
-  std::string cell_type_;  // a copy: the token's buffer moves between chunks
+  CellType cell_type_ = CellType::kNumber;
+  std::string other_type_;  // a copy: the token's buffer moves between chunks
   std::string value_;
+  std::string scratch_;  // entity checks of unread texts
   bool has_value_ = false, in_value_ = false, in_inline_text_ = false, in_phonetic_ = false;
+  bool skip_ = false, nonempty_ = false;
+  bool try_fast_body_ = false;  // a cell's start tag was just read
   int skip_depth_ = 0;
 };
 
@@ -366,7 +460,7 @@ Result<XlsxReader> XlsxReader::Open(Bytes file, std::string source) {
   return reader;
 }
 
-Status XlsxReader::ReadSheet(size_t index, const RowVisitor& visit) const {
+Status XlsxReader::ReadSheet(size_t index, const RowVisitor& visit, const std::vector<bool>* decode) const {
   if (index >= sheet_parts_.size()) {
     return Status::InvalidInput(source_, fmt::format("sheet {} asked for, the workbook has {}", index,
                                                      sheet_parts_.size()));
@@ -377,22 +471,30 @@ Status XlsxReader::ReadSheet(size_t index, const RowVisitor& visit) const {
                                                      sheet_names_[index], sheet_parts_[index]));
   }
   const std::string part_source = source_ + ": " + sheet_parts_[index];
-  SheetParser parser(part_source, shared_strings_, visit);
-  std::string buf;
-  size_t pos = 0;
-  uint64_t base = 0;  // offset of buf[0] in the part
+  SheetParser parser(part_source, shared_strings_, visit, decode);
+  // Each inflated chunk is scanned where it lies; only a token cut by the chunk's end is copied
+  // (into `tail`), and the next chunk is appended to it.
+  std::string tail;
+  uint64_t base = 0;  // offset of the scanned buffer's first byte in the part
   MSP_RETURN_IF_ERROR(zip_.Inflate(*entry, kXlsxMaxPartBytes, [&](std::string_view chunk) -> Status {
-    buf.erase(0, pos);
-    base += pos;
-    pos = 0;
-    if (buf.size() > kMaxPendingToken) {
+    if (tail.size() > kMaxPendingToken) {
       return Status::InvalidInput(part_source, fmt::format("a tag or text at offset {} runs past {} bytes", base,
                                                            kMaxPendingToken));
     }
-    buf.append(chunk);
-    return parser.Feed(buf, &pos, base, false);
+    size_t pos = 0;
+    if (tail.empty()) {
+      MSP_RETURN_IF_ERROR(parser.Feed(chunk, &pos, base, false));
+      tail.assign(chunk.substr(pos));
+    } else {
+      tail.append(chunk);
+      MSP_RETURN_IF_ERROR(parser.Feed(tail, &pos, base, false));
+      tail.erase(0, pos);
+    }
+    base += pos;
+    return Status::Ok();
   }));
-  return parser.Feed(buf, &pos, base, true);
+  size_t pos = 0;
+  return parser.Feed(tail, &pos, base, true);
 }
 
 Result<std::vector<std::vector<XlsxCell>>> ReadXlsxSheetRows(Bytes file, const std::string& source, size_t index) {

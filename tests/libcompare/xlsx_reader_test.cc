@@ -107,6 +107,63 @@ TEST(XlsxReader, ReadsOurLibxlsxwriterOutput) {
   EXPECT_EQ(cells[22].type, Type::kBool);  // Requires_grad Consistent
 }
 
+// A sheet far larger than one inflate chunk (256 KiB), so tags and texts straddle chunk ends;
+// every value is known from the table written.
+TEST(XlsxReader, LargeSheetStreamsAcrossInflateChunks) {
+  constexpr size_t kRows = 4000;
+  ResultTable table;
+  table.mode = CompareMode::kTensor;
+  for (size_t i = 0; i < kRows; ++i) {
+    ResultRow row;
+    row.npu_name = "Functional.linear." + std::to_string(i) + ".forward.input.0";
+    row.bench_name = i % 2 ? "bench & <" + std::to_string(i) + ">" : "";
+    row.metrics = {Cell::Float(static_cast<double>(i) + 0.25), Cell::NA(), Cell::Int(3), Cell::Float(1), Cell::Float(2),
+                   Cell::Float(2)};
+    table.rows.push_back(row);
+  }
+  TempDir dir;
+  ASSERT_TRUE(WriteXlsx(dir.Path("big.xlsx"), table).ok());
+  const std::string bytes = ReadFile(dir.Path("big.xlsx"));
+  auto zip = ZipArchive::Open(AsBytes(bytes), "big.xlsx");
+  ASSERT_TRUE(zip.ok());
+  const ZipEntry* sheet = zip->Find("xl/worksheets/sheet1.xml");
+  ASSERT_NE(sheet, nullptr);
+  ASSERT_GT(sheet->uncompressed_size, 4u * 256 * 1024);
+
+  auto rows = ReadRows(bytes);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), kRows + 1);
+  for (size_t i = 0; i < kRows; ++i) {
+    const auto& cells = (*rows)[i + 1];
+    ASSERT_GE(cells.size(), 10u);
+    EXPECT_EQ(cells[0].text, "Functional.linear." + std::to_string(i) + ".forward.input.0");
+    EXPECT_EQ(cells[1].text, i % 2 ? "bench & <" + std::to_string(i) + ">" : "");
+    EXPECT_EQ(cells[8].type, Type::kNumber);
+    EXPECT_EQ(cells[8].number, static_cast<double>(i) + 0.25);
+    EXPECT_EQ(cells[9].text, "N/A");
+  }
+
+  // Decoding column A only: B's texts come without their bytes, kEmpty exactly when empty;
+  // numbers are still read.
+  auto reader = XlsxReader::Open(AsBytes(bytes), "big.xlsx");
+  ASSERT_TRUE(reader.ok());
+  const std::vector<bool> decode = {true};
+  size_t seen = 0;
+  ASSERT_TRUE(reader->ReadSheet(0, [&](uint32_t row_number, std::span<const XlsxCell> cells) -> Status {
+    if (row_number == 1) return Status::Ok();
+    const size_t i = row_number - 2;
+    ++seen;
+    EXPECT_EQ(cells[0].text, "Functional.linear." + std::to_string(i) + ".forward.input.0");
+    EXPECT_EQ(cells[1].type, i % 2 ? Type::kText : Type::kEmpty);
+    EXPECT_EQ(cells[1].text, "");
+    EXPECT_EQ(cells[9].type, Type::kText);  // "N/A", not kept
+    EXPECT_EQ(cells[9].text, "");
+    EXPECT_EQ(cells[8].number, static_cast<double>(i) + 0.25);
+    return Status::Ok();
+  }, &decode).ok());
+  EXPECT_EQ(seen, kRows);
+}
+
 TEST(XlsxReader, TruncatedArchiveIsAnError) {
   const std::string bytes = ReadFile(TestData("merge/handmade.xlsx"));
   EXPECT_STATUS(XlsxReader::Open(AsBytes(bytes.substr(0, bytes.size() / 2)), "cut.xlsx"), Code::kInvalidInput,

@@ -47,8 +47,16 @@ class XlsxReader {
   // Calls `visit(row_number, cells)` for every <row> of sheet `index` in file order; row_number is
   // 1-based as in the file, cells are dense from column A (absent ones kEmpty). The span is valid
   // only during the call. Stops at the first error `visit` returns.
+  //
+  // `decode`, when given, names the columns whose texts the caller reads (true at a column's
+  // index); it is looked at per cell, so `visit` may change it between rows (e.g. once the header
+  // is known). A text cell (t="s", "inlineStr", "str", "d") of any other column comes without its
+  // text, which is then never copied: its type is kEmpty if the text is empty, else kText; an error
+  // cell (t="e") comes as kError without its text.
+  // Every cell is still checked as strictly (entities, numbers, shared string indexes), so a file
+  // is refused or accepted alike with or without `decode`.
   using RowVisitor = std::function<Status(uint32_t row_number, std::span<const XlsxCell> cells)>;
-  Status ReadSheet(size_t index, const RowVisitor& visit) const;
+  Status ReadSheet(size_t index, const RowVisitor& visit, const std::vector<bool>* decode = nullptr) const;
 
  private:
   XlsxReader(ZipArchive zip, std::string source) : zip_(std::move(zip)), source_(std::move(source)) {}
