@@ -1,12 +1,10 @@
 #include "msprobe/compare/compare_result_json.h"
 
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
-
 #include <utility>
 
 #include "msprobe/compare/python_json.h"
 #include "msprobe/dump/atomic_file.h"
+#include "ordered_blocks_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -101,33 +99,21 @@ Status WriteCompareResultJson(const std::string& path, const ResultTable& table,
   constexpr size_t kBlockRows = 4096;
   size_t next = 0;
   bool first_block = true;
-  Status status;
-  tbb::parallel_pipeline(
-      2 * tbb::this_task_arena::max_concurrency() + 1,
-      tbb::make_filter<void, std::pair<size_t, size_t>>(
-          tbb::filter_mode::serial_in_order,
-          [&](tbb::flow_control& fc) -> std::pair<size_t, size_t> {
-            if (next >= checks.size()) {
-              fc.stop();
-              return {};
-            }
-            const size_t begin = next;
-            size_t rows = 0;
-            while (next < checks.size() && rows < kBlockRows) {
-              rows += checks[next].end_row - checks[next].first_row;
-              ++next;
-            }
-            return {begin, next};
-          }) &
-          tbb::make_filter<std::pair<size_t, size_t>, std::string>(
-              tbb::filter_mode::parallel,
-              [&](std::pair<size_t, size_t> range) { return FormatChecks(table, header, p2p, checks, range); }) &
-          tbb::make_filter<std::string, void>(tbb::filter_mode::serial_in_order, [&](const std::string& members) {
-            if (!status.ok()) return;
-            status = file.Write(first_block ? "{" : ",");
-            if (status.ok()) status = file.Write(members);
-            first_block = false;
-          }));
+  const Status status = internal::FormatBlocksInOrder(
+      [&](internal::BlockRange* range) {
+        range->first = next;
+        for (size_t rows = 0; next < checks.size() && rows < kBlockRows; ++next) {
+          rows += checks[next].end_row - checks[next].first_row;
+        }
+        range->second = next;
+        return range->first < checks.size();
+      },
+      [&](internal::BlockRange range) { return FormatChecks(table, header, p2p, checks, range); },
+      [&](const std::string& members) {
+        MSP_RETURN_IF_ERROR(file.Write(first_block ? "{" : ","));
+        first_block = false;
+        return file.Write(members);
+      });
   MSP_RETURN_IF_ERROR(status);
   MSP_RETURN_IF_ERROR(file.Write(first_block ? "{}" : "\n}"));  // json.dump's {} when there is no API
   return file.Commit();

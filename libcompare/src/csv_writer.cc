@@ -1,7 +1,5 @@
 #include "msprobe/compare/csv_writer.h"
 
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +8,7 @@
 
 #include "msprobe/compare/python_format.h"
 #include "msprobe/dump/atomic_file.h"
+#include "ordered_blocks_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -144,40 +143,26 @@ class CsvRowFormatter : public ResultCellVisitor {
   bool first_ = true;
 };
 
-// Formats rows [begin, end) in blocks on all cores and writes the blocks in order; memory stays at a
-// few blocks however many rows there are.
+// Formats rows [begin, end) in blocks on all cores and writes the blocks in order.
 Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile* file) {
   constexpr size_t kBlockRows = 4096;
   size_t next = begin;
-  Status status;
-  tbb::parallel_pipeline(
-      2 * tbb::this_task_arena::max_concurrency() + 1,
-      tbb::make_filter<void, std::pair<size_t, size_t>>(
-          tbb::filter_mode::serial_in_order,
-          [&](tbb::flow_control& fc) -> std::pair<size_t, size_t> {
-            if (next >= end) {
-              fc.stop();
-              return {};
-            }
-            const size_t first = next;
-            next = std::min(end, next + kBlockRows);
-            return {first, next};
-          }) &
-          tbb::make_filter<std::pair<size_t, size_t>, std::string>(
-              tbb::filter_mode::parallel,
-              [&](std::pair<size_t, size_t> range) {
-                std::string block;
-                CsvRowFormatter format(&block);
-                for (size_t row_idx = range.first; row_idx < range.second; ++row_idx) {
-                  VisitResultCells(table.rows[row_idx], table.mode, table.with_stack, &format);
-                  format.EndRow();
-                }
-                return block;
-              }) &
-          tbb::make_filter<std::string, void>(tbb::filter_mode::serial_in_order, [&](const std::string& block) {
-            if (status.ok()) status = file->Write(block);
-          }));
-  return status;
+  return internal::FormatBlocksInOrder(
+      [&](internal::BlockRange* range) {
+        *range = {next, std::min(end, next + kBlockRows)};
+        next = range->second;
+        return range->first < end;
+      },
+      [&](internal::BlockRange range) {
+        std::string block;
+        CsvRowFormatter format(&block);
+        for (size_t row_idx = range.first; row_idx < range.second; ++row_idx) {
+          VisitResultCells(table.rows[row_idx], table.mode, table.with_stack, &format);
+          format.EndRow();
+        }
+        return block;
+      },
+      [&](const std::string& block) { return file->Write(block); });
 }
 
 }  // namespace
