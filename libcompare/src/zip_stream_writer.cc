@@ -5,23 +5,16 @@
 
 #include <climits>
 
+#include "msprobe/dump/zip_format.h"
+
 namespace msprobe::compare {
 namespace {
 
-constexpr uint32_t kLocalSignature = 0x04034b50;
-constexpr uint32_t kCentralSignature = 0x02014b50;
-constexpr uint32_t kDescriptorSignature = 0x08074b50;
-constexpr uint32_t kEndSignature = 0x06054b50;
-constexpr uint32_t kZip64EndSignature = 0x06064b50;
-constexpr uint32_t kZip64LocatorSignature = 0x07064b50;
-constexpr uint16_t kZip64ExtraId = 0x0001;
 constexpr uint16_t kVersion20 = 20;     // deflate
 constexpr uint16_t kVersion45 = 45;     // ZIP64
-constexpr uint16_t kMethodDeflate = 8;
 constexpr uint16_t kFlagDescriptor = 0x0008;
 constexpr uint16_t kDosTime = 0;        // 00:00:00
 constexpr uint16_t kDosDate = 0x0021;   // 1980-01-01: outputs do not depend on the clock
-constexpr size_t kLocalHeaderSize = 30;
 
 // Little-endian field writers.
 void Put16(std::string* out, uint16_t v) {
@@ -41,11 +34,11 @@ bool Overflows32(uint64_t v) { return v >= kZipMax32; }
 std::string LocalHeader(std::string_view name, uint16_t version, uint16_t flags, uint32_t crc, uint32_t compressed,
                         uint32_t uncompressed, uint16_t extra_size) {
   std::string h;
-  h.reserve(kLocalHeaderSize + name.size() + extra_size);
-  Put32(&h, kLocalSignature);
+  h.reserve(zip::kLocalHeaderSize + name.size() + extra_size);
+  Put32(&h, zip::kLocalHeaderSignature);
   Put16(&h, version);
   Put16(&h, flags);
-  Put16(&h, kMethodDeflate);
+  Put16(&h, zip::kMethodDeflate);
   Put16(&h, kDosTime);
   Put16(&h, kDosDate);
   Put32(&h, crc);
@@ -66,11 +59,11 @@ std::string EncodeZipCentralHeader(const ZipMember& m) {
   if (Overflows32(m.local_header_offset)) Put64(&extra, m.local_header_offset);
   const uint16_t version = extra.empty() ? kVersion20 : kVersion45;
   std::string h;
-  Put32(&h, kCentralSignature);
+  Put32(&h, zip::kCentralHeaderSignature);
   Put16(&h, version);  // made by: MS-DOS attributes
   Put16(&h, version);  // needed to extract
   Put16(&h, m.flags);
-  Put16(&h, kMethodDeflate);
+  Put16(&h, zip::kMethodDeflate);
   Put16(&h, kDosTime);
   Put16(&h, kDosDate);
   Put32(&h, m.crc);
@@ -85,7 +78,7 @@ std::string EncodeZipCentralHeader(const ZipMember& m) {
   Put32(&h, Overflows32(m.local_header_offset) ? kZipMax32 : static_cast<uint32_t>(m.local_header_offset));
   h.append(m.name);
   if (!extra.empty()) {
-    Put16(&h, kZip64ExtraId);
+    Put16(&h, zip::kZip64ExtraId);
     Put16(&h, static_cast<uint16_t>(extra.size()));
     h.append(extra);
   }
@@ -97,7 +90,7 @@ std::string EncodeZipEnd(uint64_t count, uint64_t offset, uint64_t size) {
   const bool zip64 = count >= kZipMax16 || Overflows32(offset) || Overflows32(size);
   if (zip64) {
     const uint64_t record_offset = offset + size;  // the ZIP64 end record follows the directory
-    Put32(&e, kZip64EndSignature);
+    Put32(&e, zip::kZip64EndSignature);
     Put64(&e, 44);  // the record's size after this field
     Put16(&e, kVersion45);
     Put16(&e, kVersion45);
@@ -107,13 +100,13 @@ std::string EncodeZipEnd(uint64_t count, uint64_t offset, uint64_t size) {
     Put64(&e, count);
     Put64(&e, size);
     Put64(&e, offset);
-    Put32(&e, kZip64LocatorSignature);
+    Put32(&e, zip::kZip64LocatorSignature);
     Put32(&e, 0);
     Put64(&e, record_offset);
     Put32(&e, 1);  // disks
   }
   const uint16_t count16 = count >= kZipMax16 ? kZipMax16 : static_cast<uint16_t>(count);
-  Put32(&e, kEndSignature);
+  Put32(&e, zip::kEndSignature);
   Put16(&e, 0);
   Put16(&e, 0);
   Put16(&e, count16);
@@ -188,7 +181,7 @@ Status ZipStreamWriter::BeginStreamed(std::string_view name, bool may_pass_4gb) 
   if (!may_pass_4gb) return Emit(LocalHeader(name, kVersion20, kFlagDescriptor, 0, 0, 0, 0));
   // Sizes "in the ZIP64 extra", which holds zeros until the descriptor (8-byte sizes) says more.
   std::string h = LocalHeader(name, kVersion45, kFlagDescriptor, 0, kZipMax32, kZipMax32, 20);
-  Put16(&h, kZip64ExtraId);
+  Put16(&h, zip::kZip64ExtraId);
   Put16(&h, 16);
   Put64(&h, 0);
   Put64(&h, 0);
@@ -215,7 +208,7 @@ Status ZipStreamWriter::EndStreamed() {
                                                  m.name, m.uncompressed_size));
   }
   std::string d;
-  Put32(&d, kDescriptorSignature);
+  Put32(&d, zip::kDataDescriptorSignature);
   Put32(&d, m.crc);
   if (streaming_zip64_) {
     Put64(&d, m.compressed_size);

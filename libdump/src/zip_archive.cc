@@ -6,21 +6,16 @@
 #include <algorithm>
 #include <memory>
 
+#include "msprobe/dump/zip_format.h"
+
 namespace msprobe {
 namespace {
 
-constexpr uint32_t kLocalHeaderSig = 0x04034b50;
-constexpr uint32_t kCentralHeaderSig = 0x02014b50;
-constexpr uint32_t kEndSig = 0x06054b50;
-constexpr uint32_t kEnd64Sig = 0x06064b50;
-constexpr uint32_t kEnd64LocatorSig = 0x07064b50;
 constexpr uint64_t kEndSize = 22;
 constexpr uint64_t kEnd64Size = 56;
 constexpr uint64_t kEnd64LocatorSize = 20;
 constexpr uint64_t kCentralHeaderSize = 46;
-constexpr uint64_t kLocalHeaderSize = 30;
 constexpr uint64_t kMaxComment = 0xffff;
-constexpr uint16_t kZip64ExtraId = 0x0001;
 
 // End of central directory, after folding in the ZIP64 record when there is one.
 struct EndRecord {
@@ -45,7 +40,7 @@ Result<uint64_t> FindEnd(Bytes file, ByteCursor* cursor) {
   const uint64_t lowest = size - kEndSize > kMaxComment ? size - kEndSize - kMaxComment : 0;
   for (uint64_t pos = size - kEndSize + 1; pos-- > lowest;) {
     MSP_ASSIGN_OR_RETURN(uint32_t sig, FieldAt<uint32_t>(cursor, pos));
-    if (sig != kEndSig) continue;
+    if (sig != zip::kEndSignature) continue;
     MSP_ASSIGN_OR_RETURN(uint16_t comment, FieldAt<uint16_t>(cursor, pos + 20));
     if (pos + kEndSize + comment <= size) return pos;
   }
@@ -74,7 +69,7 @@ Result<EndRecord> ReadEnd(Bytes file, ByteCursor* cursor) {
   if (end.offset < kEnd64LocatorSize) return end;
   const uint64_t locator = end.offset - kEnd64LocatorSize;
   MSP_ASSIGN_OR_RETURN(uint32_t locator_sig, FieldAt<uint32_t>(cursor, locator));
-  if (locator_sig != kEnd64LocatorSig) return end;
+  if (locator_sig != zip::kZip64LocatorSignature) return end;
   MSP_ASSIGN_OR_RETURN(uint32_t end64_disk, cursor->LittleEndian<uint32_t>());
   MSP_ASSIGN_OR_RETURN(uint64_t end64, cursor->LittleEndian<uint64_t>());
   if (end64_disk != 0) {
@@ -86,9 +81,9 @@ Result<EndRecord> ReadEnd(Bytes file, ByteCursor* cursor) {
                                      "for a {}-byte zip64 end record", locator, end64, kEnd64Size));
   }
   MSP_ASSIGN_OR_RETURN(uint32_t end64_sig, FieldAt<uint32_t>(cursor, end64));
-  if (end64_sig != kEnd64Sig) {
+  if (end64_sig != zip::kZip64EndSignature) {
     return cursor->Error(fmt::format("zip64 end record at offset {} has signature 0x{:08x}, expected 0x{:08x}",
-                                     end64, end64_sig, kEnd64Sig));
+                                     end64, end64_sig, zip::kZip64EndSignature));
   }
   MSP_RETURN_IF_ERROR(cursor->Seek(end64 + 16));  // skip record size and versions
   MSP_ASSIGN_OR_RETURN(end.disk, cursor->LittleEndian<uint32_t>());
@@ -112,7 +107,7 @@ Status ApplyZip64Extra(Bytes extra, uint32_t usize32, uint32_t csize32, uint32_t
       return Status::InvalidInput(source, fmt::format("entry '{}': extra field 0x{:04x} declares {} bytes, "
                                                       "{} left", entry->name, id, length, cursor.Remaining()));
     }
-    if (id != kZip64ExtraId) continue;
+    if (id != zip::kZip64ExtraId) continue;
     ByteCursor fields(*body, source);
     auto next = [&](const char* what, uint64_t* out) -> Status {
       Result<uint64_t> v = fields.LittleEndian<uint64_t>();
@@ -171,10 +166,10 @@ Status ZipArchive::ReadCentralDirectory(uint64_t offset, uint64_t size, uint64_t
     };
     if (cursor.Remaining() < kCentralHeaderSize) return truncated(kCentralHeaderSize);
     const uint32_t sig = cursor.LittleEndian<uint32_t>().value();
-    if (sig != kCentralHeaderSig) {
+    if (sig != zip::kCentralHeaderSignature) {
       return Status::InvalidInput(source_, fmt::format("central directory entry {} at offset {} has signature "
                                                        "0x{:08x}, expected 0x{:08x}", index, at, sig,
-                                                       kCentralHeaderSig));
+                                                       zip::kCentralHeaderSignature));
     }
     ZipEntry entry;
     MSP_RETURN_IF_ERROR(cursor.Skip(4));  // versions made by / needed
@@ -206,22 +201,22 @@ Status ZipArchive::ReadCentralDirectory(uint64_t offset, uint64_t size, uint64_t
 Status ZipArchive::ResolveDataOffset(ZipEntry* entry) const {
   const uint64_t size = file_.size();
   const uint64_t at = entry->local_header_offset;
-  if (at > size || size - at < kLocalHeaderSize) {
+  if (at > size || size - at < zip::kLocalHeaderSize) {
     return Status::InvalidInput(source_, fmt::format("entry '{}': local header at offset {} runs past the end of "
                                                      "the file ({} bytes)", entry->name, at, size));
   }
   ByteCursor cursor(file_, source_);
   MSP_RETURN_IF_ERROR(cursor.Seek(at));
   const uint32_t sig = cursor.LittleEndian<uint32_t>().value();
-  if (sig != kLocalHeaderSig) {
+  if (sig != zip::kLocalHeaderSignature) {
     return Status::InvalidInput(source_, fmt::format("entry '{}': local header at offset {} has signature "
                                                      "0x{:08x}, expected 0x{:08x}", entry->name, at, sig,
-                                                     kLocalHeaderSig));
+                                                     zip::kLocalHeaderSignature));
   }
   MSP_RETURN_IF_ERROR(cursor.Seek(at + 26));
   const uint16_t name_len = cursor.LittleEndian<uint16_t>().value();
   const uint16_t extra_len = cursor.LittleEndian<uint16_t>().value();
-  entry->data_offset = at + kLocalHeaderSize + name_len + extra_len;
+  entry->data_offset = at + zip::kLocalHeaderSize + name_len + extra_len;
   if (entry->data_offset > size || entry->compressed_size > size - entry->data_offset) {
     return Status::InvalidInput(source_, fmt::format("entry '{}': {} bytes of data at offset {} run past the end "
                                                      "of the file ({} bytes)", entry->name,
@@ -239,7 +234,7 @@ Result<Bytes> ZipArchive::Data(const ZipEntry& entry) const {
   if (entry.flags & 0x1) {
     return Status::Unsupported(source_, fmt::format("member '{}' is encrypted", entry.name));
   }
-  if (entry.method != 0) {
+  if (entry.method != zip::kMethodStored) {
     return Status::Unsupported(source_, fmt::format("member '{}' is compressed (method {}); only stored members "
                                                     "can be read", entry.name, entry.method));
   }
@@ -259,11 +254,11 @@ Status ZipArchive::Inflate(const ZipEntry& entry, uint64_t max_size,
                                                      "limit of {}", entry.name, entry.uncompressed_size, max_size));
   }
   const Bytes packed = file_.subspan(entry.data_offset, entry.compressed_size);
-  if (entry.method == 0) {
+  if (entry.method == zip::kMethodStored) {
     MSP_ASSIGN_OR_RETURN(Bytes data, Data(entry));
     return sink(AsChars(data));
   }
-  if (entry.method != 8) {
+  if (entry.method != zip::kMethodDeflate) {
     return Status::Unsupported(source_, fmt::format("member '{}' uses compression method {}; only stored (0) and "
                                                     "deflated (8) members can be read", entry.name, entry.method));
   }
