@@ -78,7 +78,7 @@ TEST(XlsxReader, ReadsMsprobeOpenpyxlOutput) {
   EXPECT_TRUE(saw_bool);  // Requires_grad Consistent
 }
 
-TEST(XlsxReader, ReadsOurLibxlsxwriterOutput) {
+TEST(XlsxReader, ReadsOurWritersOutput) {
   ResultTable table;
   table.mode = CompareMode::kTensor;
   ResultRow row;

@@ -1,7 +1,7 @@
 // Reads the cells of an xlsx workbook: the zip container (stored or deflated parts), the sheet list
 // of xl/workbook.xml and its relationships, xl/sharedStrings.xml, and a worksheet's <sheetData>,
 // streamed row by row so memory follows the longest row, not the sheet. Enough for what openpyxl
-// (msprobe's compare and merge_result) and libxlsxwriter (ours) write; formulas are read as their
+// (msprobe's compare and merge_result) and our streaming writer write; formulas are read as their
 // cached values, styles are ignored. Bounded: every part is limited to kXlsxMaxPartBytes once
 // inflated, cell references to Excel's 1,048,576 rows × 16,384 columns, and the XML is scanned
 // without recursion.
