@@ -25,9 +25,19 @@ echo "no shim:      $(t "$sample" --steps 2000) s"
 echo "stats mode:   $(MSPROBE_CAPTURE_ENABLE=1 MSPROBE_CAPTURE_MODE=stats MSPROBE_CAPTURE_DIR=$out/stats LD_PRELOAD=$shim t "$sample" --steps 2000) s"
 echo "tensor mode:  $(MSPROBE_CAPTURE_ENABLE=1 MSPROBE_CAPTURE_DIR=$out/tensor LD_PRELOAD=$shim t "$sample" --steps 2000) s"
 
-echo "== tensor capture throughput: Add over 256 MiB tensors (768 MiB written per op)"
-"$bench" big 256 8 | sed 's/^/no shim:  /'
-MSPROBE_CAPTURE_ENABLE=1 MSPROBE_CAPTURE_DIR=$out/big MSPROBE_CAPTURE_MEMORY=4G MSPROBE_CAPTURE_ON_FULL=block \
-  LD_PRELOAD=$shim "$bench" big 256 8 | sed 's/^/capture:  /'
-du -sh "$out/big"
+echo "== tensor capture throughput: Add over 256 MiB tensors (768 MiB written per op), and dd writing as much"
+# Each run starts with no dirty pages left by the one before (sync) and removes what it wrote.
+"$bench" big 256 8 | sed 's/^/no shim:               /'
+for direct in auto off; do
+  sync
+  MSPROBE_CAPTURE_ENABLE=1 MSPROBE_CAPTURE_DIR=$out/big MSPROBE_CAPTURE_MEMORY=4G MSPROBE_CAPTURE_ON_FULL=block \
+    MSPROBE_CAPTURE_DIRECT=$direct LD_PRELOAD=$shim "$bench" big 256 8 | sed "s/^/capture, DIRECT=$direct: /"
+  du -sh "$out/big"
+  rm -rf "$out/big"
+done
+sync
+echo "dd bs=256M count=24:               $(dd if=/dev/zero of="$out/dd" bs=256M count=24 2>&1 | tail -1)"
+rm -f "$out/dd"
+sync
+echo "dd oflag=direct bs=64M count=96:   $(dd if=/dev/zero of="$out/dd" oflag=direct bs=64M count=96 2>&1 | tail -1)"
 rm -rf "$out"

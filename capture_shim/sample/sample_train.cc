@@ -175,9 +175,13 @@ std::vector<char> Train(int t, int32_t device, aclrtStream stream, const Options
   if (t == 0 && opt.big_mb > 0) {
     const int64_t n = opt.big_mb * (1 << 20) / 4;
     big_a = Alloc({n}), big_b = Alloc({n}), big_c = Alloc({n});
-    std::vector<float> ones(static_cast<size_t>(n), 1.0f);
-    Upload(big_a, ones.data(), stream);
-    Upload(big_b, ones.data(), stream);
+    // Values that differ from one element to the next (sums stay exact), so a byte out of place shows.
+    std::vector<float> host(static_cast<size_t>(n));
+    for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i % 65521);
+    Upload(big_a, host.data(), stream);
+    Check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
+    for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i % 251) * 0.25f;
+    Upload(big_b, host.data(), stream);
     Check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
   }
   for (int step = 0; step < opt.steps; ++step) {

@@ -25,17 +25,31 @@ struct CapturedSlot {
   int32_t acl_format = 0;
   std::vector<int64_t> dims;
   uint64_t size = 0;
-  void* host = nullptr;  // size bytes from aclrtMallocHost; null when size == 0
+  void* host = nullptr;   // size bytes of host memory (inside `alloc`); null when size == 0
+  void* alloc = nullptr;  // the aclrtMallocHost buffer holding `host`, of alloc_size bytes
+  uint64_t alloc_size = 0;
+};
+
+// A .bin file being written (DumpWriter::OpenTensorFile / AppendTensor / CloseTensorFile): the buffered
+// fd, and a second fd opened with O_DIRECT on the same file when a large write first wants it.
+struct TensorFile {
+  int fd = -1;
+  int direct_fd = -1;
+  bool direct_tried = false;  // direct_fd was opened (or refused) already
+  uint64_t offset = 0;        // bytes written so far: the next write's file offset
+  uint64_t direct_bytes = 0;  // of which through O_DIRECT
+  std::string tmp_path;
 };
 
 // A call larger than the memory budget, written from the hook piece by piece (chunked_capture.h).
 struct ChunkedFile {
-  int fd = -1;               // name.tmp, open until the outputs are written
+  TensorFile out;            // name.tmp, open until the outputs are written
   std::string final_path;    // {device dir}/{name}
   std::string file;          // as the manifest names it: {device}/{name}
   uint64_t bytes = 0;        // the whole file
-  void* buffer = nullptr;    // one piece of host memory, charged against the budget
-  uint64_t buffer_size = 0;
+  void* buffer = nullptr;    // one piece of host memory (buffer_alloc bytes), charged against the budget
+  uint64_t buffer_size = 0;  // the largest piece
+  uint64_t buffer_alloc = 0; // buffer_size, plus 4096 when pieces are placed for O_DIRECT
   uint64_t pieces = 0;       // device-to-host copies made
 };
 
@@ -53,6 +67,7 @@ struct CaptureRecord {
   uint64_t reserved_bytes = 0;      // charged against the memory budget
   const char* failure = nullptr;    // set when the op or a copy failed: nothing is written
   std::unique_ptr<ChunkedFile> chunked;  // set when the file was written from the hook in pieces
+  std::string prefix;  // length + header when the hook placed slots for O_DIRECT (else the writer encodes)
 };
 
 }  // namespace msprobe::capture

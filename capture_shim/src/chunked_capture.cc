@@ -24,12 +24,15 @@ const char* StreamSlots(CaptureState& state, CaptureRecord* r, bool inputs, cons
     const auto* src = static_cast<const char*>(acl.buffer_addr(buffers[s.index]));
     for (uint64_t offset = 0; offset < s.size; offset += f.buffer_size) {
       const uint64_t n = std::min(f.buffer_size, s.size - offset);
-      if (acl.memcpy_async(f.buffer, n, src + offset, n, ACL_MEMCPY_DEVICE_TO_HOST, stream) != ACL_SUCCESS ||
+      // With room to spare, the piece lands where its address matches its file offset (O_DIRECT).
+      char* dst = f.buffer_alloc > f.buffer_size ? DumpWriter::PlaceForDirect(f.buffer, f.out.offset)
+                                                 : static_cast<char*>(f.buffer);
+      if (acl.memcpy_async(dst, n, src + offset, n, ACL_MEMCPY_DEVICE_TO_HOST, stream) != ACL_SUCCESS ||
           acl.synchronize_stream(stream) != ACL_SUCCESS) {
         return "device-to-host copy failed";
       }
       ++f.pieces;
-      if (!state.writer().AppendStreamed(f.fd, f.buffer, n)) {
+      if (!state.writer().AppendTensor(&f.out, dst, n)) {
         state.Stop("writing an output file failed");
         return "write failed";
       }
@@ -42,9 +45,8 @@ const char* StreamSlots(CaptureState& state, CaptureRecord* r, bool inputs, cons
 void Finish(CaptureState& state, CaptureRecord* r, const char* reason) {
   DumpWriter& writer = state.writer();
   ChunkedFile& f = *r->chunked;
-  if (f.fd >= 0) {
-    const char* close_reason = writer.CloseTensorFile(f.fd, f.final_path, reason == nullptr);
-    f.fd = -1;
+  if (f.out.fd >= 0) {
+    const char* close_reason = writer.CloseTensorFile(&f.out, f.final_path, reason == nullptr);
     if (!reason) reason = close_reason;
   }
   r->failure = reason;
@@ -67,22 +69,24 @@ bool BeginChunkedCapture(CaptureState& state, CaptureRecord* r, const aclDataBuf
   for (const CapturedSlot& s : r->slots) f.buffer_size = std::max(f.buffer_size, s.size);
   const uint64_t share = std::max<uint64_t>(state.config().memory_budget / kBudgetShare, 1);
   f.buffer_size = std::min({f.buffer_size, share, kMaxPiece});
+  // Pieces large enough for O_DIRECT get room to be placed at their file offset's alignment.
+  f.buffer_alloc = f.buffer_size + (writer.DirectWanted(f.buffer_size) ? DumpWriter::kDirectAlign : 0);
   // The call is synchronous from here on anyway: wait for the writer to free a piece's worth, whatever
   // the ON_FULL policy (a piece always fits once the calls before it are written).
-  if (!writer.Reserve(f.buffer_size, true)) {
+  if (!writer.Reserve(f.buffer_alloc, true)) {
     r->failure = "memory budget (MSPROBE_CAPTURE_MEMORY) exhausted";
     writer.Push(r);
     return false;
   }
-  r->reserved_bytes = f.buffer_size;  // released by the writer with the buffer
-  if ((f.buffer = writer.TakeHostBuffer(f.buffer_size)) == nullptr) {
+  r->reserved_bytes = f.buffer_alloc;  // released by the writer with the buffer
+  if ((f.buffer = writer.TakeHostBuffer(f.buffer_alloc)) == nullptr) {
     r->failure = "aclrtMallocHost failed";
     writer.Push(r);
     return false;
   }
   const char* reason = nullptr;
   try {
-    f.fd = writer.OpenTensorFile(*r, &f.final_path, &f.file, &f.bytes, &reason);
+    writer.OpenTensorFile(*r, &f.out, &f.final_path, &f.file, &f.bytes, &reason);
   } catch (...) {
     reason = "out of memory";
   }

@@ -107,7 +107,8 @@ std::optional<Config> ReadConfig(std::string* error) {
     }
   }
   for (auto [name, target] : {std::pair{"MSPROBE_CAPTURE_MEMORY", &c.memory_budget},
-                              std::pair{"MSPROBE_CAPTURE_MIN_FREE_DISK", &c.min_free_disk}}) {
+                              std::pair{"MSPROBE_CAPTURE_MIN_FREE_DISK", &c.min_free_disk},
+                              std::pair{"MSPROBE_CAPTURE_DIRECT_MIN", &c.direct_min}}) {
     if (auto v = Env(name)) {
       auto s = ParseSize(*v);
       if (!s) return bad(name, *v, "a size like 512M, 2G or a byte count");
@@ -121,6 +122,10 @@ std::optional<Config> ReadConfig(std::string* error) {
   if (auto v = Env("MSPROBE_CAPTURE_LARGE")) {
     if (*v == "drop") c.chunk_large = false;
     else if (*v != "chunk") return bad("MSPROBE_CAPTURE_LARGE", *v, "chunk or drop");
+  }
+  if (auto v = Env("MSPROBE_CAPTURE_DIRECT")) {
+    if (*v == "off") c.direct = false;
+    else if (*v != "auto") return bad("MSPROBE_CAPTURE_DIRECT", *v, "auto or off");
   }
   c.delegate = Env("MSPROBE_CAPTURE_DELEGATE").value_or("0") == "1";
   return c;

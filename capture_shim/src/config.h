@@ -38,6 +38,8 @@ struct Config {
   bool chunk_large = true;             // a call larger than the whole budget: write it in pieces, else drop
   uint64_t min_free_disk = 2ull << 30;
   bool delegate = false;               // T1: let the runtime dump, write what its callback delivers
+  bool direct = true;                  // write the aligned middle of large tensors with O_DIRECT (auto)
+  uint64_t direct_min = 8ull << 20;    // slots (or chunked pieces) at least this large go direct
 };
 
 // Reads the environment. nullopt with `*error` set when a variable is malformed.

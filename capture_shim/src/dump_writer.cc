@@ -42,6 +42,24 @@ bool WriteAll(int fd, const void* data, uint64_t size) {
   return true;
 }
 
+bool PWriteAll(int fd, const char* p, uint64_t size, uint64_t offset) {
+  while (size > 0) {
+    const size_t chunk = size > (1ull << 30) ? (1ull << 30) : static_cast<size_t>(size);
+    const ssize_t n = ::pwrite(fd, p, chunk, static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    offset += static_cast<uint64_t>(n);
+    size -= static_cast<uint64_t>(n);
+  }
+  return true;
+}
+
+// O_DIRECT writes are issued in pieces of this size: each is synchronous, and pins this much memory.
+constexpr uint64_t kDirectPiece = 64ull << 20;
+
 bool MakeDirs(const std::string& path) {
   for (size_t pos = 1; pos <= path.size(); ++pos) {
     if (pos != path.size() && path[pos] != '/') continue;
@@ -222,18 +240,20 @@ void DumpWriter::Loop() {
 void DumpWriter::Finish(CaptureRecord* r) {
   const char* reason = r->failure;
   std::string file, stats_json;
-  uint64_t bytes = 0;
+  uint64_t bytes = 0, direct_bytes = 0;
   if (!reason && r->chunked) {  // already written by the hook
     file = r->chunked->file;
     bytes = r->chunked->bytes;
+    direct_bytes = r->chunked->out.direct_bytes;
   } else if (!reason) {
-    reason = config_.mode == CaptureMode::kStats ? WriteStats(*r, &stats_json) : WriteTensors(*r, &file, &bytes);
+    reason = config_.mode == CaptureMode::kStats ? WriteStats(*r, &stats_json)
+                                                 : WriteTensors(*r, &file, &bytes, &direct_bytes);
   }
   for (CapturedSlot& s : r->slots) {
-    if (s.host) GiveBack(s.host, s.size);
-    s.host = nullptr;
+    if (s.alloc) GiveBack(s.alloc, s.alloc_size);
+    s.host = s.alloc = nullptr;
   }
-  if (r->chunked && r->chunked->buffer) GiveBack(r->chunked->buffer, r->chunked->buffer_size);
+  if (r->chunked && r->chunked->buffer) GiveBack(r->chunked->buffer, r->chunked->buffer_alloc);
   JsonLine line;
   line.Int("seq", static_cast<int64_t>(r->seq)).Int("pid", ::getpid()).Int("tid", r->tid)
       .Int("rank", r->rank).Int("device", r->device).Int("stream", r->stream ? r->stream->id : 0)
@@ -257,6 +277,7 @@ void DumpWriter::Finish(CaptureRecord* r) {
     }
     line.Str("status", "written").Str("file", file).Int("bytes", static_cast<int64_t>(bytes)).Raw("slots", slots + "]");
     if (r->chunked) line.Int("pieces", static_cast<int64_t>(r->chunked->pieces));
+    if (direct_bytes) line.Int("direct", static_cast<int64_t>(direct_bytes));
   }
   ManifestLine(r->rank, line.Object());
 }
@@ -292,48 +313,110 @@ std::string DumpWriter::PlaceName(const std::string& dir, const std::string& nam
   return hashed;
 }
 
-int DumpWriter::OpenTensorFile(const CaptureRecord& r, std::string* final_path, std::string* file, uint64_t* bytes,
-                               const char** reason) {
-  std::string dir;
-  if ((*reason = DeviceDir(r.rank, r.device, &dir))) return -1;
+std::string DumpWriter::EncodePrefix(const CaptureRecord& r, uint64_t* data_bytes) {
   DumpHeader header;
   header.dump_time_us = r.time_us;
   header.op_name = OpName(r.op_type, r.seq);
-  uint64_t data_bytes = 0;
+  *data_bytes = 0;
   for (const CapturedSlot& s : r.slots) {
     DumpTensor t{ProtoDType(s.acl_dtype), ProtoFormat(s.acl_format), s.dims, s.size};
     (s.is_input ? header.inputs : header.outputs).push_back(std::move(t));
-    data_bytes += s.size;
+    *data_bytes += s.size;
   }
   const std::string encoded = EncodeDumpHeader(header);
-  const std::string prefix = EncodeHeaderLength(encoded.size()) + encoded;
+  return EncodeHeaderLength(encoded.size()) + encoded;
+}
+
+bool DumpWriter::OpenTensorFile(const CaptureRecord& r, TensorFile* f, std::string* final_path, std::string* file,
+                                uint64_t* bytes, const char** reason) {
+  std::string dir;
+  if ((*reason = DeviceDir(r.rank, r.device, &dir))) return false;
+  uint64_t data_bytes = 0;
+  const std::string prefix = r.prefix.empty() ? EncodePrefix(r, &data_bytes) : r.prefix;
+  if (!r.prefix.empty()) {
+    for (const CapturedSlot& s : r.slots) data_bytes += s.size;
+  }
   *bytes = prefix.size() + data_bytes;
   if (!DiskHasRoom(dir, *bytes)) {
     *reason = "low disk space";
-    return -1;
+    return false;
   }
-  const std::string name =
-      PlaceName(dir, BinFileName(r.op_type, header.op_name, r.task_id, r.stream ? r.stream->id : 0, r.time_us));
+  const std::string name = PlaceName(
+      dir, BinFileName(r.op_type, OpName(r.op_type, r.seq), r.task_id, r.stream ? r.stream->id : 0, r.time_us));
   *final_path = dir + "/" + name;
   *file = std::to_string(r.device) + "/" + name;
-  const int fd = ::open((*final_path + ".tmp").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kFileMode);
-  if (fd < 0) {
+  f->tmp_path = *final_path + ".tmp";
+  f->fd = ::open(f->tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, kFileMode);
+  if (f->fd < 0) {
     on_fatal_("cannot create an output file");
     *reason = "cannot create the file";
-    return -1;
+    return false;
   }
-  if (!WriteAll(fd, prefix.data(), prefix.size())) {
-    CloseTensorFile(fd, *final_path, false);
+  if (!AppendTensor(f, prefix.data(), prefix.size())) {
+    CloseTensorFile(f, *final_path, false);
     on_fatal_("writing an output file failed");
     *reason = "write failed";
-    return -1;
+    return false;
   }
-  return fd;
+  return true;
 }
 
-const char* DumpWriter::CloseTensorFile(int fd, const std::string& final_path, bool keep) {
+bool DumpWriter::AppendTensor(TensorFile* f, const void* data, uint64_t size) {
+  const auto* p = static_cast<const char*>(data);
+  if (DirectWanted(size)) {
+    // head: up to the next aligned file offset; middle: whole aligned blocks; tail: the rest.
+    const uint64_t head = (kDirectAlign - f->offset % kDirectAlign) % kDirectAlign;
+    const uint64_t middle = size > head ? (size - head) / kDirectAlign * kDirectAlign : 0;
+    if (middle > 0 && reinterpret_cast<uintptr_t>(p + head) % kDirectAlign == 0) {
+      if (!PWriteAll(f->fd, p, head, f->offset)) return false;
+      f->offset += head;
+      p += head;
+      size -= head;
+      const uint64_t done = WriteDirect(f, p, middle);
+      f->offset += done;
+      f->direct_bytes += done;
+      p += done;
+      size -= done;
+    }
+  }
+  if (!PWriteAll(f->fd, p, size, f->offset)) return false;
+  f->offset += size;
+  return true;
+}
+
+uint64_t DumpWriter::WriteDirect(TensorFile* f, const char* data, uint64_t size) {
+  if (!f->direct_tried) {
+    f->direct_tried = true;
+    f->direct_fd = ::open(f->tmp_path.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
+    // EINVAL: the filesystem (tmpfs, some FUSE and network ones) does not do O_DIRECT.
+    if (f->direct_fd < 0 && errno == EINVAL) direct_refused_.store(true);
+  }
+  uint64_t done = 0;
+  while (f->direct_fd >= 0 && done < size) {
+    const uint64_t n = std::min(size - done, kDirectPiece);
+    const ssize_t w = ::pwrite(f->direct_fd, data + done, n, static_cast<off_t>(f->offset + done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0 || static_cast<uint64_t>(w) % kDirectAlign != 0) {
+      // Refused (alignment the device wants is larger, memory O_DIRECT cannot pin, …) or failed: the
+      // rest goes through the buffered fd, now and for every later file.
+      if (w > 0) done += static_cast<uint64_t>(w);
+      direct_refused_.store(true);
+      ::close(f->direct_fd);
+      f->direct_fd = -1;
+      break;
+    }
+    done += static_cast<uint64_t>(w);
+  }
+  return done;
+}
+
+const char* DumpWriter::CloseTensorFile(TensorFile* f, const std::string& final_path, bool keep) {
+  bool closed = true;
+  if (f->direct_fd >= 0) closed = ::close(f->direct_fd) == 0;
+  f->direct_fd = -1;
+  closed = ::close(f->fd) == 0 && closed;
+  f->fd = -1;
   const std::string tmp = final_path + ".tmp";
-  const bool closed = ::close(fd) == 0;
   if (keep && closed && ::rename(tmp.c_str(), final_path.c_str()) == 0) return nullptr;
   ::unlink(tmp.c_str());
   if (!keep) return nullptr;
@@ -341,16 +424,18 @@ const char* DumpWriter::CloseTensorFile(int fd, const std::string& final_path, b
   return "write failed";
 }
 
-const char* DumpWriter::WriteTensors(const CaptureRecord& r, std::string* file, uint64_t* bytes) {
+const char* DumpWriter::WriteTensors(const CaptureRecord& r, std::string* file, uint64_t* bytes,
+                                     uint64_t* direct_bytes) {
   std::string final_path;
   const char* reason = nullptr;
-  const int fd = OpenTensorFile(r, &final_path, file, bytes, &reason);
-  if (fd < 0) return reason;
+  TensorFile f;
+  if (!OpenTensorFile(r, &f, &final_path, file, bytes, &reason)) return reason;
   bool ok = true;
   for (const CapturedSlot& s : r.slots) {
-    if (ok && s.size) ok = WriteAll(fd, s.host, s.size);
+    if (ok && s.size) ok = AppendTensor(&f, s.host, s.size);
   }
-  return CloseTensorFile(fd, final_path, ok);
+  *direct_bytes = f.direct_bytes;
+  return CloseTensorFile(&f, final_path, ok);
 }
 
 const char* DumpWriter::WriteStats(const CaptureRecord& r, std::string* stats_json) {

@@ -5,6 +5,7 @@
 // Thread-safe; fork-safe through PrepareFork/ParentAfterFork/ChildAfterFork.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -46,13 +47,36 @@ class DumpWriter {
   // After this, host buffers are leaked instead of freed (the runtime is gone or going).
   void ForgetRuntime() { runtime_gone_.store(true); }
 
-  // The .bin file of `r` (tensor mode), written by the caller: opens {device dir}/{name}.tmp and writes
-  // the length and header; the slots' bytes follow with AppendStreamed, then CloseTensorFile. Returns
-  // the fd, or -1 with `*reason` set. `*file` is the manifest's name, `*bytes` the whole file's size.
-  int OpenTensorFile(const CaptureRecord& r, std::string* final_path, std::string* file, uint64_t* bytes,
-                     const char** reason);
-  // Closes `fd`; renames it to `final_path` when `keep`, else removes it. The reason when keeping failed.
-  const char* CloseTensorFile(int fd, const std::string& final_path, bool keep);
+  // The .bin file's length and DumpData header (what precedes the data), and the data's size.
+  static std::string EncodePrefix(const CaptureRecord& r, uint64_t* data_bytes);
+
+  // O_DIRECT (MSPROBE_CAPTURE_DIRECT) needs memory and file offsets that are both multiples of
+  // kDirectAlign. A write of at least MSPROBE_CAPTURE_DIRECT_MIN bytes whose memory is placed so that
+  // (address - file offset) % kDirectAlign == 0 has its aligned middle written through a second fd
+  // opened with O_DIRECT; the head and the tail, and everything when O_DIRECT is refused or fails, go
+  // through the buffered fd. The file's bytes are the same either way.
+  static constexpr uint64_t kDirectAlign = 4096;
+  // Whether a write of `size` bytes is worth placing for O_DIRECT (false once it was refused).
+  bool DirectWanted(uint64_t size) const {
+    return config_.direct && size >= config_.direct_min && size >= kDirectAlign && !direct_refused_.load();
+  }
+  // Where to put `size` bytes bound for `file_offset` inside a buffer of size + kDirectAlign bytes at
+  // `alloc` so that their address is congruent to the file offset.
+  static char* PlaceForDirect(void* alloc, uint64_t file_offset) {
+    const uint64_t delta = (file_offset - reinterpret_cast<uintptr_t>(alloc)) % kDirectAlign;
+    return static_cast<char*>(alloc) + delta;
+  }
+
+  // The .bin file of `r` (tensor mode), written by the caller: opens {device dir}/{name}.tmp into `*f`
+  // and writes the length and header (r.prefix when the hook encoded it); the slots' bytes follow with
+  // AppendTensor, then CloseTensorFile. False with `*reason` set on failure. `*file` is the manifest's
+  // name, `*bytes` the whole file's size.
+  bool OpenTensorFile(const CaptureRecord& r, TensorFile* f, std::string* final_path, std::string* file,
+                      uint64_t* bytes, const char** reason);
+  // Appends `size` bytes at f->offset (see kDirectAlign). False when the write failed.
+  bool AppendTensor(TensorFile* f, const void* data, uint64_t size);
+  // Closes `f`; renames it to `final_path` when `keep`, else removes it. The reason when keeping failed.
+  const char* CloseTensorFile(TensorFile* f, const std::string& final_path, bool keep);
 
   // Writes `size` bytes arriving in order as chunks into {device dir}/{name}: Open, Append…, Close.
   // Used by delegate mode. Each returns false (and cleans up) on failure.
@@ -72,7 +96,10 @@ class DumpWriter {
   std::vector<void*> TrimPoolLocked();
   void Finish(CaptureRecord* record);
   // Returns the reason for a drop, or nullptr when written.
-  const char* WriteTensors(const CaptureRecord& r, std::string* file, uint64_t* bytes);
+  const char* WriteTensors(const CaptureRecord& r, std::string* file, uint64_t* bytes, uint64_t* direct_bytes);
+  // Writes `size` bytes at f->offset through f->direct_fd (opened here when needed). Returns how many it
+  // wrote; fewer than `size` when O_DIRECT was refused or failed (then never tried again).
+  uint64_t WriteDirect(TensorFile* f, const char* data, uint64_t size);
   const char* WriteStats(const CaptureRecord& r, std::string* stats_json);
   std::string RunDir(uint32_t rank) const;
   const char* DeviceDir(uint32_t rank, int32_t device, std::string* dir);
@@ -102,6 +129,7 @@ class DumpWriter {
   std::atomic<int64_t> outstanding_{0};
   std::atomic<uint64_t> dropped_{0};
   std::atomic<bool> runtime_gone_{false};
+  std::atomic<bool> direct_refused_{false};  // O_DIRECT refused or failed once: buffered from then on
 };
 
 }  // namespace msprobe::capture

@@ -61,6 +61,30 @@ void OnCopiesDone(void* arg) noexcept {
   if (CaptureState* s = CaptureState::Get()) s->writer().Push(r);
 }
 
+// Tensor mode with slots large enough for O_DIRECT: the hook encodes the file's header now, so that
+// each such slot's host copy can be placed at an address congruent to its file offset (its buffer is
+// kDirectAlign bytes larger: alloc_size). Returns the extra bytes to charge; 0 leaves every slot as is.
+uint64_t PlanDirectSlots(DumpWriter& writer, const Config& c, CaptureRecord* r, uint64_t bytes) noexcept {
+  if (c.mode != CaptureMode::kTensor) return 0;
+  uint64_t slack = 0;
+  for (CapturedSlot& s : r->slots) {
+    if (!writer.DirectWanted(s.size)) continue;
+    s.alloc_size = s.size + DumpWriter::kDirectAlign;
+    slack += DumpWriter::kDirectAlign;
+  }
+  if (slack > 0 && bytes + slack <= c.memory_budget) {
+    try {
+      uint64_t data_bytes = 0;
+      r->prefix = DumpWriter::EncodePrefix(*r, &data_bytes);
+      return slack;
+    } catch (...) {
+      // the writer encodes the header later; the copies are written buffered
+    }
+  }
+  for (CapturedSlot& s : r->slots) s.alloc_size = 0;
+  return 0;
+}
+
 }  // namespace
 
 CaptureRecord* BeginOpCapture(CaptureState& state, const char* op_type, int num_inputs,
@@ -110,14 +134,20 @@ CaptureRecord* BeginOpCapture(CaptureState& state, const char* op_type, int num_
   if (bytes > c.memory_budget && c.chunk_large && c.mode == CaptureMode::kTensor) {
     return BeginChunkedCapture(state, r, inputs, stream) ? r : nullptr;
   }
-  if (!writer.Reserve(bytes, c.block_when_full)) {
+  const uint64_t slack = PlanDirectSlots(writer, c, r, bytes);
+  if (!writer.Reserve(bytes + slack, c.block_when_full)) {
     r->failure = "memory budget (MSPROBE_CAPTURE_MEMORY) exhausted";
     writer.Push(r);
     return nullptr;
   }
-  r->reserved_bytes = bytes;
+  r->reserved_bytes = bytes + slack;
+  uint64_t file_offset = r->prefix.size();
   for (CapturedSlot& s : r->slots) {
-    if (s.size && (s.host = writer.TakeHostBuffer(s.size)) == nullptr) r->failure = "aclrtMallocHost failed";
+    const bool placed = s.alloc_size > s.size;
+    if (!placed) s.alloc_size = s.size;
+    if (s.size && (s.alloc = writer.TakeHostBuffer(s.alloc_size)) == nullptr) r->failure = "aclrtMallocHost failed";
+    if (s.alloc) s.host = placed ? DumpWriter::PlaceForDirect(s.alloc, file_offset) : s.alloc;
+    file_offset += s.size;
   }
   if (r->failure) {
     writer.Push(r);

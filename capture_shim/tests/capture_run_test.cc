@@ -1,6 +1,7 @@
 // The shim on the sample program under the fake runtime (capture.md A8.6): transparency, every
 // captured tensor equal to what the program computed, names and layout, modes and filters.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -152,6 +153,124 @@ TEST(CaptureRun, CallLargerThanTheBudgetIsWrittenInPieces) {
   }
   EXPECT_EQ(big, 1);
   for (const fs::path& f : FilesUnder(dir)) EXPECT_NE(f.extension(), ".tmp") << f;
+}
+
+// The one record of a run whose file is larger than `min_bytes` (the --big Add).
+const rapidjson::Value* BigRecord(const std::vector<rapidjson::Document>& lines, int64_t min_bytes) {
+  const rapidjson::Value* found = nullptr;
+  for (const auto& rec : lines) {
+    if (rec.HasMember("bytes") && rec["bytes"].GetInt64() > min_bytes) {
+      if (found) return nullptr;
+      found = &rec;
+    }
+  }
+  return found;
+}
+
+// O_DIRECT (MSPROBE_CAPTURE_DIRECT, forced onto 3 MiB tensors by DIRECT_MIN=1M): the aligned middle of
+// each slot goes direct, the head (after a header of odd length) and the tail buffered, and the file is
+// the one DIRECT=off writes, byte for byte; also when the call is written in pieces from the hook.
+TEST(CaptureRun, DirectWritesGiveTheSameFilesAsBufferedOnes) {
+  TempDir tmp;
+  constexpr int64_t kSlot = 3 << 20, kData = 3 * kSlot;
+  struct Run {
+    const char* name;
+    std::map<std::string, std::string> env;
+    int64_t direct;  // bytes expected through O_DIRECT, given the header's odd length
+  };
+  const Run runs[] = {
+      {"off", {{"MSPROBE_CAPTURE_DIRECT", "off"}, {"MSPROBE_CAPTURE_DIRECT_MIN", "1M"}}, 0},
+      {"direct", {{"MSPROBE_CAPTURE_DIRECT", "auto"}, {"MSPROBE_CAPTURE_DIRECT_MIN", "1M"}}, 3 * (kSlot - 4096)},
+      // 9 MiB > the 8 MiB budget: six pieces of 2 MiB and 1 MiB, each placed for O_DIRECT in the piece buffer.
+      {"pieces", {{"MSPROBE_CAPTURE_DIRECT_MIN", "1M"}, {"MSPROBE_CAPTURE_MEMORY", "8M"}}, kData - 6 * 4096},
+  };
+  std::map<std::string, fs::path> big_files;
+  for (const Run& run : runs) {
+    SCOPED_TRACE(run.name);
+    const fs::path golden = tmp.path() / (std::string("golden_") + run.name), dir = tmp.path() / run.name;
+    fs::create_directories(golden);
+    // One step: the Add's seq has two digits whatever the threads' interleaving, so the header's length is fixed.
+    const auto r = RunProgram(Sample({"--steps", "1", "--big", "3", "--golden", golden.string()}), Capture(dir, run.env), true);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const auto lines = ReadManifests(dir);
+    ASSERT_EQ(lines.size(), 2u * kOpsPerStep + 1);
+    for (const auto& rec : lines) {
+      ASSERT_STREQ(rec["status"].GetString(), "written");
+      ExpectRecordMatchesGolden(RunDir(dir, 0), rec, golden);
+    }
+    const rapidjson::Value* big = BigRecord(lines, kData);
+    ASSERT_NE(big, nullptr);
+    const int64_t prefix = (*big)["bytes"].GetInt64() - kData;
+    ASSERT_EQ(prefix % 2, 1) << "the header's length should be odd";
+    EXPECT_EQ(big->HasMember("direct") ? (*big)["direct"].GetInt64() : 0, run.direct);
+    EXPECT_EQ(big->HasMember("pieces"), std::string(run.name) == "pieces");
+    for (const auto& rec : lines) EXPECT_TRUE(&rec == big || !rec.HasMember("direct"));
+    big_files[run.name] = RunDir(dir, 0) / (*big)["file"].GetString();
+    EXPECT_EQ(static_cast<int64_t>(fs::file_size(big_files[run.name])), (*big)["bytes"].GetInt64());
+    for (const fs::path& f : FilesUnder(dir)) EXPECT_NE(f.extension(), ".tmp") << f;
+  }
+  // The same bytes as the buffered file, but for the header's time and op name (the call's seq).
+  const std::string off = ReadFile(big_files["off"]);
+  DecodedBin want;
+  ASSERT_TRUE(DecodeBin(big_files["off"], &want));
+  want.header.clear_dump_time();
+  want.header.clear_op_name();
+  for (const char* name : {"direct", "pieces"}) {
+    SCOPED_TRACE(name);
+    const std::string got = ReadFile(big_files[name]);
+    ASSERT_EQ(got.size(), off.size());
+    EXPECT_EQ(got.compare(0, 8, off, 0, 8), 0) << "header length";
+    EXPECT_TRUE(got.compare(got.size() - kData, kData, off, off.size() - kData, kData) == 0) << "data section";
+    DecodedBin bin;
+    ASSERT_TRUE(DecodeBin(big_files[name], &bin));
+    bin.header.clear_dump_time();
+    bin.header.clear_op_name();
+    EXPECT_EQ(bin.header.SerializeAsString(), want.header.SerializeAsString());
+  }
+}
+
+// Where O_DIRECT is refused at open (FAKE_ACL_ODIRECT=refuse, as on filesystems without it) or fails
+// mid-file (=fail: only the first direct write works), and on tmpfs, the files are still complete and
+// exact; capture goes on buffered.
+TEST(CaptureRun, DirectFallsBackToBufferedWritesWhenRefused) {
+  TempDir tmp;
+  const fs::path shm = fs::path("/dev/shm") / ("capture_direct_" + std::to_string(getpid()));
+  struct RemoveShm {
+    const fs::path& dir;
+    ~RemoveShm() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } remove_shm{shm};
+  struct Run {
+    const char* name;
+    fs::path dir;
+    std::map<std::string, std::string> env;
+  };
+  std::vector<Run> runs = {{"refuse", tmp.path() / "refuse", {{"FAKE_ACL_ODIRECT", "refuse"}}},
+                           {"fail", tmp.path() / "fail", {{"FAKE_ACL_ODIRECT", "fail"}}}};
+  if (fs::is_directory("/dev/shm")) runs.push_back({"shm", shm, {}});
+  for (Run& run : runs) {
+    SCOPED_TRACE(run.name);
+    const fs::path golden = tmp.path() / (std::string("golden_") + run.name);
+    fs::create_directories(golden);
+    run.env["MSPROBE_CAPTURE_DIRECT_MIN"] = "1M";
+    const auto r = RunProgram(Sample({"--steps", "2", "--big", "3", "--golden", golden.string()}), Capture(run.dir, run.env), true);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const auto lines = ReadManifests(run.dir);
+    ASSERT_EQ(lines.size(), 2u * 2 * kOpsPerStep + 2);
+    int64_t direct = 0;
+    for (const auto& rec : lines) {
+      ASSERT_STREQ(rec["status"].GetString(), "written");
+      ExpectRecordMatchesGolden(RunDir(run.dir, 0), rec, golden);
+      if (rec.HasMember("direct")) direct += rec["direct"].GetInt64();
+    }
+    if (std::string(run.name) == "refuse") EXPECT_EQ(direct, 0);
+    if (std::string(run.name) == "fail") EXPECT_EQ(direct, (3 << 20) - 4096) << "the first slot's middle only";
+    for (const fs::path& f : FilesUnder(run.dir)) EXPECT_NE(f.extension(), ".tmp") << f;
+  }
 }
 
 // MSPROBE_CAPTURE_LARGE=drop keeps the old rule: a call larger than the budget is dropped and counted.

@@ -136,7 +136,8 @@ TEST(CaptureSafety, MalformedConfigurationLeavesCaptureOff) {
   TempDir tmp;
   const auto plain = RunProgram(Sample({"--steps", "1"}), {}, false);
   for (auto [name, value] : {std::pair{"MSPROBE_CAPTURE_MODE", "bogus"}, std::pair{"MSPROBE_CAPTURE_OPS", "(["},
-                             std::pair{"MSPROBE_CAPTURE_MEMORY", "12Q"}, std::pair{"MSPROBE_CAPTURE_RANKS", "3-1"}}) {
+                             std::pair{"MSPROBE_CAPTURE_MEMORY", "12Q"}, std::pair{"MSPROBE_CAPTURE_RANKS", "3-1"},
+                             std::pair{"MSPROBE_CAPTURE_DIRECT", "on"}, std::pair{"MSPROBE_CAPTURE_DIRECT_MIN", "x"}}) {
     const auto r = RunProgram(Sample({"--steps", "1"}), Capture(tmp.path(), {{name, value}}), true);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.out, plain.out);
