@@ -28,6 +28,7 @@ constexpr std::string_view kProgram = "msprobe-convert";
 struct Job {
   std::string input;
   fs::path out_dir;
+  std::string out_dir_error;  // why out_dir could not be made, empty when it exists
 };
 
 struct FileReport {
@@ -54,12 +55,12 @@ Result<std::vector<Job>> FindJobs(const ConvertArgs& args) {
   if (ec || !fs::exists(st)) return Status::NotFound(args.dump_path, "no such file or directory");
   std::vector<Job> jobs;
   if (!fs::is_directory(st)) {
-    jobs.push_back({args.dump_path, fs::path(args.output_path)});
+    jobs.push_back({args.dump_path, fs::path(args.output_path), {}});
     return jobs;
   }
   for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
     if (!it->is_regular_file() || !IsKernelDumpName(it->path().filename().string())) continue;
-    jobs.push_back({it->path().string(), fs::path(args.output_path) / it->path().parent_path().lexically_relative(root)});
+    jobs.push_back({it->path().string(), fs::path(args.output_path) / it->path().parent_path().lexically_relative(root), {}});
   }
   if (ec) return Status::IOError(args.dump_path, "cannot list the directory: " + ec.message());
   std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return NaturalLess(a.input, b.input); });
@@ -74,9 +75,9 @@ void ConvertFile(const Job& job, bool keep_device_format, FileReport* report) {
   if (!bin.ok()) return fail(bin.status());
   Result<std::shared_ptr<MappedFile>> file = MappedFile::Open(job.input);
   if (!file.ok()) return fail(file.status());
-  std::error_code ec;
-  fs::create_directories(job.out_dir, ec);
-  if (ec) return fail(Status::IOError(job.out_dir.string(), "cannot create the directory: " + ec.message()));
+  if (!job.out_dir_error.empty()) {
+    return fail(Status::IOError(job.out_dir.string(), "cannot create the directory: " + job.out_dir_error));
+  }
   const std::string bin_name = fs::path(job.input).filename().string();
   if (bin->trailing_bytes > 0) {
     report->notes.push_back(fmt::format("{} bytes after the declared data ignored", bin->trailing_bytes));
@@ -137,6 +138,18 @@ std::string HumanBytes(uint64_t bytes) {
 int RunConvert(const ConvertArgs& args, const cli::CommonOptions& common) {
   Result<std::vector<Job>> jobs = FindJobs(args);
   if (!jobs.ok()) return cli::ReportAndExit(kProgram, jobs.status());
+  // The output directories are made once, before the parallel part: libstdc++'s create_directories
+  // called from several threads at once crashed under ASan (a read of uninitialised memory inside it).
+  std::map<fs::path, std::string> dir_errors;
+  for (Job& job : *jobs) {
+    const auto [it, added] = dir_errors.try_emplace(job.out_dir);
+    if (added) {
+      std::error_code ec;
+      fs::create_directories(job.out_dir, ec);
+      if (ec) it->second = ec.message();
+    }
+    job.out_dir_error = it->second;
+  }
   std::vector<FileReport> reports(jobs->size());
   cli::ProgressBar progress("convert", common.quiet);
   std::atomic<uint64_t> done{0};
