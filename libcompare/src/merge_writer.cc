@@ -21,14 +21,6 @@ constexpr size_t kMinRanksForMedian = 3;
 constexpr size_t kWidthSampleRows = 1000;
 constexpr double kMaxNameWidth = 80;
 constexpr double kMaxValueWidth = 40;
-// Upper bounds of the sheet XML, for the ZIP64 decision: a cell's markup without its text
-// (<c r="XFD1048576" s="2" t="inlineStr"><is><t xml:space="preserve"></t></is></c> is 79 bytes, a
-// number cell less), a row's, and the growth of escaped text ("_x001F_" for one byte).
-constexpr uint64_t kCellMarkupBound = 96;
-constexpr uint64_t kRowMarkupBound = 32;
-constexpr uint64_t kTextGrowthBound = 7;
-constexpr uint64_t kSheetMarkupBound = 4096;
-
 using internal::ExcelText;
 using internal::Utf8Length;
 
@@ -127,11 +119,8 @@ class MergeSheetRows {
     layout.header.push_back("NPU Name");
     for (size_t c = 0; c < table_.rank_count(); ++c) layout.header.push_back("rank" + std::to_string(table_.rank(c)));
     layout.widths = Widths();
-    const uint64_t cells = uint64_t{slice_.rows + 1} * layout.header.size();
-    const uint64_t markup = cells * kCellMarkupBound + (slice_.rows + 1) * kRowMarkupBound + kSheetMarkupBound +
-                            layout.widths.size() * kRowMarkupBound * 2;
-    // Past 4 GB without the texts, the member is ZIP64 anyway; otherwise count them.
-    layout.xml_bytes_bound = markup >= kZipMax32 ? markup : markup + kTextGrowthBound * TextBytes();
+    layout.xml_bytes_bound = XlsxSheetXmlBound(uint64_t{slice_.rows} + 1, layout.header.size(),
+                                               [this] { return TextBytes(); });
     return layout;
   }
 

@@ -121,6 +121,19 @@ struct ChunkWorker {
 
 }  // namespace
 
+uint64_t XlsxSheetXmlBound(uint64_t rows, uint64_t columns, const std::function<uint64_t()>& text_bytes) {
+  // A cell's markup without its text: <c r="XFD1048576" s="12" t="inlineStr"><is><t xml:space="preserve">
+  // </t></is></c> is 80 bytes, a number cell less; a row's: <row r="1048576" s="12" customFormat="1">
+  // </row>; a column's <col> in <cols>; the rest of the sheet (views, filter, links, drawing). A text
+  // byte becomes at most 7 once escaped ("_x001F_").
+  constexpr uint64_t kCellMarkupBound = 96, kRowMarkupBound = 64, kColMarkupBound = 128;
+  constexpr uint64_t kSheetMarkupBound = 8192, kTextGrowthBound = 7;
+  const uint64_t markup =
+      rows * (columns * kCellMarkupBound + kRowMarkupBound) + columns * kColMarkupBound + kSheetMarkupBound;
+  if (markup >= kZipMax32) return markup;  // ZIP64 anyway; no need to count the texts
+  return markup + kTextGrowthBound * text_bytes();
+}
+
 double XlsxStreamWriter::StoredWidth(double characters) {
   constexpr double kDigit = 7, kPadding = 5;
   if (characters <= 0) return 0;

@@ -24,18 +24,10 @@ using internal::XlsxSummarySheet;
 constexpr size_t kWidthSampleRows = 1000;  // widths follow the first rows; enough to see each column's kind
 constexpr double kMinColumnWidth = 8;
 constexpr double kMaxColumnWidth = 60;
-// Bounds of the sheet XML, for the ZIP64 decision: a cell's markup without its text
-// (<c r="XFD1048576" s="12" t="inlineStr"><is><t xml:space="preserve"></t></is></c> is 80 bytes, a
-// number cell less), a row's (<row r="1048576" s="12" customFormat="1"></row>), and the growth of
-// a text byte: JSON's "\u0001" (Err_message), Python's "\x01" (Data_name) and XML's "_x001F_" each
-// make at most 7 bytes of one, and never stack (their outputs need no further escaping but '&',
-// '<', '>', which JSON and Python pass through as one byte). Every string also gets 16 bytes for
-// quotes, brackets and separators.
-constexpr uint64_t kCellMarkupBound = 96;
-constexpr uint64_t kRowMarkupBound = 64;
-constexpr uint64_t kTextGrowthBound = 7;
+// Each string of a row is counted with room for what JSON (Err_message) and Python (Data_name) add:
+// quotes, brackets and separators. Their escapes ("\u0001", "\x01") grow a byte no more than XML's
+// does, and never stack with it: their outputs need no XML escape but '&', '<', '>'.
 constexpr uint64_t kStringOverheadBound = 16;
-constexpr uint64_t kSheetMarkupBound = 8192;
 
 std::vector<double> ColumnWidths(const ResultTable& table, const std::vector<std::string>& header) {
   std::vector<size_t> longest(header.size());
@@ -113,17 +105,15 @@ uint64_t RowTextBytes(const ResultRow& r) {
 }
 
 uint64_t SheetXmlBound(const ResultTable& table, const XlsxDataSheet& sheet, size_t columns) {
-  const uint64_t markup = (uint64_t{sheet.rows} + 1) * (columns * kCellMarkupBound + kRowMarkupBound) +
-                          kSheetMarkupBound;
-  if (markup >= kZipMax32) return markup;  // ZIP64 anyway; no need to count the texts
-  const uint64_t text = tbb::parallel_reduce(
-      tbb::blocked_range<size_t>(sheet.first_row, sheet.first_row + sheet.rows, 4096), uint64_t{0},
-      [&](const tbb::blocked_range<size_t>& range, uint64_t sum) {
-        for (size_t i = range.begin(); i < range.end(); ++i) sum += RowTextBytes(table.rows[i]);
-        return sum;
-      },
-      [](uint64_t a, uint64_t b) { return a + b; });
-  return markup + kTextGrowthBound * text;
+  return XlsxSheetXmlBound(uint64_t{sheet.rows} + 1, columns, [&] {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<size_t>(sheet.first_row, sheet.first_row + sheet.rows, 4096), uint64_t{0},
+        [&](const tbb::blocked_range<size_t>& range, uint64_t sum) {
+          for (size_t i = range.begin(); i < range.end(); ++i) sum += RowTextBytes(table.rows[i]);
+          return sum;
+        },
+        [](uint64_t a, uint64_t b) { return a + b; });
+  });
 }
 
 // G3 save_excel's slicing (compare.md §1.4).

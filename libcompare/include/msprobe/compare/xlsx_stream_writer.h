@@ -66,6 +66,11 @@ struct XlsxLineChart {
   uint32_t row = 0;
 };
 
+// An upper bound of a sheet's XML size for XlsxSheetLayout::xml_bytes_bound: `rows` rows (a header
+// included) of `columns` cells. `text_bytes()` gives the bytes of the texts the cells will hold; it is
+// only called when the markup alone leaves the sheet under 4 GB, since it may walk the whole table.
+uint64_t XlsxSheetXmlBound(uint64_t rows, uint64_t columns, const std::function<uint64_t()>& text_bytes);
+
 struct XlsxSheetLayout {
   std::string name;
   std::vector<std::string> header;  // row 1, frozen; its size is the sheet's column count. Empty: no
