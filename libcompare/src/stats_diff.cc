@@ -152,6 +152,20 @@ const char* RuleText(ValType n, ValType b) {
   return "N/A";  // INF x INF, NEG_INF x NEG_INF with unequal spellings: msprobe's default rule
 }
 
+// Two numbers' difference and relative error (percent text, "inf" against a zero bench).
+void NumericDiff(double npu, double bench, Cell* diff, Cell* rel) {
+  const double d = npu - bench;
+  *diff = Cell::Float(d);
+  if (bench == 0) {
+    *rel = Cell::Text("inf");
+    return;
+  }
+  char pct[49];
+  const size_t n = AppendPythonFloatRepr(pct, std::fabs(d / bench * 100));
+  pct[n] = '%';
+  *rel = Cell::Text(std::string(pct, n + 1));
+}
+
 // Both values finite floats, the common case, without a heap string: their repr()s are compared
 // and parsed in stack buffers.
 bool DiffFinitePair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
@@ -168,16 +182,7 @@ bool DiffFinitePair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
   }
   const std::optional<double> nv = PandasToNumeric(n_text), bv = PandasToNumeric(b_text);
   if (!nv || !bv) return false;
-  const double d = *nv - *bv;
-  *diff = Cell::Float(d);
-  if (*bv == 0) {
-    *rel = Cell::Text("inf");
-  } else {
-    char pct[49];
-    const size_t n = AppendPythonFloatRepr(pct, std::fabs(d / *bv * 100));
-    pct[n] = '%';
-    *rel = Cell::Text(std::string(pct, n + 1));
-  }
+  NumericDiff(*nv, *bv, diff, rel);
   return true;
 }
 
@@ -189,10 +194,7 @@ void DiffPair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
   }
   const ValType n = Classify(npu), b = Classify(bench);
   if (n == ValType::kNum && b == ValType::kNum) {
-    const double nv = NumberOf(npu), bv = NumberOf(bench);
-    const double d = nv - bv;
-    *diff = Cell::Float(d);
-    *rel = bv != 0 ? Cell::Text(PythonFloatRepr(std::fabs(d / bv * 100)) + "%") : Cell::Text("inf");
+    NumericDiff(NumberOf(npu), NumberOf(bench), diff, rel);
     return;
   }
   *diff = *rel = Cell::Text(RuleText(n, b));
