@@ -19,7 +19,7 @@ namespace {
 constexpr size_t kMaxSheetName = 31;
 constexpr uint64_t kCellsPerChunk = 32 * 1024;  // about 1 MB of XML: pieces small enough to pipeline
 constexpr int kSheetDeflateLevel = 1;           // most of the speed for a little size
-constexpr int kPartDeflateLevel = 6;
+constexpr int kPartDeflateLevel = 3;            // ISA-L's best; these parts are small
 
 using internal::AppendXmlAttribute;
 using internal::kMainNs;

@@ -1,8 +1,11 @@
 #include "msprobe/compare/zip_stream_writer.h"
 
 #include <fmt/format.h>
-#include <zlib.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
+#include <zlib.h>  // crc32_combine
 
+#include <algorithm>
 #include <climits>
 
 #include "msprobe/dump/zip_format.h"
@@ -117,37 +120,44 @@ std::string EncodeZipEnd(uint64_t count, uint64_t offset, uint64_t size) {
   return e;
 }
 
-ChunkDeflater::ChunkDeflater(int level) : stream_(std::make_unique<z_stream>()) {
-  // Raw deflate (negative window bits): the zip member holds no zlib header.
-  ready_ = deflateInit2(stream_.get(), level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK;
-}
-
-ChunkDeflater::~ChunkDeflater() {
-  if (ready_) deflateEnd(stream_.get());
+ChunkDeflater::ChunkDeflater(int level) : level_(level) {
+  // Levels 1 to 3 need a work buffer for their hash tables; 0 uses none.
+  if (level_ == 1) level_buf_.resize(ISAL_DEF_LVL1_DEFAULT);
+  if (level_ == 2) level_buf_.resize(ISAL_DEF_LVL2_DEFAULT);
+  if (level_ == 3) level_buf_.resize(ISAL_DEF_LVL3_DEFAULT);
 }
 
 Status ChunkDeflater::Deflate(std::string_view raw, bool last, DeflatedChunk* out) {
-  if (!ready_) return Status::Internal("zlib", "deflateInit2 failed");
-  if (raw.size() > UINT_MAX) return Status::Internal("zlib", fmt::format("a {}-byte piece is too large", raw.size()));
-  if (deflateReset(stream_.get()) != Z_OK) return Status::Internal("zlib", "deflateReset failed");
+  if (level_ < 0 || level_ > 3) return Status::Internal("deflate", fmt::format("no ISA-L level {}", level_));
+  if (raw.size() > UINT32_MAX) return Status::Internal("deflate", fmt::format("a {}-byte piece is too large", raw.size()));
   out->raw_size = raw.size();
-  out->crc = static_cast<uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(raw.data()), raw.size()));
-  // deflateBound covers Z_FINISH; a sync flush adds at most an empty stored block.
-  out->data.resize(deflateBound(stream_.get(), static_cast<uLong>(raw.size())) + 16);
-  stream_->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-  stream_->avail_in = static_cast<uInt>(raw.size());
-  size_t produced = 0;
+  out->crc = crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(raw.data()), raw.size());
+  // ISA-L falls back to stored blocks when compression does not pay: at most 5 bytes per 64 KiB
+  // block, plus a header. Should it still overflow, grow and compress again.
+  size_t room = raw.size() + raw.size() / 8192 + 1024;
   for (;;) {
-    stream_->next_out = reinterpret_cast<Bytef*>(out->data.data() + produced);
-    stream_->avail_out = static_cast<uInt>(out->data.size() - produced);
-    const int rc = deflate(stream_.get(), last ? Z_FINISH : Z_SYNC_FLUSH);
-    produced = out->data.size() - stream_->avail_out;
-    if (rc == Z_STREAM_END || (!last && rc == Z_OK && stream_->avail_out > 0 && stream_->avail_in == 0)) break;
-    if (rc != Z_OK && rc != Z_BUF_ERROR) return Status::Internal("zlib", fmt::format("deflate failed ({})", rc));
-    out->data.resize(out->data.size() * 2);  // out of room: grow and go on
+    out->data.resize(room);
+    isal_zstream stream;
+    isal_deflate_stateless_init(&stream);
+    stream.level = static_cast<uint32_t>(level_);
+    stream.level_buf = level_buf_.empty() ? nullptr : level_buf_.data();
+    stream.level_buf_size = static_cast<uint32_t>(level_buf_.size());
+    stream.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(raw.data()));
+    stream.avail_in = static_cast<uint32_t>(raw.size());
+    stream.next_out = reinterpret_cast<uint8_t*>(out->data.data());
+    stream.avail_out = static_cast<uint32_t>(std::min<size_t>(room, UINT32_MAX));
+    // FULL_FLUSH ends a piece on a byte boundary with no back-references into it, so pieces made
+    // apart concatenate into one stream; the last piece carries the final block.
+    stream.flush = FULL_FLUSH;
+    stream.end_of_stream = last ? 1 : 0;
+    const int rc = isal_deflate_stateless(&stream);
+    if (rc == COMP_OK) {
+      out->data.resize(stream.total_out);
+      return Status::Ok();
+    }
+    if (rc != STATELESS_OVERFLOW) return Status::Internal("deflate", fmt::format("ISA-L deflate failed ({})", rc));
+    room *= 2;
   }
-  out->data.resize(produced);
-  return Status::Ok();
 }
 
 Status ZipStreamWriter::Emit(std::string_view bytes) {
@@ -176,7 +186,7 @@ Status ZipStreamWriter::BeginStreamed(std::string_view name, bool may_pass_4gb) 
   if (streaming_) return Status::Internal(source_, "zip: a member is begun while another is streamed");
   streaming_ = true;
   streaming_zip64_ = may_pass_4gb;
-  crc_ = static_cast<uint32_t>(crc32_z(0, nullptr, 0));
+  crc_ = 0;
   members_.push_back({std::string(name), kFlagDescriptor, 0, 0, 0, offset_});
   if (!may_pass_4gb) return Emit(LocalHeader(name, kVersion20, kFlagDescriptor, 0, 0, 0, 0));
   // Sizes "in the ZIP64 extra", which holds zeros until the descriptor (8-byte sizes) says more.

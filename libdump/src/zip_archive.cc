@@ -1,7 +1,8 @@
 #include "msprobe/dump/zip_archive.h"
 
 #include <fmt/format.h>
-#include <zlib.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 
 #include <algorithm>
 #include <memory>
@@ -175,7 +176,8 @@ Status ZipArchive::ReadCentralDirectory(uint64_t offset, uint64_t size, uint64_t
     MSP_RETURN_IF_ERROR(cursor.Skip(4));  // versions made by / needed
     entry.flags = cursor.LittleEndian<uint16_t>().value();
     entry.method = cursor.LittleEndian<uint16_t>().value();
-    MSP_RETURN_IF_ERROR(cursor.Skip(8));  // time, date, crc
+    MSP_RETURN_IF_ERROR(cursor.Skip(4));  // time, date
+    entry.crc32 = cursor.LittleEndian<uint32_t>().value();
     const uint32_t csize32 = cursor.LittleEndian<uint32_t>().value();
     const uint32_t usize32 = cursor.LittleEndian<uint32_t>().value();
     const uint16_t name_len = cursor.LittleEndian<uint16_t>().value();
@@ -256,48 +258,57 @@ Status ZipArchive::Inflate(const ZipEntry& entry, uint64_t max_size,
   const Bytes packed = file_.subspan(entry.data_offset, entry.compressed_size);
   if (entry.method == zip::kMethodStored) {
     MSP_ASSIGN_OR_RETURN(Bytes data, Data(entry));
+    MSP_RETURN_IF_ERROR(CheckCrc(entry, crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(data.data()), data.size())));
     return sink(AsChars(data));
   }
   if (entry.method != zip::kMethodDeflate) {
     return Status::Unsupported(source_, fmt::format("member '{}' uses compression method {}; only stored (0) and "
                                                     "deflated (8) members can be read", entry.name, entry.method));
   }
-  z_stream stream{};
-  if (inflateInit2(&stream, -MAX_WBITS) != Z_OK) return Status::Internal(source_, "cannot initialise zlib");
-  const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&stream, inflateEnd);
+  // ISA-L's streaming inflate: 2.5x zlib's on xlsx sheets, which merges inflate by the gigabyte.
+  // The state is about 40 KB, too large for a TBB worker's stack.
+  auto state = std::make_unique<inflate_state>();
+  isal_inflate_init(state.get());
+  state->crc_flag = ISAL_GZIP_NO_HDR;  // raw deflate; state->crc is the CRC-32 that zip records
   constexpr size_t kChunk = 256 * 1024;
   auto out = std::make_unique<char[]>(kChunk);
   uint64_t produced = 0;
   uint64_t consumed = 0;
-  int rc = Z_OK;
-  while (rc != Z_STREAM_END) {
-    if (stream.avail_in == 0 && consumed < packed.size()) {
+  const auto corrupt = [&](const std::string& what) {
+    return Status::InvalidInput(source_, fmt::format("member '{}': {} after {} of {} compressed bytes", entry.name,
+                                                     what, consumed - state->avail_in, packed.size()));
+  };
+  while (state->block_state != ISAL_BLOCK_FINISH) {
+    if (state->avail_in == 0 && consumed < packed.size()) {
       const uint64_t take = std::min<uint64_t>(packed.size() - consumed, 1u << 30);
-      stream.next_in = const_cast<Bytef*>(reinterpret_cast<const Bytef*>(packed.data() + consumed));
-      stream.avail_in = static_cast<uInt>(take);
+      state->next_in = const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(packed.data() + consumed));
+      state->avail_in = static_cast<uint32_t>(take);
       consumed += take;
     }
-    stream.next_out = reinterpret_cast<Bytef*>(out.get());
-    stream.avail_out = kChunk;
-    rc = inflate(&stream, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) {
-      // Z_BUF_ERROR with no input left means the stream stopped before its end block.
-      const bool truncated = rc == Z_BUF_ERROR && stream.avail_in == 0 && consumed == packed.size();
-      return Status::InvalidInput(source_, fmt::format("member '{}': {} after {} of {} compressed bytes", entry.name,
-                                                       truncated ? "deflate stream ends early"
-                                                                 : std::string("corrupt deflate data (") +
-                                                                       (stream.msg ? stream.msg : "zlib error") + ")",
-                                                       consumed - stream.avail_in, packed.size()));
-    }
-    const size_t got = kChunk - stream.avail_out;
+    state->next_out = reinterpret_cast<uint8_t*>(out.get());
+    state->avail_out = kChunk;
+    const int rc = isal_inflate(state.get());
+    if (rc < 0) return corrupt(fmt::format("corrupt deflate data (ISA-L error {})", rc));
+    const size_t got = kChunk - state->avail_out;
     produced += got;
     if (produced > max_size) {
       return Status::InvalidInput(source_, fmt::format("member '{}' inflates past the limit of {} bytes",
                                                        entry.name, max_size));
     }
     if (got > 0) MSP_RETURN_IF_ERROR(sink(std::string_view(out.get(), got)));
+    // All input read, the output not full, and still no final block: nothing more can come.
+    if (got < kChunk && state->avail_in == 0 && consumed == packed.size() &&
+        state->block_state != ISAL_BLOCK_FINISH) {
+      return corrupt("deflate stream ends early");
+    }
   }
-  return Status::Ok();
+  return CheckCrc(entry, state->crc);
+}
+
+Status ZipArchive::CheckCrc(const ZipEntry& entry, uint32_t crc) const {
+  if (crc == entry.crc32) return Status::Ok();
+  return Status::InvalidInput(source_, fmt::format("member '{}': its data has CRC-32 {:08x}, the central directory "
+                                                   "says {:08x}", entry.name, crc, entry.crc32));
 }
 
 Result<std::string> ZipArchive::ReadMember(const ZipEntry& entry, uint64_t max_size) const {

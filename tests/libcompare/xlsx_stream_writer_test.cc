@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <string>
+#include <vector>
 
 #include "msprobe/compare/xlsx_reader.h"
 #include "msprobe/compare/xlsx_row_xml.h"
@@ -95,6 +96,57 @@ TEST(ZipStreamWriter, PiecesDeflatedApartInflateAsOneStreamWithTheJoinedCrc) {
   auto text = archive->ReadMember(small, 1 << 20);
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(*text, "<a>hello</a>");
+}
+
+TEST(ZipStreamWriter, IncompressiblePiecesStillInflateToTheirBytes) {
+  std::string noise(300'000, '\0');
+  uint64_t x = 88172645463325252ull;  // xorshift: bytes deflate cannot shrink, so stored blocks
+  for (char& c : noise) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c = static_cast<char>(x);
+  }
+  ChunkDeflater deflater;
+  DeflatedChunk first, last;
+  ASSERT_TRUE(deflater.Deflate(noise, false, &first).ok());
+  ASSERT_TRUE(deflater.Deflate("tail", true, &last).ok());
+  EXPECT_EQ(Inflate(first.data + last.data), noise + "tail");
+}
+
+// A zip of one streamed member made of `pieces`, the last ending the stream when `finish`.
+std::string StreamedZip(const std::vector<std::string>& pieces, bool finish) {
+  std::string zip;
+  ZipStreamWriter writer([&](std::string_view b) { zip.append(b); return Status::Ok(); }, "t.zip");
+  EXPECT_TRUE(writer.BeginStreamed("m.xml", false).ok());
+  ChunkDeflater deflater;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    DeflatedChunk chunk;
+    EXPECT_TRUE(deflater.Deflate(pieces[i], finish && i + 1 == pieces.size(), &chunk).ok());
+    EXPECT_TRUE(writer.AppendStreamed(chunk).ok());
+  }
+  EXPECT_TRUE(writer.EndStreamed().ok());
+  EXPECT_TRUE(writer.Finish().ok());
+  return zip;
+}
+
+TEST(ZipArchiveInflate, StreamWithoutItsFinalBlockEndsEarly) {
+  const std::string zip = StreamedZip({std::string(400'000, 'a'), "<b/>"}, false);
+  auto archive = ZipArchive::Open(AsBytes(zip), "t.zip");
+  ASSERT_TRUE(archive.ok()) << archive.status().ToString();
+  EXPECT_STATUS(archive->ReadMember(archive->entries()[0], 1 << 20), Code::kInvalidInput,
+                "member 'm.xml': deflate stream ends early");
+}
+
+TEST(ZipArchiveInflate, CrcThatDisagreesWithTheDataIsAnError) {
+  std::string zip = StreamedZip({"<row>1</row>"}, true);
+  const size_t central = zip.find("PK\x01\x02");
+  ASSERT_NE(central, std::string::npos);
+  zip[central + 16] = static_cast<char>(zip[central + 16] ^ 1);  // the CRC-32 field
+  auto archive = ZipArchive::Open(AsBytes(zip), "t.zip");
+  ASSERT_TRUE(archive.ok()) << archive.status().ToString();
+  EXPECT_STATUS(archive->ReadMember(archive->entries()[0], 100), Code::kInvalidInput,
+                "member 'm.xml': its data has CRC-32");
 }
 
 TEST(ZipStreamWriter, StreamedMemberThatMayPass4GbHasZip64LocalExtraAnd8ByteDescriptor) {
