@@ -44,9 +44,13 @@ std::optional<std::pair<uint32_t, uint32_t>> ParseCellRef(std::string_view ref) 
   size_t i = 0;
   while (i < ref.size() && ref[i] >= 'A' && ref[i] <= 'Z' && i < 3) col = col * 26 + (ref[i++] - 'A' + 1);
   if (i == 0 || col > kMaxColumns) return std::nullopt;
+  if (i == ref.size() || ref.size() - i > 7) return std::nullopt;  // Excel's last row has 7 digits
   uint32_t row = 0;
-  const auto [end, ec] = std::from_chars(ref.data() + i, ref.data() + ref.size(), row);
-  if (ec != std::errc() || end != ref.data() + ref.size() || row == 0 || row > kMaxRows) return std::nullopt;
+  for (; i < ref.size(); ++i) {
+    if (ref[i] < '0' || ref[i] > '9') return std::nullopt;
+    row = row * 10 + static_cast<uint32_t>(ref[i] - '0');
+  }
+  if (row == 0 || row > kMaxRows) return std::nullopt;
   return std::make_pair(col - 1, row);
 }
 
@@ -63,6 +67,11 @@ class SheetParser {
   Status Feed(std::string_view buf, size_t* pos, uint64_t base, bool final) {
     XmlToken token;
     while (state_ != State::kDone) {
+      if (state_ == State::kRow) {
+        const FastBody fast = FastCellStart(buf, pos, base);
+        if (fast == FastBody::kError) return std::move(error_);
+        if (fast == FastBody::kDone) continue;
+      }
       if (state_ == State::kCell && try_fast_body_) {
         try_fast_body_ = false;
         const FastBody fast = FastCellBody(buf, pos, base);
@@ -109,7 +118,9 @@ class SheetParser {
       case State::kRow:
         if (t.kind == K::kEnd && t.name == "row") return EndRow();
         if (t.name == "c" && (t.kind == K::kStart || t.kind == K::kEmpty)) {
-          if (!StartCell(t, offset)) return false;
+          std::optional<std::string_view> r, type;
+          XmlAttrPair(t.attrs, "r", "t", &r, &type);
+          if (!StartCell(r, type, offset)) return false;
           if (t.kind == K::kEmpty) return EndCell(offset);
           state_ = State::kCell;
           try_fast_body_ = true;
@@ -152,20 +163,24 @@ class SheetParser {
   }
 
   static CellType ParseCellType(std::string_view t) {
-    if (t == "s") return CellType::kShared;
-    if (t == "n") return CellType::kNumber;
+    if (t.size() == 1) {  // the common case first, by character rather than by string
+      switch (t[0]) {
+        case 's': return CellType::kShared;
+        case 'n': return CellType::kNumber;
+        case 'b': return CellType::kBool;
+        case 'e': return CellType::kError;
+        case 'd': return CellType::kDate;
+        default: return CellType::kOther;
+      }
+    }
     if (t == "inlineStr") return CellType::kInline;
     if (t == "str") return CellType::kFormulaText;
-    if (t == "b") return CellType::kBool;
-    if (t == "e") return CellType::kError;
-    if (t == "d") return CellType::kDate;
     return CellType::kOther;
   }
 
-  bool StartCell(const XmlToken& t, uint64_t offset) {
+  // A cell's start tag with its r and t attributes, if present.
+  bool StartCell(std::optional<std::string_view> r, std::optional<std::string_view> type, uint64_t offset) {
     uint32_t column = next_column_;
-    std::optional<std::string_view> r, type;
-    XmlAttrPair(t.attrs, "r", "t", &r, &type);
     if (r) {
       const auto ref = ParseCellRef(*r);
       if (!ref) return Fail(offset, fmt::format("cell reference '{}' is malformed or outside the sheet", *r));
@@ -190,22 +205,64 @@ class SheetParser {
 
   enum class FastBody : uint8_t { kNoMatch, kDone, kError };
 
+  // A cell's start tag in the form writers use, "<c" then attributes as ` name="value"` (single
+  // spaces, no prefixes), then ">" or "/>", read in one step: the same effect as ScanXmlToken and
+  // the kRow case of OnToken. Anything else, or a tag cut by the chunk's end, is kNoMatch with
+  // nothing consumed. A sheet holds a cell tag for every value, so this is the reader's hot loop.
+  FastBody FastCellStart(std::string_view buf, size_t* pos, uint64_t base) {
+    const char* const start = buf.data() + *pos;
+    const char* const end = buf.data() + buf.size();
+    if (end - start < 3 || start[0] != '<' || start[1] != 'c') return FastBody::kNoMatch;
+    std::optional<std::string_view> r, type;
+    const char* p = start + 2;
+    while (p < end && *p == ' ') {
+      const char* const name = ++p;
+      while (p < end && *p != '=' && *p != ' ' && *p != '>' && *p != ':' && *p != '/') ++p;
+      if (end - p < 2 || p == name || p[0] != '=' || (p[1] != '"' && p[1] != '\'')) return FastBody::kNoMatch;
+      const std::string_view attr(name, static_cast<size_t>(p - name));
+      const char* const value = p + 2;
+      const void* close = std::memchr(value, p[1], static_cast<size_t>(end - value));
+      if (close == nullptr) return FastBody::kNoMatch;
+      p = static_cast<const char*>(close);
+      const std::string_view text(value, static_cast<size_t>(p - value));
+      if (attr == "r" && !r) r = text;
+      if (attr == "t" && !type) type = text;
+      ++p;
+    }
+    const bool empty = end - p >= 2 && p[0] == '/' && p[1] == '>';
+    if (!empty && (p == end || *p != '>')) return FastBody::kNoMatch;
+    const uint64_t offset = base + *pos;
+    *pos = static_cast<size_t>(p - buf.data()) + (empty ? 2 : 1);
+    if (!StartCell(r, type, offset)) return FastBody::kError;
+    if (empty) return EndCell(offset) ? FastBody::kDone : FastBody::kError;
+    state_ = State::kCell;
+    try_fast_body_ = true;
+    return FastBody::kDone;
+  }
+
   // The body of a cell in the form every writer we know uses, "<v>TEXT</v></c>" or, for an inline
   // string, "<is><t>TEXT</t></is></c>", consumed in one step: the same effect as its six or eight
   // tokens through OnCellToken, without scanning them one by one. Anything else (attributes,
   // rich text, a formula, a body cut by the chunk's end) is kNoMatch, nothing consumed, and the
   // token path reads it.
   FastBody FastCellBody(std::string_view buf, size_t* pos, uint64_t base) {
-    const bool inline_text = cell_type_ == CellType::kInline;
-    const std::string_view open = inline_text ? "<is><t>" : "<v>";
-    const std::string_view close = inline_text ? "</t></is></c>" : "</v></c>";
+    return cell_type_ == CellType::kInline ? FastCellBodyIn<true>(buf, pos, base) : FastCellBodyIn<false>(buf, pos, base);
+  }
+
+  // The markup as constants, so the comparisons compile to a few loads instead of memcmp calls.
+  template <bool kInlineText>
+  FastBody FastCellBodyIn(std::string_view buf, size_t* pos, uint64_t base) {
+    constexpr std::string_view open = kInlineText ? "<is><t>" : "<v>";
+    constexpr std::string_view close = kInlineText ? "</t></is></c>" : "</v></c>";
     const std::string_view rest = buf.substr(*pos);
-    if (!rest.starts_with(open)) return FastBody::kNoMatch;
+    if (rest.size() < open.size() || std::memcmp(rest.data(), open.data(), open.size()) != 0) return FastBody::kNoMatch;
     const void* lt = std::memchr(rest.data() + open.size(), '<', rest.size() - open.size());
     if (lt == nullptr) return FastBody::kNoMatch;
     const size_t text_end = static_cast<size_t>(static_cast<const char*>(lt) - rest.data());
-    if (rest.substr(text_end, close.size()) != close) return FastBody::kNoMatch;
-    (inline_text ? in_inline_text_ : in_value_) = true;
+    if (rest.size() - text_end < close.size() || std::memcmp(rest.data() + text_end, close.data(), close.size()) != 0) {
+      return FastBody::kNoMatch;
+    }
+    (kInlineText ? in_inline_text_ : in_value_) = true;
     has_value_ = true;
     XmlToken text;
     text.text = rest.substr(open.size(), text_end - open.size());

@@ -6,6 +6,7 @@
 
 #include "msprobe/compare/result_table.h"
 #include "msprobe/compare/xlsx_writer.h"
+#include "msprobe/compare/zip_stream_writer.h"
 #include "test_support.h"
 
 namespace msprobe::compare {
@@ -162,6 +163,65 @@ TEST(XlsxReader, LargeSheetStreamsAcrossInflateChunks) {
     return Status::Ok();
   }, &decode).ok());
   EXPECT_EQ(seen, kRows);
+}
+
+// A one-sheet workbook around `sheet_data` (the inside of <sheetData>), deflated by our zip writer.
+std::string WorkbookAround(const std::string& sheet_data) {
+  std::string zip;
+  ZipStreamWriter writer([&](std::string_view b) { zip.append(b); return Status::Ok(); }, "t.xlsx");
+  EXPECT_TRUE(writer.AddDeflated("xl/_rels/workbook.xml.rels",
+                                 "<Relationships><Relationship Id=\"rId1\" Target=\"worksheets/sheet1.xml\"/>"
+                                 "</Relationships>").ok());
+  EXPECT_TRUE(writer.AddDeflated("xl/workbook.xml", "<workbook><sheets><sheet name=\"S\" r:id=\"rId1\"/></sheets>"
+                                                    "</workbook>").ok());
+  EXPECT_TRUE(writer.AddDeflated("xl/worksheets/sheet1.xml", "<worksheet><sheetData>" + sheet_data +
+                                                                 "</sheetData></worksheet>").ok());
+  EXPECT_TRUE(writer.Finish().ok());
+  return zip;
+}
+
+// The reader takes cell tags in the usual form in one step and every other form token by token;
+// both must read alike.
+TEST(XlsxReader, CellTagsInUnusualFormsReadLikeTheUsualOne) {
+  const std::string bytes = WorkbookAround(
+      "<row r=\"1\">"
+      "<c r=\"A1\"  t=\"inlineStr\"><is><t>two spaces</t></is></c>"
+      "<c\nr=\"B1\"\tt=\"inlineStr\"><is><t>newline and tab</t></is></c>"
+      "<x:c x:r=\"C1\" x:t=\"inlineStr\"><is><t>prefixed</t></is></x:c>"
+      "<c t='n' r='D1'><v>2.5</v></c>"
+      "<c r=\"E1\" note=\"a>b\" t=\"b\"><v>1</v></c>"
+      "<c r=\"F1\"/>"
+      "<c><v>7</v></c>"
+      "<c r=\"H1\" t=\"inlineStr\" ><is><t>space before &gt;</t></is></c>"
+      "<c r=\"I1\" t=\"n\" t=\"inlineStr\"><v>3</v></c>"
+      "</row>");
+  auto rows = ReadRows(bytes);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 1u);
+  const auto& c = (*rows)[0];
+  ASSERT_EQ(c.size(), 9u);
+  EXPECT_EQ(c[0].text, "two spaces");
+  EXPECT_EQ(c[1].text, "newline and tab");
+  EXPECT_EQ(c[2].text, "prefixed");
+  EXPECT_EQ(c[3].type, Type::kNumber);
+  EXPECT_EQ(c[3].number, 2.5);
+  EXPECT_EQ(c[4].type, Type::kBool);
+  EXPECT_EQ(c[4].number, 1);
+  EXPECT_EQ(c[5].type, Type::kEmpty);
+  EXPECT_EQ(c[6].type, Type::kNumber);  // no r: the column after F
+  EXPECT_EQ(c[6].number, 7);
+  EXPECT_EQ(c[7].text, "space before >");
+  EXPECT_EQ(c[8].type, Type::kNumber);  // the first t wins
+  EXPECT_EQ(c[8].number, 3);
+}
+
+TEST(XlsxReader, MalformedCellReferenceIsAnErrorInEitherForm) {
+  EXPECT_STATUS(ReadRows(WorkbookAround("<row><c r=\"A0\"><v>1</v></c></row>")), Code::kInvalidInput,
+                "cell reference 'A0' is malformed");
+  EXPECT_STATUS(ReadRows(WorkbookAround("<row><c  r=\"B12345678\"><v>1</v></c></row>")), Code::kInvalidInput,
+                "cell reference 'B12345678' is malformed");
+  EXPECT_STATUS(ReadRows(WorkbookAround("<row><c r=\"C1x\"/></row>")), Code::kInvalidInput,
+                "cell reference 'C1x' is malformed");
 }
 
 TEST(XlsxReader, TruncatedArchiveIsAnError) {
