@@ -1,8 +1,16 @@
 // Writes a file under a temporary name beside its final one and renames it into place only when it
 // is complete, so no reader ever sees a partial output under the final name.
+//
+// Output is gathered in an aligned buffer. A file that grows past one buffer is written from then on
+// with O_DIRECT where the file system allows it: the device reads the buffer itself, instead of the
+// kernel copying every byte into the page cache (on the machines we measured, that copy cost a core
+// for every 0.4 GB/s written, and a -da run writes gigabytes of json), and a large output does not
+// evict the dumps being compared from the cache. The tail, and every file of one buffer or less, is
+// written normally. Where O_DIRECT is refused, all of it is.
 #pragma once
 
-#include <cstdio>
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,17 +30,30 @@ class AtomicFile {
 
   Status Write(Bytes data);
   Status Write(std::string_view text) { return Write(AsBytes(text)); }
-  // Flushes, closes and renames the temporary file to the final path.
+  // Writes what is buffered, closes and renames the temporary file to the final path.
   Status Commit();
   const std::string& path() const { return path_; }
   const std::string& temp_path() const { return temp_path_; }
 
+  static constexpr size_t kBufferBytes = 8u << 20;  // a multiple of every device's block size
+
  private:
-  AtomicFile(std::string path, std::string temp_path, std::FILE* file)
-      : path_(std::move(path)), temp_path_(std::move(temp_path)), file_(file) {}
+  struct FreeBuffer {
+    void operator()(char* p) const;
+  };
+  AtomicFile(std::string path, std::string temp_path, int fd)
+      : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
+  // Writes the full buffer, switching the file to O_DIRECT the first time.
+  Status FlushFullBuffer();
+  Status WriteAll(const char* data, size_t size);
+
   std::string path_;
   std::string temp_path_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
+  std::unique_ptr<char, FreeBuffer> buffer_;  // kBufferBytes, page-aligned; allocated on first write
+  size_t used_ = 0;
+  bool direct_tried_ = false;
+  bool direct_ = false;
   bool committed_ = false;
 };
 

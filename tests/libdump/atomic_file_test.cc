@@ -1,0 +1,82 @@
+#include "msprobe/dump/atomic_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <unistd.h>
+
+#include "test_support.h"
+
+namespace msprobe {
+namespace {
+
+using msprobe::testing::ReadFile;
+using msprobe::testing::TempDir;
+
+// `size` bytes that differ from one 4 KiB block to the next, so a block written twice or dropped shows.
+std::string Pattern(size_t size) {
+  std::string s(size, '\0');
+  for (size_t i = 0; i < size; ++i) s[i] = static_cast<char>('a' + (i / 4093 + i) % 26);
+  return s;
+}
+
+// Writes `data` in pieces of `piece` bytes into the emptied `dir` and checks the file holds exactly
+// it, and that nothing else is left.
+void WriteAndCheck(const std::filesystem::path& dir, const std::string& data, size_t piece) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "out.bin").string();
+  auto file = AtomicFile::Create(path);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  for (size_t at = 0; at < data.size(); at += piece) {
+    ASSERT_TRUE(file->Write(std::string_view(data).substr(at, piece)).ok());
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));  // not under its final name before the commit
+  ASSERT_TRUE(file->Commit().ok());
+  EXPECT_EQ(std::filesystem::file_size(path), data.size());
+  EXPECT_TRUE(ReadFile(path) == data) << "contents differ for " << data.size() << " bytes";
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u);  // the temporary name is gone
+}
+
+// Sizes around the buffer: the tail goes through the page cache, whole buffers (where the file
+// system allows) around it.
+TEST(AtomicFile, EverySizeComesOutWhole) {
+  constexpr size_t kBuf = AtomicFile::kBufferBytes;
+  TempDir dir;
+  for (const size_t size : {size_t{0}, size_t{1}, size_t{4096}, kBuf - 1, kBuf, kBuf + 1, 2 * kBuf + kBuf / 2 + 7}) {
+    WriteAndCheck(dir.root(), Pattern(size), 1'000'003);
+  }
+  WriteAndCheck(dir.root(), Pattern(3 * kBuf), 3 * kBuf);  // one write larger than the buffer
+}
+
+// tmpfs refuses O_DIRECT on older kernels and takes it on newer ones: either way the bytes arrive.
+TEST(AtomicFile, MemoryFileSystemGetsTheSameBytes) {
+  if (!std::filesystem::is_directory("/dev/shm")) GTEST_SKIP() << "no /dev/shm";
+  const std::filesystem::path dir = std::filesystem::path("/dev/shm") / ("msprobe_atomic_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  WriteAndCheck(dir, Pattern(2 * AtomicFile::kBufferBytes + 12345), 65536);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AtomicFile, UncommittedFileLeavesNothing) {
+  TempDir dir;
+  const std::string path = dir.Path("never.bin");
+  {
+    auto file = AtomicFile::Create(path);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE(file->Write(Pattern(AtomicFile::kBufferBytes + 10)).ok());
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.root()));
+}
+
+TEST(AtomicFile, MissingDirectoryIsAnError) {
+  TempDir dir;
+  EXPECT_STATUS(AtomicFile::Create(dir.Path("no/such/dir/out.csv")), Code::kIOError, "cannot create");
+}
+
+}  // namespace
+}  // namespace msprobe
