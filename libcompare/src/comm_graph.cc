@@ -132,7 +132,10 @@ class Graph {
     std::set<int> searched;
     for (size_t pos = 0; pos + 1 < ranks_.size(); ++pos) {
       searched.insert(ranks_[pos].rank);
-      std::set<size_t> seen;
+      std::vector<bool> seen(nodes_.size(), false);
+      // Per rank, where its scan may start: nodes before it are all seen already. Partners are
+      // mostly found in call order, so this keeps msprobe's scan from the front linear overall.
+      std::vector<size_t> first_unseen(ranks_.size(), 0);
       std::optional<size_t> last;
       for (size_t idx : per_rank_[pos]) {
         Node& cur = nodes_[idx];
@@ -142,7 +145,7 @@ class Graph {
           for (const RankDiffs& r : ranks_) conn.ranks.push_back(r.rank);
         }
         last = idx;
-        FindConnection(conn, idx, searched, &seen);
+        FindConnection(conn, idx, searched, &seen, &first_unseen);
       }
     }
   }
@@ -274,15 +277,20 @@ class Graph {
             Opposite(node.type)};
   }
 
-  void FindConnection(const Connection& conn, size_t cur_idx, const std::set<int>& searched, std::set<size_t>* seen) {
+  void FindConnection(const Connection& conn, size_t cur_idx, const std::set<int>& searched, std::vector<bool>* seen,
+                      std::vector<size_t>* first_unseen) {
     for (int connected_rank : conn.ranks) {
       if (searched.count(connected_rank)) continue;
       const auto pos = rank_pos_.find(connected_rank);
       if (pos == rank_pos_.end()) continue;  // a rank that was not compared
       const std::string prefix = std::to_string(connected_rank) + "." + conn.api;
-      for (size_t idx : per_rank_[pos->second]) {
+      const std::vector<size_t>& candidates = per_rank_[pos->second];
+      size_t& from = (*first_unseen)[pos->second];
+      while (from < candidates.size() && (*seen)[candidates[from]]) ++from;
+      for (size_t k = from; k < candidates.size(); ++k) {
+        const size_t idx = candidates[k];
         const Node& search = nodes_[idx];
-        if (seen->count(idx) || search.id.compare(0, prefix.size(), prefix) != 0 || search.type != conn.type) continue;
+        if ((*seen)[idx] || search.id.compare(0, prefix.size(), prefix) != 0 || search.type != conn.type) continue;
         const std::vector<int> search_ranks = FindConnected(idx).ranks;
         const bool names_cur = std::find(search_ranks.begin(), search_ranks.end(), nodes_[cur_idx].rank) != search_ranks.end();
         if ((search_ranks.empty() && !IsDirectedApi(search.api)) || names_cur) {
@@ -293,8 +301,8 @@ class Graph {
     }
   }
 
-  void Link(size_t cur_idx, size_t search_idx, std::set<size_t>* seen) {
-    seen->insert(search_idx);
+  void Link(size_t cur_idx, size_t search_idx, std::vector<bool>* seen) {
+    (*seen)[search_idx] = true;
     Node& cur = nodes_[cur_idx];
     Node& search = nodes_[search_idx];
     if (search.type == Direction::kDst) {  // cur sends to search
