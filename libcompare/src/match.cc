@@ -1,8 +1,11 @@
 #include "msprobe/compare/match.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
 #include <array>
+#include <functional>
 #include <unordered_map>
 
 #include "msprobe/compare/api_mapping.h"
@@ -52,36 +55,85 @@ bool InGroup(std::string_view dtype, const std::array<std::string_view, 3>& grou
   return false;
 }
 
+// A key with its hash, computed once: shards are chosen by it and the shard maps reuse it.
+struct HashedKey {
+  std::string_view text;
+  size_t hash;
+};
+struct HashedKeyHash {
+  size_t operator()(const HashedKey& k) const { return k.hash; }
+};
+struct HashedKeyEq {
+  bool operator()(const HashedKey& a, const HashedKey& b) const { return a.hash == b.hash && a.text == b.text; }
+};
+
+std::vector<size_t> HashAll(const std::vector<std::string>& keys) {
+  std::vector<size_t> hashes(keys.size());
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i) hashes[i] = std::hash<std::string_view>{}(keys[i]);
+  });
+  return hashes;
+}
+
 // Outer join on the key restricted to the NPU side, in NPU order (§3.2 steps 1-3): G3's outer
 // merge followed by dropping bench-only rows and a stable sort on the NPU index, which is also what
 // the -dm left join gives. Duplicate keys give every bench row, in bench order.
+// On all cores: the bench keys go to shards by hash, each shard's map is built in bench order, and
+// the NPU rows look up, count and fill their pairs in parallel.
 std::vector<RowPair> JoinOnKeys(const std::vector<std::string>& npu_keys,
                                 const std::vector<std::string>& bench_keys) {
-  // Each key's bench rows as a chain through `next`, in bench order: no list allocated per key.
+  constexpr size_t kShards = 64;
   constexpr size_t kEnd = static_cast<size_t>(-1);
+  std::vector<size_t> npu_hash, bench_hash;
+  tbb::parallel_invoke([&] { npu_hash = HashAll(npu_keys); }, [&] { bench_hash = HashAll(bench_keys); });
+
+  // Each key's bench rows as a chain through `next`, in bench order: no list allocated per key.
   struct Chain {
     size_t first, last;
   };
-  std::unordered_map<std::string_view, Chain> chains;
-  chains.reserve(bench_keys.size());
+  using ShardMap = std::unordered_map<HashedKey, Chain, HashedKeyHash, HashedKeyEq>;
+  std::array<std::vector<size_t>, kShards> shard_rows;
+  for (size_t b = 0; b < bench_keys.size(); ++b) shard_rows[bench_hash[b] % kShards].push_back(b);
+  std::array<ShardMap, kShards> shards;
   std::vector<size_t> next(bench_keys.size(), kEnd);
-  for (size_t b = 0; b < bench_keys.size(); ++b) {
-    const auto [it, added] = chains.try_emplace(bench_keys[b], Chain{b, b});
-    if (!added) {
-      next[it->second.last] = b;
-      it->second.last = b;
+  tbb::parallel_for(size_t{0}, kShards, [&](size_t s) {
+    shards[s].reserve(shard_rows[s].size());
+    for (const size_t b : shard_rows[s]) {  // a bench row's chain lives in one shard: no race on next
+      const auto [it, added] = shards[s].try_emplace(HashedKey{bench_keys[b], bench_hash[b]}, Chain{b, b});
+      if (!added) {
+        next[it->second.last] = b;
+        it->second.last = b;
+      }
     }
-  }
-  std::vector<RowPair> out;
-  out.reserve(npu_keys.size());
-  for (size_t n = 0; n < npu_keys.size(); ++n) {
-    auto it = chains.find(npu_keys[n]);
-    if (it == chains.end()) {
-      out.push_back({n, std::nullopt});
-      continue;
+  });
+
+  // Per NPU row: its chain's first bench row and the number of pairs it makes (at least one).
+  std::vector<size_t> first(npu_keys.size(), kEnd), offset(npu_keys.size() + 1, 0);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t n = r.begin(); n != r.end(); ++n) {
+      const ShardMap& map = shards[npu_hash[n] % kShards];
+      const auto it = map.find(HashedKey{npu_keys[n], npu_hash[n]});
+      size_t count = 1;
+      if (it != map.end()) {
+        first[n] = it->second.first;
+        count = 0;
+        for (size_t b = first[n]; b != kEnd; b = next[b]) ++count;
+      }
+      offset[n + 1] = count;
     }
-    for (size_t b = it->second.first; b != kEnd; b = next[b]) out.push_back({n, b});
-  }
+  });
+  for (size_t n = 0; n < npu_keys.size(); ++n) offset[n + 1] += offset[n];
+  std::vector<RowPair> out(offset.back());
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t n = r.begin(); n != r.end(); ++n) {
+      size_t at = offset[n];
+      if (first[n] == kEnd) {
+        out[at] = {n, std::nullopt};
+        continue;
+      }
+      for (size_t b = first[n]; b != kEnd; b = next[b]) out[at++] = {n, b};
+    }
+  });
   return out;
 }
 
@@ -151,11 +203,14 @@ std::vector<RowPair> MatchRows(const std::vector<OpRow>& npu, const std::vector<
   std::vector<RowPair> pairs = (options.fuzzy && !options.data_mapping) ? FuzzyMatchKeys(npu_keys, bench_keys)
                                                                         : JoinOnKeys(npu_keys, bench_keys);
   if (options.data_mapping) return pairs;  // -dm skips the dtype check
-  for (RowPair& pair : pairs) {
-    if (pair.bench && !DtypesCompatible(npu[pair.npu].dtype, bench[*pair.bench].dtype, options.cross_framework)) {
-      pair.bench.reset();
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, pairs.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i) {
+      RowPair& pair = pairs[i];
+      if (pair.bench && !DtypesCompatible(npu[pair.npu].dtype, bench[*pair.bench].dtype, options.cross_framework)) {
+        pair.bench.reset();
+      }
     }
-  }
+  });
   return pairs;
 }
 

@@ -90,6 +90,23 @@ TEST(MatchTest, DuplicateKeysGiveTheCrossProduct) {
                                                              Pair(2, 1)}));
 }
 
+// Thousands of keys over many hash shards, a third of them repeated on one side or the other: the
+// pairs are exactly those of the join's definition, written out here as nested loops.
+TEST(MatchTest, LargeJoinIsTheJoinDefinition) {
+  std::vector<OpRow> npu, bench;
+  for (size_t i = 0; i < 3000; ++i) npu.push_back(Row("Torch.op" + std::to_string(i * 7 % 2000) + ".0.forward", ".input.0"));
+  for (size_t i = 0; i < 2500; ++i) bench.push_back(Row("Torch.op" + std::to_string(i * 11 % 2300) + ".0.forward", ".input.0"));
+  std::vector<RowPair> expected;
+  for (size_t n = 0; n < npu.size(); ++n) {
+    const size_t before = expected.size();
+    for (size_t b = 0; b < bench.size(); ++b) {
+      if (npu[n].name == bench[b].name) expected.push_back(Pair(n, b));
+    }
+    if (expected.size() == before) expected.push_back(Unmatched(n));
+  }
+  EXPECT_EQ(MatchRows(npu, bench, {}), expected);
+}
+
 TEST(MatchTest, DtypeRule) {
   EXPECT_TRUE(DtypesCompatible("torch.float16", "torch.float32", false));
   EXPECT_TRUE(DtypesCompatible("torch.bfloat16", "torch.float16", false));
