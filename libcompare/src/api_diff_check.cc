@@ -1,5 +1,7 @@
 #include "msprobe/compare/api_diff_check.h"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -79,15 +81,9 @@ const std::vector<IgnoredOutputs>& DiffAnalyzeIgnoredOutputs() {
 }
 
 std::vector<ApiCheck> CheckApis(const ResultTable& table) {
-  std::vector<ApiCheck> checks;
-  std::unordered_map<std::string, size_t> position;
-  const auto add = [&](const std::string& api, size_t first, size_t end) {
-    if (CountDots(api) < 3) return;  // fewer than 4 parts: msprobe skips the batch
-    ApiCheck check = CheckBatch(table, api, first, end);
-    const auto [it, inserted] = position.emplace(api, checks.size());
-    if (inserted) checks.push_back(std::move(check));
-    else checks[it->second] = std::move(check);
-  };
+  // The batches in order (runs of rows of one API, as msprobe groups them), then their checks on
+  // all cores, then msprobe's dict: a later batch of an API replaces the earlier check in its place.
+  std::vector<std::pair<size_t, size_t>> batches;
   size_t first = 0;
   for (size_t row_idx = 1; row_idx <= table.rows.size(); ++row_idx) {
     if (row_idx < table.rows.size()) {
@@ -95,8 +91,21 @@ std::vector<ApiCheck> CheckApis(const ResultTable& table) {
       const std::string& api = table.rows[row_idx].api;
       if (api == batch_api || (!IsForwardOrBackwardKey(api) && batch_api.find(api) != std::string::npos)) continue;
     }
-    if (!table.rows.empty()) add(table.rows[first].api, first, row_idx);
+    // Fewer than 4 parts: msprobe skips the batch.
+    if (!table.rows.empty() && CountDots(table.rows[first].api) >= 3) batches.emplace_back(first, row_idx);
     first = row_idx;
+  }
+  std::vector<ApiCheck> checked(batches.size());
+  tbb::parallel_for(size_t{0}, batches.size(), [&](size_t i) {
+    const auto [begin, end] = batches[i];
+    checked[i] = CheckBatch(table, table.rows[begin].api, begin, end);
+  });
+  std::vector<ApiCheck> checks;
+  std::unordered_map<std::string_view, size_t> position;  // views of the table's API names
+  for (size_t i = 0; i < batches.size(); ++i) {
+    const auto [it, inserted] = position.emplace(table.rows[batches[i].first].api, checks.size());
+    if (inserted) checks.push_back(std::move(checked[i]));
+    else checks[it->second] = std::move(checked[i]);
   }
   return checks;
 }
