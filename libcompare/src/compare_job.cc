@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+#include <tbb/parallel_pipeline.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -10,6 +12,8 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "msprobe/compare/api_diff_check.h"
@@ -99,7 +103,7 @@ void ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vecto
 std::vector<P2pColumns> P2pOf(const FlatDump& npu, const FlatDump& bench, const std::vector<RowPair>& pairs) {
   const auto or_none = [](const std::string& s) { return s.empty() ? std::string("None") : s; };
   std::vector<P2pColumns> p2p(pairs.size());
-  for (size_t i = 0; i < pairs.size(); ++i) {
+  tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
     const OpRow& n = npu.rows[pairs[i].npu];
     p2p[i].npu_op = or_none(n.p2p_op);
     p2p[i].npu_peer = or_none(n.p2p_peer);
@@ -108,7 +112,7 @@ std::vector<P2pColumns> P2pOf(const FlatDump& npu, const FlatDump& bench, const 
       p2p[i].bench_op = or_none(b.p2p_op);
       p2p[i].bench_peer = or_none(b.p2p_peer);
     }
-  }
+  });
   return p2p;
 }
 
@@ -127,18 +131,30 @@ struct PendingXlsx {
   ResultTable table;
 };
 
+// What comparing one pair leaves for the run. Pairs are compared independently, possibly two at a
+// time, and their outcomes recorded in pair order.
+struct PairOutcome {
+  PairResult result;
+  std::optional<JunitSuite> junit;
+  std::optional<RankDiffs> rank;                  // -da
+  std::unordered_map<size_t, RowRef> diff_rows;   // -da: the rows the analysis may name
+  std::optional<PendingXlsx> pending_xlsx;        // -da with an xlsx: written after the analysis
+};
+
 class CompareRun {
  public:
   CompareRun(const CompareOptions& options, const Mappings& mappings, const CompareProgress& progress)
       : options_(options), mappings_(mappings), progress_(progress) {}
 
-  Status ComparePair(const ComparePairSpec& spec);
+  // Safe to call for several pairs at once: reads only the options and mappings.
+  Result<PairOutcome> ComparePair(const ComparePairSpec& spec) const;
+  void Record(PairOutcome outcome);
   Result<CompareReport> Finish() &&;
 
  private:
   Status WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
-                      const std::vector<P2pColumns>& p2p, ResultTable* table, PairResult* result);
-  void Summarize(const ResultTable& table, const std::string& file, double seconds, PairResult* result);
+                      const std::vector<P2pColumns>& p2p, ResultTable* table, PairOutcome* outcome) const;
+  void Summarize(const ResultTable& table, const std::string& file, double seconds, PairOutcome* outcome) const;
   Status AnalyzeFirstDiff();
 
   const CompareOptions& options_;
@@ -149,11 +165,13 @@ class CompareRun {
   std::vector<size_t> rank_pairs_;     // the pair of each entry of ranks_
   std::vector<std::unordered_map<size_t, RowRef>> diff_rows_;  // per entry of ranks_: its differing rows
   std::vector<PendingXlsx> pending_xlsx_;
+  mutable std::mutex directories_mutex_;
 };
 
-Status CompareRun::ComparePair(const ComparePairSpec& spec) {
+Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   const auto start = std::chrono::steady_clock::now();
-  PairResult result;
+  PairOutcome outcome;
+  PairResult& result = outcome.result;
   result.target_json = spec.target_json;
   result.golden_json = spec.golden_json;
   result.label = spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1);
@@ -172,8 +190,7 @@ Status CompareRun::ComparePair(const ComparePairSpec& spec) {
   MSP_RETURN_IF_ERROR(CheckFrameworks(npu, bench, options_));
   if (npu.rows.empty() || bench.rows.empty()) {
     result.skipped_reason = "no rows to compare on one side (msprobe writes no file then)";
-    report_.pairs.push_back(std::move(result));
-    return Status::Ok();
+    return outcome;
   }
   MatchOptions match = mappings_.match;
   match.is_debug = npu.is_debug;
@@ -213,41 +230,57 @@ Status CompareRun::ComparePair(const ComparePairSpec& spec) {
   ApplyVerdicts(&table.rows, table.mode);
 
   std::error_code ec;
-  fs::create_directories(spec.output_dir, ec);
+  {
+    // Pairs in flight may share a directory, and libstdc++'s create_directories has crashed when
+    // racing itself (seen under ASan).
+    const std::lock_guard<std::mutex> lock(directories_mutex_);
+    fs::create_directories(spec.output_dir, ec);
+  }
   if (ec) return Status::IOError(spec.output_dir, "cannot create the output directory: " + ec.message());
   const std::string ts = OutputTimestamp();
   const std::string stem = (fs::path(spec.output_dir) / ((npu.is_debug ? "debug_compare_result" : "compare_result") +
                                                          spec.suffix + "_" + ts)).string();
   result.mode = DumpModeName(table.mode);
-  MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, p2p, &table, &result));
+  MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, p2p, &table, &outcome));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  Summarize(table, result.outputs.empty() ? spec.target_json : result.outputs.front(), seconds, &result);
-  report_.pairs.push_back(std::move(result));
-  if (!pending_xlsx_.empty() && pending_xlsx_.back().pair == report_.pairs.size() - 1) {
-    pending_xlsx_.back().table = std::move(table);
+  Summarize(table, result.outputs.empty() ? spec.target_json : result.outputs.front(), seconds, &outcome);
+  if (options_.write_xlsx && options_.diff_analyze) {
+    outcome.pending_xlsx = PendingXlsx{0, stem + ".xlsx", std::move(table)};  // its pair is set by Record
   }
   internal::ReleaseInParallel(&table.rows);
-  return Status::Ok();
+  return outcome;
+}
+
+void CompareRun::Record(PairOutcome outcome) {
+  const size_t pair = report_.pairs.size();
+  report_.pairs.push_back(std::move(outcome.result));
+  if (outcome.junit) report_.junit.push_back(std::move(*outcome.junit));
+  if (outcome.rank) {
+    ranks_.push_back(std::move(*outcome.rank));
+    rank_pairs_.push_back(pair);
+    diff_rows_.push_back(std::move(outcome.diff_rows));
+  }
+  if (outcome.pending_xlsx) {
+    outcome.pending_xlsx->pair = pair;
+    pending_xlsx_.push_back(std::move(*outcome.pending_xlsx));
+  }
 }
 
 Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
-                                const std::vector<P2pColumns>& p2p, ResultTable* table, PairResult* result) {
+                                const std::vector<P2pColumns>& p2p, ResultTable* table, PairOutcome* outcome) const {
+  PairResult* result = &outcome->result;
   // With -da the xlsx waits for the analysis across ranks, to mark the first diff.
   const bool xlsx_now = options_.write_xlsx && !options_.diff_analyze;
-  if (options_.write_xlsx && options_.diff_analyze) pending_xlsx_.push_back({report_.pairs.size(), stem + ".xlsx", {}});
   std::string da_json;
   std::vector<ApiCheck> checks;
   if (options_.diff_analyze) {
     // msprobe names the -da json "compare_result" + suffix whatever the json kind.
     da_json = (fs::path(spec.output_dir) / ("compare_result" + spec.suffix + "_" + ts + ".json")).string();
     checks = CheckApis(*table);
-    ranks_.push_back(CollectRankDiffs(RankOfSuffix(spec.suffix), *table, checks, p2p));
-    rank_pairs_.push_back(report_.pairs.size());
-    std::unordered_map<size_t, RowRef> refs;  // the rows the analysis may name: one per differing API
-    for (const DiffOp& op : ranks_.back().ops) {
-      if (op.is_diff) refs.emplace(op.row, MakeRowRef(*table, op.row, ""));
+    outcome->rank = CollectRankDiffs(RankOfSuffix(spec.suffix), *table, checks, p2p);
+    for (const DiffOp& op : outcome->rank->ops) {  // one row per differing API
+      if (op.is_diff) outcome->diff_rows.emplace(op.row, MakeRowRef(*table, op.row, ""));
     }
-    diff_rows_.push_back(std::move(refs));
   }
   // The writers only read the table: run them side by side (the xlsx is the slow one).
   Result<std::vector<std::string>> csv = std::vector<std::string>{}, xlsx = std::vector<std::string>{};
@@ -267,7 +300,9 @@ Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& 
   return Status::Ok();
 }
 
-void CompareRun::Summarize(const ResultTable& table, const std::string& file, double seconds, PairResult* result) {
+void CompareRun::Summarize(const ResultTable& table, const std::string& file, double seconds,
+                           PairOutcome* outcome) const {
+  PairResult* result = &outcome->result;
   result->rows = table.rows.size();
   for (const ResultRow& r : table.rows) {
     if (r.result == "error") ++result->errors;
@@ -278,9 +313,8 @@ void CompareRun::Summarize(const ResultTable& table, const std::string& file, do
   result->first_warning = FirstRowReaching(table, FailLevel::kWarning, file);
   result->worst = WorstRows(table, kWorstRows);
   if (!options_.junit_path.empty()) {
-    JunitSuite suite = BuildJunitSuite(result->label, file, table, options_.fail_on);
-    suite.seconds = seconds;
-    report_.junit.push_back(std::move(suite));
+    outcome->junit = BuildJunitSuite(result->label, file, table, options_.fail_on);
+    outcome->junit->seconds = seconds;
   }
 }
 
@@ -337,6 +371,33 @@ Result<CompareReport> CompareRun::Finish() && {
   return std::move(report_);
 }
 
+// Two pairs at once keep both cores busy through each pair's serial steps, at twice the memory: a
+// statistics compare peaks at about 6 bytes per byte of dump.json. So two only when the two
+// largest pairs' dump.json files, at that rate, fit in half the machine's memory.
+size_t PairsInFlight(const std::vector<ComparePairSpec>& specs) {
+  if (specs.size() < 2) return 1;
+  constexpr uint64_t kMemoryPerJsonByte = 6;
+  uint64_t largest = 0, second = 0;
+  for (const ComparePairSpec& spec : specs) {
+    std::error_code ec;
+    uint64_t bytes = 0;
+    for (const std::string& path : {spec.target_json, spec.golden_json}) {
+      const uintmax_t size = fs::file_size(path, ec);
+      if (!ec) bytes += size;
+    }
+    if (bytes > largest) {
+      second = largest;
+      largest = bytes;
+    } else if (bytes > second) {
+      second = bytes;
+    }
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return 1;
+  const uint64_t memory = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+  return (largest + second) * kMemoryPerJsonByte <= memory / 2 ? 2 : 1;
+}
+
 }  // namespace
 
 Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress) {
@@ -344,7 +405,36 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const ComparePro
                        ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
   MSP_ASSIGN_OR_RETURN(Mappings mappings, LoadMappings(options));
   CompareRun run(options, mappings, progress);
-  for (const ComparePairSpec& spec : specs) MSP_RETURN_IF_ERROR(run.ComparePair(spec));
+  // Pairs go through a pipeline: compared on all cores, up to PairsInFlight at once, and recorded
+  // in order. The first failure in pair order is the one reported; no pair starts after it is seen.
+  using Outcome = std::shared_ptr<Result<PairOutcome>>;
+  size_t next = 0;
+  std::atomic<bool> stop{false};
+  Status failed;
+  tbb::parallel_pipeline(
+      PairsInFlight(specs),
+      tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
+                                     [&](tbb::flow_control& flow) -> size_t {
+                                       if (next == specs.size() || stop.load()) {
+                                         flow.stop();
+                                         return 0;
+                                       }
+                                       return next++;
+                                     }) &
+          tbb::make_filter<size_t, Outcome>(tbb::filter_mode::parallel,
+                                            [&](size_t i) {
+                                              return std::make_shared<Result<PairOutcome>>(run.ComparePair(specs[i]));
+                                            }) &
+          tbb::make_filter<Outcome, void>(tbb::filter_mode::serial_in_order, [&](const Outcome& outcome) {
+            if (!failed.ok()) return;
+            if (!outcome->ok()) {
+              failed = outcome->status();
+              stop.store(true);
+              return;
+            }
+            run.Record(std::move(**outcome));
+          }));
+  MSP_RETURN_IF_ERROR(failed);
   return std::move(run).Finish();
 }
 
