@@ -11,31 +11,84 @@ namespace {
 
 constexpr int kIndent = 4;  // msprobe: save_json(file_path, check_result, indent=4)
 
-void WriteRow(PyJsonWriter* w, const ResultTable& table, const std::vector<std::string>& header, const ResultRow& row,
-              const P2pColumns& p2p) {
-  const std::vector<Cell> cells = ResultCells(row, table.mode, table.with_stack);
-  const auto [result, err_message] = DaVerdictCells(row, table.mode);
-  w->BeginObject();
-  for (size_t col = 0; col < header.size() && col < cells.size(); ++col) {
-    w->Key(header[col]);
-    const std::string& name = header[col];
-    const bool stats_diff_col = table.mode == CompareMode::kSummary && col >= 8 && col < 16;
-    if (stats_diff_col) {
-      w->String(cells[col].ToPython());  // the diff columns reach the json as their str()
-    } else if (name == "Result") {
-      w->Value(result);
-    } else if (name == "Err_message") {
-      w->Value(err_message);
-    } else if (name == "NPU_Stack_Info" && row.stack_info != "N/A") {
-      if (auto lines = ParsePythonStrList(row.stack_info)) {
-        w->StringList(*lines);
-      } else {
-        w->String(row.stack_info);
-      }
-    } else {
-      w->Value(cells[col]);
+// How a column's cell reaches the json.
+enum class ColumnRole : uint8_t { kCell, kPythonStr, kResult, kErrMessage, kStack };
+
+std::vector<ColumnRole> ColumnRoles(const ResultTable& table, const std::vector<std::string>& header) {
+  std::vector<ColumnRole> roles(header.size(), ColumnRole::kCell);
+  for (size_t col = 0; col < header.size(); ++col) {
+    if (table.mode == CompareMode::kSummary && col >= 8 && col < 16) {
+      roles[col] = ColumnRole::kPythonStr;  // the diff columns reach the json as their str()
+    } else if (header[col] == "Result") {
+      roles[col] = ColumnRole::kResult;
+    } else if (header[col] == "Err_message") {
+      roles[col] = ColumnRole::kErrMessage;
+    } else if (header[col] == "NPU_Stack_Info") {
+      roles[col] = ColumnRole::kStack;
     }
   }
+  return roles;
+}
+
+// One row's members, written as the row's cells are visited: no copy of the cells.
+class RowWriter : public ResultCellVisitor {
+ public:
+  RowWriter(PyJsonWriter* w, const std::vector<std::string>& header, const std::vector<ColumnRole>& roles,
+            const ResultRow& row, const std::pair<Cell, Cell>& verdict)
+      : w_(w), header_(header), roles_(roles), row_(row), verdict_(verdict) {}
+
+  void Text(std::string_view text) override {
+    if (!NextKey() || Replaced()) return;
+    w_->String(text);
+  }
+  void Value(const Cell& cell) override {
+    if (!NextKey() || Replaced()) return;
+    if (roles_[col_] == ColumnRole::kPythonStr && !cell.is_text()) {
+      w_->String(cell.ToPython());
+    } else {
+      w_->Value(cell);
+    }
+  }
+
+ private:
+  // Writes the next column's key; false past the header.
+  bool NextKey() {
+    col_ = next_++;
+    if (col_ >= header_.size()) return false;
+    w_->Key(header_[col_]);
+    return true;
+  }
+  // Result and Err_message come from -da's verdict, not the row; the stack goes as a list of lines.
+  bool Replaced() {
+    switch (roles_[col_]) {
+      case ColumnRole::kResult: w_->Value(verdict_.first); return true;
+      case ColumnRole::kErrMessage: w_->Value(verdict_.second); return true;
+      case ColumnRole::kStack:
+        if (row_.stack_info == "N/A") return false;
+        if (auto lines = ParsePythonStrList(row_.stack_info)) {
+          w_->StringList(*lines);
+        } else {
+          w_->String(row_.stack_info);
+        }
+        return true;
+      default: return false;
+    }
+  }
+
+  PyJsonWriter* w_;
+  const std::vector<std::string>& header_;
+  const std::vector<ColumnRole>& roles_;
+  const ResultRow& row_;
+  const std::pair<Cell, Cell>& verdict_;
+  size_t col_ = 0, next_ = 0;
+};
+
+void WriteRow(PyJsonWriter* w, const ResultTable& table, const std::vector<std::string>& header,
+              const std::vector<ColumnRole>& roles, const ResultRow& row, const P2pColumns& p2p) {
+  const std::pair<Cell, Cell> verdict = DaVerdictCells(row, table.mode);
+  w->BeginObject();
+  RowWriter cells(w, header, roles, row, verdict);
+  VisitResultCells(row, table.mode, table.with_stack, &cells);
   w->Key("state");
   w->String(RowStateName(row.state));
   w->Key("api_origin_name");
@@ -50,10 +103,10 @@ void WriteRow(PyJsonWriter* w, const ResultTable& table, const std::vector<std::
 }
 
 // The top-level members for checks [range.first, range.second), each after a newline and one
-// indent as json.dump lays them out, without the comma before the first.
+// indent as json.dump lays them out, inside "{" and "\n}" (the writer drops those).
 std::string FormatChecks(const ResultTable& table, const std::vector<std::string>& header,
-                         const std::vector<P2pColumns>& p2p, const std::vector<ApiCheck>& checks,
-                         std::pair<size_t, size_t> range) {
+                         const std::vector<ColumnRole>& roles, const std::vector<P2pColumns>& p2p,
+                         const std::vector<ApiCheck>& checks, std::pair<size_t, size_t> range) {
   PyJsonWriter w(kIndent);
   w.BeginObject();
   for (size_t c = range.first; c < range.second; ++c) {
@@ -65,14 +118,13 @@ std::string FormatChecks(const ResultTable& table, const std::vector<std::string
     w.Key("op_items");
     w.BeginArray();
     for (size_t row_idx = check.first_row; row_idx < check.end_row; ++row_idx) {
-      WriteRow(&w, table, header, table.rows[row_idx], p2p[row_idx]);
+      WriteRow(&w, table, header, roles, table.rows[row_idx], p2p[row_idx]);
     }
     w.EndArray();
     w.EndObject();
   }
   w.EndObject();
-  std::string& text = w.out();  // "{" + members + "\n}"
-  return text.substr(1, text.size() - 3);
+  return std::move(w.out());
 }
 
 }  // namespace
@@ -95,6 +147,7 @@ Status WriteCompareResultJson(const std::string& path, const ResultTable& table,
   }
   MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
   const std::vector<std::string> header = table.Header();
+  const std::vector<ColumnRole> roles = ColumnRoles(table, header);
   // The file is several times the dump: APIs are formatted in blocks on all cores and written in order.
   constexpr size_t kBlockRows = 4096;
   size_t next = 0;
@@ -108,11 +161,11 @@ Status WriteCompareResultJson(const std::string& path, const ResultTable& table,
         range->second = next;
         return range->first < checks.size();
       },
-      [&](internal::BlockRange range) { return FormatChecks(table, header, p2p, checks, range); },
-      [&](const std::string& members) {
+      [&](internal::BlockRange range) { return FormatChecks(table, header, roles, p2p, checks, range); },
+      [&](const std::string& block) {
         MSP_RETURN_IF_ERROR(file.Write(first_block ? "{" : ","));
         first_block = false;
-        return file.Write(members);
+        return file.Write(std::string_view(block).substr(1, block.size() - 3));  // the members alone
       });
   MSP_RETURN_IF_ERROR(status);
   MSP_RETURN_IF_ERROR(file.Write(first_block ? "{}" : "\n}"));  // json.dump's {} when there is no API
