@@ -1,5 +1,6 @@
 #include "msprobe/compare/python_json.h"
 
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -100,12 +101,18 @@ std::optional<std::string> ParsePythonStringLiteral(std::string_view text, size_
 }  // namespace
 
 void AppendJsonString(std::string* out, std::string_view s) {
-  const auto plain = [](unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; };
+  // Printable ASCII other than '"' and '\\' goes through as it is, looked up rather than tested.
+  static constexpr auto kPlain = [] {
+    std::array<bool, 256> plain{};
+    for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
+    return plain;
+  }();
+  const auto plain = [](char c) { return kPlain[static_cast<unsigned char>(c)]; };
   *out += '"';
   for (size_t i = 0; i < s.size();) {
-    if (plain(static_cast<unsigned char>(s[i]))) {  // copy the run of printable ASCII at once
+    if (plain(s[i])) {  // copy the run of printable ASCII at once
       size_t end = i + 1;
-      while (end < s.size() && plain(static_cast<unsigned char>(s[end]))) ++end;
+      while (end < s.size() && plain(s[end])) ++end;
       out->append(s.data() + i, end - i);
       i = end;
       continue;
