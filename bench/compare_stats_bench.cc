@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "common/retain_freed_memory.h"
 #include "msprobe/compare/compare_job.h"
 
 namespace {
@@ -55,6 +56,7 @@ void WriteDump(const std::string& path, uint64_t target_bytes, double scale) {
 int main(int argc, char** argv) {
   const fs::path dir = argc > 1 ? argv[1] : "/tmp/msprobe_bench/stats_compare";
   const uint64_t mb = argc > 2 ? std::stoull(argv[2]) : 300;
+  msprobe::cli::RetainFreedMemory();  // as msprobe-compare does
   const fs::path npu = dir / "npu" / "dump.json", bench = dir / "bench" / "dump.json";
   if (!fs::exists(npu) || !fs::exists(bench)) {
     fs::create_directories(npu.parent_path());

@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 
+#include "common/retain_freed_memory.h"
 #include "msprobe/compare/compare_job.h"
 
 namespace {
@@ -87,6 +88,7 @@ double Seconds(const msprobe::compare::CompareOptions& options, msprobe::compare
 int main(int argc, char** argv) {
   const fs::path dir = argc > 1 ? argv[1] : "/tmp/msprobe_bench/da";
   const uint64_t mb = argc > 2 ? std::stoull(argv[2]) : 200;
+  msprobe::cli::RetainFreedMemory();  // as msprobe-compare does
   for (int rank = 0; rank < kRanks; ++rank) {
     for (const char* side : {"npu", "bench"}) {
       const fs::path path = dir / side / "step0" / fmt::format("rank{}", rank) / "dump.json";

@@ -5,6 +5,7 @@
 #include "common/app_options.h"
 #include "common/exit_codes.h"
 #include "common/progress.h"
+#include "common/retain_freed_memory.h"
 #include "common/single_dash_flags.h"
 #include "msprobe/compare/compare_job.h"
 #include "msprobe_compare/compare_args.h"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);
       return usage->exit_code;
     }
+    msprobe::cli::RetainFreedMemory();
     msprobe::cli::ProgressBar bar("compare", common.quiet);
     auto report = msprobe::compare::RunCompare(options, [&](const std::string&, uint64_t done, uint64_t total) {
       bar.Update(done, total);
