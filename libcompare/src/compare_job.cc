@@ -404,7 +404,22 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const ComparePro
   MSP_ASSIGN_OR_RETURN(std::vector<ComparePairSpec> specs,
                        ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
   MSP_ASSIGN_OR_RETURN(Mappings mappings, LoadMappings(options));
-  CompareRun run(options, mappings, progress);
+  // Pairs in flight report progress together: the caller sees the sums over the pairs begun so far,
+  // not two bars' worth of numbers taking turns.
+  std::mutex progress_mutex;
+  std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> pair_progress;
+  uint64_t done_sum = 0, total_sum = 0;
+  const CompareProgress combined = [&](const std::string& label, uint64_t done, uint64_t total) {
+    if (!progress) return;
+    const std::lock_guard<std::mutex> lock(progress_mutex);
+    auto& [pair_done, pair_total] = pair_progress[label];
+    done_sum += done - pair_done;
+    total_sum += total - pair_total;
+    pair_done = done;
+    pair_total = total;
+    progress(label, done_sum, total_sum);
+  };
+  CompareRun run(options, mappings, combined);
   // Pairs go through a pipeline: compared on all cores, up to PairsInFlight at once, and recorded
   // in order. The first failure in pair order is the one reported; no pair starts after it is seen.
   using Outcome = std::shared_ptr<Result<PairOutcome>>;

@@ -2,6 +2,8 @@
 // against msprobe's xlsx (converted to CSV by tests/data/compare/golden/convert_msprobe_xlsx.py).
 #include <gtest/gtest.h>
 
+#include <mutex>
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -91,6 +93,36 @@ void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, c
 TEST(CompareGoldenTest, TensorModeTwoRanksAgreeWithMsprobe) {
   const std::string samples = std::string(MSPROBE_SOURCE_DIR) + "/samples/dist2";
   ExpectSameAsMsprobe(samples + "/npu_t/step0", samples + "/bench_t/step0", "t");
+}
+
+// Two ranks may be compared at once; the report keeps rank order and the progress adds both up.
+TEST(CompareGoldenTest, PairsAreReportedInOrderWithProgressSummedOverPairs) {
+  const std::string samples = std::string(MSPROBE_SOURCE_DIR) + "/samples/dist2";
+  testing::TempDir tmp;
+  CompareOptions options;
+  options.target_path = samples + "/npu_t/step0";
+  options.golden_path = samples + "/bench_t/step0";
+  options.output_dir = tmp.Path("out");
+  options.write_xlsx = false;
+  std::mutex mutex;
+  uint64_t last_done = 0, last_total = 0, calls = 0;
+  bool done_within_total = true;
+  auto report = RunCompare(options, [&](const std::string&, uint64_t done, uint64_t total) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    done_within_total = done_within_total && done <= total;
+    last_done = done;
+    last_total = total;
+    ++calls;
+  });
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->pairs.size(), 2u);
+  EXPECT_EQ(report->pairs[0].label, "rank0");
+  EXPECT_EQ(report->pairs[1].label, "rank1");
+  const uint64_t rows = report->pairs[0].rows + report->pairs[1].rows;
+  EXPECT_EQ(calls, rows);  // one report per compared tensor row
+  EXPECT_EQ(last_total, rows);
+  EXPECT_TRUE(done_within_total);
+  EXPECT_GT(last_done, 0u);
 }
 
 TEST(CompareGoldenTest, StatisticsModeTwoRanksAgreeWithMsprobe) {
