@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -208,7 +209,7 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   table.rows = BuildResultRows(&npu.rows, bench.rows, pairs);
   switch (table.mode) {
     case CompareMode::kTensor: {
-      const std::string label = "compare" + spec.suffix;
+      const std::string& label = spec.target_json;  // names the pair uniquely, whatever its step
       ComputeTensorMetrics(npu, bench, &table.rows, [&](uint64_t d, uint64_t t) { if (progress_) progress_(label, d, t); });
       break;
     }
@@ -422,10 +423,18 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const ComparePro
   CompareRun run(options, mappings, combined);
   // Pairs go through a pipeline: compared on all cores, up to PairsInFlight at once, and recorded
   // in order. The first failure in pair order is the one reported; no pair starts after it is seen.
-  using Outcome = std::shared_ptr<Result<PairOutcome>>;
+  // A pair's outcome, or the exception it threw: caught in the filter, so that it does not cancel
+  // the other pair's nested work half-way (its files would be committed incomplete), and rethrown
+  // after the pipeline in pair order. A pair already running when an earlier one fails still
+  // finishes and writes its files; none starts after.
+  struct Token {
+    Result<PairOutcome> outcome = Status::Internal("", "not run");
+    std::exception_ptr exception;
+  };
   size_t next = 0;
   std::atomic<bool> stop{false};
   Status failed;
+  std::exception_ptr thrown;
   tbb::parallel_pipeline(
       PairsInFlight(specs),
       tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
@@ -436,19 +445,31 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const ComparePro
                                        }
                                        return next++;
                                      }) &
-          tbb::make_filter<size_t, Outcome>(tbb::filter_mode::parallel,
-                                            [&](size_t i) {
-                                              return std::make_shared<Result<PairOutcome>>(run.ComparePair(specs[i]));
-                                            }) &
-          tbb::make_filter<Outcome, void>(tbb::filter_mode::serial_in_order, [&](const Outcome& outcome) {
-            if (!failed.ok()) return;
-            if (!outcome->ok()) {
-              failed = outcome->status();
-              stop.store(true);
-              return;
-            }
-            run.Record(std::move(**outcome));
-          }));
+          tbb::make_filter<size_t, std::shared_ptr<Token>>(tbb::filter_mode::parallel,
+                                                           [&](size_t i) {
+                                                             auto token = std::make_shared<Token>();
+                                                             try {
+                                                               token->outcome = run.ComparePair(specs[i]);
+                                                             } catch (...) {
+                                                               token->exception = std::current_exception();
+                                                               stop.store(true);
+                                                             }
+                                                             return token;
+                                                           }) &
+          tbb::make_filter<std::shared_ptr<Token>, void>(tbb::filter_mode::serial_in_order,
+                                                         [&](const std::shared_ptr<Token>& token) {
+                                                           if (!failed.ok() || thrown) return;
+                                                           if (token->exception) {
+                                                             thrown = token->exception;
+                                                           } else if (!token->outcome.ok()) {
+                                                             failed = token->outcome.status();
+                                                           } else {
+                                                             run.Record(std::move(*token->outcome));
+                                                             return;
+                                                           }
+                                                           stop.store(true);
+                                                         }));
+  if (thrown) std::rethrow_exception(thrown);
   MSP_RETURN_IF_ERROR(failed);
   return std::move(run).Finish();
 }

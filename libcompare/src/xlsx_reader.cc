@@ -217,7 +217,10 @@ class SheetParser {
     const char* p = start + 2;
     while (p < end && *p == ' ') {
       const char* const name = ++p;
-      while (p < end && *p != '=' && *p != ' ' && *p != '>' && *p != ':' && *p != '/') ++p;
+      while (p < end && *p != '=' && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '>' && *p != ':' &&
+             *p != '/') {
+        ++p;
+      }
       if (end - p < 2 || p == name || p[0] != '=' || (p[1] != '"' && p[1] != '\'')) return FastBody::kNoMatch;
       const std::string_view attr(name, static_cast<size_t>(p - name));
       const char* const value = p + 2;

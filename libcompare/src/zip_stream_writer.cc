@@ -120,12 +120,14 @@ std::string EncodeZipEnd(uint64_t count, uint64_t offset, uint64_t size) {
   return e;
 }
 
-ChunkDeflater::ChunkDeflater(int level) : level_(level) {
+ChunkDeflater::ChunkDeflater(int level) : level_(level), stream_(std::make_unique<isal_zstream>()) {
   // Levels 1 to 3 need a work buffer for their hash tables; 0 uses none.
   if (level_ == 1) level_buf_.resize(ISAL_DEF_LVL1_DEFAULT);
   if (level_ == 2) level_buf_.resize(ISAL_DEF_LVL2_DEFAULT);
   if (level_ == 3) level_buf_.resize(ISAL_DEF_LVL3_DEFAULT);
 }
+
+ChunkDeflater::~ChunkDeflater() = default;
 
 Status ChunkDeflater::Deflate(std::string_view raw, bool last, DeflatedChunk* out) {
   if (level_ < 0 || level_ > 3) return Status::Internal("deflate", fmt::format("no ISA-L level {}", level_));
@@ -133,11 +135,12 @@ Status ChunkDeflater::Deflate(std::string_view raw, bool last, DeflatedChunk* ou
   out->raw_size = raw.size();
   out->crc = crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(raw.data()), raw.size());
   // ISA-L falls back to stored blocks when compression does not pay: at most 5 bytes per 64 KiB
-  // block, plus a header. Should it still overflow, grow and compress again.
+  // block, plus a header. Should it still overflow, grow and compress again (within 4 GiB).
   size_t room = raw.size() + raw.size() / 8192 + 1024;
   for (;;) {
+    if (room > UINT32_MAX) return Status::Internal("deflate", fmt::format("a {}-byte piece does not fit", raw.size()));
     out->data.resize(room);
-    isal_zstream stream;
+    isal_zstream& stream = *stream_;
     isal_deflate_stateless_init(&stream);
     stream.level = static_cast<uint32_t>(level_);
     stream.level_buf = level_buf_.empty() ? nullptr : level_buf_.data();
@@ -145,7 +148,7 @@ Status ChunkDeflater::Deflate(std::string_view raw, bool last, DeflatedChunk* ou
     stream.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(raw.data()));
     stream.avail_in = static_cast<uint32_t>(raw.size());
     stream.next_out = reinterpret_cast<uint8_t*>(out->data.data());
-    stream.avail_out = static_cast<uint32_t>(std::min<size_t>(room, UINT32_MAX));
+    stream.avail_out = static_cast<uint32_t>(room);
     // FULL_FLUSH ends a piece on a byte boundary with no back-references into it, so pieces made
     // apart concatenate into one stream; the last piece carries the final block.
     stream.flush = FULL_FLUSH;

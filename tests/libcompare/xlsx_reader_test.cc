@@ -194,12 +194,13 @@ TEST(XlsxReader, CellTagsInUnusualFormsReadLikeTheUsualOne) {
       "<c><v>7</v></c>"
       "<c r=\"H1\" t=\"inlineStr\" ><is><t>space before &gt;</t></is></c>"
       "<c r=\"I1\" t=\"n\" t=\"inlineStr\"><v>3</v></c>"
+      "<c r\t=\"J1\" t\n=\"inlineStr\"><is><t>space before =</t></is></c>"
       "</row>");
   auto rows = ReadRows(bytes);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   ASSERT_EQ(rows->size(), 1u);
   const auto& c = (*rows)[0];
-  ASSERT_EQ(c.size(), 9u);
+  ASSERT_EQ(c.size(), 10u);
   EXPECT_EQ(c[0].text, "two spaces");
   EXPECT_EQ(c[1].text, "newline and tab");
   EXPECT_EQ(c[2].text, "prefixed");
@@ -213,6 +214,7 @@ TEST(XlsxReader, CellTagsInUnusualFormsReadLikeTheUsualOne) {
   EXPECT_EQ(c[7].text, "space before >");
   EXPECT_EQ(c[8].type, Type::kNumber);  // the first t wins
   EXPECT_EQ(c[8].number, 3);
+  EXPECT_EQ(c[9].text, "space before =");
 }
 
 TEST(XlsxReader, MalformedCellReferenceIsAnErrorInEitherForm) {

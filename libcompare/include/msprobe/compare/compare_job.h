@@ -64,7 +64,7 @@ struct CompareReport {
   std::string summary_file;            // summary.json
 };
 
-// Progress of the current pair: (label, done, total).
+// Progress: (the target dump.json of the pair reporting, done, total), summed over the pairs begun.
 using CompareProgress = std::function<void(const std::string&, uint64_t, uint64_t)>;
 
 Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress = {});
