@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <memory>
 
 #include "msprobe/dump/mapped_file.h"
 
@@ -126,7 +127,11 @@ namespace {
 class ObjectStreamer {
  public:
   ObjectStreamer(MappedRegion* region, const std::string& source)
-      : region_(region), stream_(AsChars(region->bytes()).data(), region->bytes().size()), source_(source) {}
+      : region_(region),
+        stream_(AsChars(region->bytes()).data(), region->bytes().size()),
+        source_(source),
+        pool_buffer_(std::make_unique<char[]>(kPoolBytes)),
+        pool_(pool_buffer_.get(), kPoolBytes) {}
 
   // Calls fn(key, value) for each member of the object starting at the cursor; `descend(key)` says
   // whether a member is itself to be streamed (then fn is not called for it).
@@ -135,7 +140,11 @@ class ObjectStreamer {
     SkipSpace();
     if (stream_.Peek() == '}') return Expect('}');
     while (true) {
-      rapidjson::Document key;
+      // Every member's key and value share one pool, emptied here: a document of its own would
+      // allocate and free a 64 KB chunk for each, twice per member of a file with millions.
+      // (A nested Members call empties it too; by then this member's key is copied into `name`.)
+      pool_.Clear();
+      rapidjson::Document key(&pool_);
       MSP_RETURN_IF_ERROR(ParseValue(&key));
       if (!key.IsString()) return Error("an object key is not a string");
       const std::string name(key.GetString(), key.GetStringLength());
@@ -147,7 +156,7 @@ class ObjectStreamer {
         else if (st.code() != Code::kNotFound) return st;
       }
       if (!streamed) {
-        rapidjson::Document value;
+        rapidjson::Document value(&pool_);
         MSP_RETURN_IF_ERROR(ParseValue(&value));
         MSP_RETURN_IF_ERROR(fn(name, value));
         DiscardConsumed();
@@ -201,10 +210,14 @@ class ObjectStreamer {
     region_->DiscardPrefix(discarded_);
   }
 
+  static constexpr size_t kPoolBytes = 256 << 10;  // a dump.json member is a few KB; larger ones add chunks
+
   MappedRegion* region_;
   rapidjson::MemoryStream stream_;
   const std::string& source_;
   size_t discarded_ = 0;
+  std::unique_ptr<char[]> pool_buffer_;
+  rapidjson::MemoryPoolAllocator<> pool_;
 };
 
 }  // namespace
