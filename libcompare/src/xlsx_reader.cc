@@ -223,10 +223,11 @@ class SheetParser {
       }
       if (end - p < 2 || p == name || p[0] != '=' || (p[1] != '"' && p[1] != '\'')) return FastBody::kNoMatch;
       const std::string_view attr(name, static_cast<size_t>(p - name));
+      const char quote = p[1];
       const char* const value = p + 2;
-      const void* close = std::memchr(value, p[1], static_cast<size_t>(end - value));
-      if (close == nullptr) return FastBody::kNoMatch;
-      p = static_cast<const char*>(close);
+      p = value;
+      while (p < end && *p != quote) ++p;  // values are a few characters: no memchr call
+      if (p == end) return FastBody::kNoMatch;
       const std::string_view text(value, static_cast<size_t>(p - value));
       if (attr == "r" && !r) r = text;
       if (attr == "t" && !type) type = text;
