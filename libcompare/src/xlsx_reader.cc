@@ -120,10 +120,7 @@ class SheetParser {
         if (t.name == "c" && (t.kind == K::kStart || t.kind == K::kEmpty)) {
           std::optional<std::string_view> r, type;
           XmlAttrPair(t.attrs, "r", "t", &r, &type);
-          if (!StartCell(r, type, offset)) return false;
-          if (t.kind == K::kEmpty) return EndCell(offset);
-          state_ = State::kCell;
-          try_fast_body_ = true;
+          return StartCell(r, type, t.kind == K::kEmpty, offset);
         }
         return true;
       case State::kCell:
@@ -178,8 +175,10 @@ class SheetParser {
     return CellType::kOther;
   }
 
-  // A cell's start tag with its r and t attributes, if present.
-  bool StartCell(std::optional<std::string_view> r, std::optional<std::string_view> type, uint64_t offset) {
+  // A cell's start tag with its r and t attributes, if present; `empty` for "<c .../>", which also
+  // ends the cell. Otherwise the cell's body comes next.
+  bool StartCell(std::optional<std::string_view> r, std::optional<std::string_view> type, bool empty,
+                 uint64_t offset) {
     uint32_t column = next_column_;
     if (r) {
       const auto ref = ParseCellRef(*r);
@@ -200,6 +199,9 @@ class SheetParser {
     has_value_ = nonempty_ = false;
     skip_depth_ = 0;
     in_value_ = in_inline_text_ = in_phonetic_ = false;
+    if (empty) return EndCell(offset);
+    state_ = State::kCell;
+    try_fast_body_ = true;
     return true;
   }
 
@@ -237,11 +239,7 @@ class SheetParser {
     if (!empty && (p == end || *p != '>')) return FastBody::kNoMatch;
     const uint64_t offset = base + *pos;
     *pos = static_cast<size_t>(p - buf.data()) + (empty ? 2 : 1);
-    if (!StartCell(r, type, offset)) return FastBody::kError;
-    if (empty) return EndCell(offset) ? FastBody::kDone : FastBody::kError;
-    state_ = State::kCell;
-    try_fast_body_ = true;
-    return FastBody::kDone;
+    return StartCell(r, type, empty, offset) ? FastBody::kDone : FastBody::kError;
   }
 
   // The body of a cell in the form every writer we know uses, "<v>TEXT</v></c>" or, for an inline
