@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/parallel_pipeline.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +31,7 @@
 #include "msprobe/compare/xlsx_writer.h"
 #include "msprobe/compare/output_timestamp.h"
 #include "msprobe/dump/dump_layout.h"
+#include "ordered_blocks_internal.h"
 #include "release_in_parallel_internal.h"
 
 namespace msprobe::compare {
@@ -372,6 +372,33 @@ Result<CompareReport> CompareRun::Finish() && {
   return std::move(report_);
 }
 
+// The progress of the pairs in flight as one: the sums over the pairs begun so far, not two sets of
+// numbers taking turns. Pairs are told apart by their label.
+class SummedProgress {
+ public:
+  explicit SummedProgress(const CompareProgress& progress) : progress_(progress) {}
+
+  // Empty when the caller wants no progress.
+  CompareProgress callback() {
+    if (!progress_) return {};
+    return [this](const std::string& label, uint64_t done, uint64_t total) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      auto& [pair_done, pair_total] = pairs_[label];
+      done_ += done - pair_done;
+      total_ += total - pair_total;
+      pair_done = done;
+      pair_total = total;
+      progress_(label, done_, total_);
+    };
+  }
+
+ private:
+  const CompareProgress& progress_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> pairs_;
+  uint64_t done_ = 0, total_ = 0;
+};
+
 // Two pairs at once keep both cores busy through each pair's serial steps, at twice the memory: a
 // statistics compare peaks at about 6 bytes per byte of dump.json. So two only when the two
 // largest pairs' dump.json files, at that rate, fit in half the machine's memory.
@@ -405,70 +432,47 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const ComparePro
   MSP_ASSIGN_OR_RETURN(std::vector<ComparePairSpec> specs,
                        ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
   MSP_ASSIGN_OR_RETURN(Mappings mappings, LoadMappings(options));
-  // Pairs in flight report progress together: the caller sees the sums over the pairs begun so far,
-  // not two bars' worth of numbers taking turns.
-  std::mutex progress_mutex;
-  std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> pair_progress;
-  uint64_t done_sum = 0, total_sum = 0;
-  const CompareProgress combined = [&](const std::string& label, uint64_t done, uint64_t total) {
-    if (!progress) return;
-    const std::lock_guard<std::mutex> lock(progress_mutex);
-    auto& [pair_done, pair_total] = pair_progress[label];
-    done_sum += done - pair_done;
-    total_sum += total - pair_total;
-    pair_done = done;
-    pair_total = total;
-    progress(label, done_sum, total_sum);
-  };
-  CompareRun run(options, mappings, combined);
-  // Pairs go through a pipeline: compared on all cores, up to PairsInFlight at once, and recorded
-  // in order. The first failure in pair order is the one reported; no pair starts after it is seen.
-  // A pair's outcome, or the exception it threw: caught in the filter, so that it does not cancel
-  // the other pair's nested work half-way (its files would be committed incomplete), and rethrown
-  // after the pipeline in pair order. A pair already running when an earlier one fails still
-  // finishes and writes its files; none starts after.
+  SummedProgress summed(progress);
+  const CompareProgress summed_progress = summed.callback();  // the run keeps a reference
+  CompareRun run(options, mappings, summed_progress);
+  // Pairs are compared on all cores, up to PairsInFlight at once, and recorded in order; the first
+  // failure in pair order is the one reported, and no pair starts after it is seen (a pair already
+  // running still finishes and writes its files). An exception is caught in its pair and rethrown
+  // here in pair order: escaping the pipeline, it would cancel the other pair's nested work
+  // half-way, and that pair's files would be committed incomplete.
   struct Token {
     Result<PairOutcome> outcome = Status::Internal("", "not run");
     std::exception_ptr exception;
   };
   size_t next = 0;
-  std::atomic<bool> stop{false};
-  Status failed;
+  std::atomic<bool> threw{false};  // no pair starts once one has thrown, whatever its order
   std::exception_ptr thrown;
-  tbb::parallel_pipeline(
+  const Status failed = internal::MapInOrder<size_t, std::shared_ptr<Token>>(
       PairsInFlight(specs),
-      tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
-                                     [&](tbb::flow_control& flow) -> size_t {
-                                       if (next == specs.size() || stop.load()) {
-                                         flow.stop();
-                                         return 0;
-                                       }
-                                       return next++;
-                                     }) &
-          tbb::make_filter<size_t, std::shared_ptr<Token>>(tbb::filter_mode::parallel,
-                                                           [&](size_t i) {
-                                                             auto token = std::make_shared<Token>();
-                                                             try {
-                                                               token->outcome = run.ComparePair(specs[i]);
-                                                             } catch (...) {
-                                                               token->exception = std::current_exception();
-                                                               stop.store(true);
-                                                             }
-                                                             return token;
-                                                           }) &
-          tbb::make_filter<std::shared_ptr<Token>, void>(tbb::filter_mode::serial_in_order,
-                                                         [&](const std::shared_ptr<Token>& token) {
-                                                           if (!failed.ok() || thrown) return;
-                                                           if (token->exception) {
-                                                             thrown = token->exception;
-                                                           } else if (!token->outcome.ok()) {
-                                                             failed = token->outcome.status();
-                                                           } else {
-                                                             run.Record(std::move(*token->outcome));
-                                                             return;
-                                                           }
-                                                           stop.store(true);
-                                                         }));
+      [&](size_t* i) {
+        if (next == specs.size() || threw.load()) return false;
+        *i = next++;
+        return true;
+      },
+      [&](size_t i) {
+        auto token = std::make_shared<Token>();
+        try {
+          token->outcome = run.ComparePair(specs[i]);
+        } catch (...) {
+          token->exception = std::current_exception();
+          threw.store(true);
+        }
+        return token;
+      },
+      [&](const std::shared_ptr<Token>& token) -> Status {
+        if (token->exception) {
+          thrown = token->exception;
+          return Status::Internal("", "a pair threw");  // rethrown below
+        }
+        MSP_RETURN_IF_ERROR(token->outcome.status());
+        run.Record(std::move(*token->outcome));
+        return Status::Ok();
+      });
   if (thrown) std::rethrow_exception(thrown);
   MSP_RETURN_IF_ERROR(failed);
   return std::move(run).Finish();
