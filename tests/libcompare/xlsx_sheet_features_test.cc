@@ -193,15 +193,20 @@ TEST(XlsxSheetFeatures, WorkbookWithFeaturesReadsBack) {
   EXPECT_EQ((*rows)[3][1].number, 0.5);
 }
 
-TEST(XlsxSheetFeatures, PlainWorkbookStylesAreTheMergeWorkbooksBytes) {
-  std::string file;
-  XlsxStreamWriter writer([&](std::string_view b) { file.append(b); return Status::Ok(); }, "p.xlsx");
-  ASSERT_TRUE(writer.Begin(std::vector<std::string>{"s"}).ok());
-  XlsxSheetLayout layout;
+// A workbook of one sheet "s" with the one column "a" and no rows, laid out as `layout` adds; the
+// status is WriteSheet's, and the workbook is finished only when that succeeds.
+Status WriteOneColumnSheet(XlsxSheetLayout layout, std::string* file) {
+  XlsxStreamWriter writer([file](std::string_view b) { file->append(b); return Status::Ok(); }, "s.xlsx");
+  MSP_RETURN_IF_ERROR(writer.Begin(std::vector<std::string>{"s"}));
   layout.name = "s";
   layout.header = {"a"};
-  ASSERT_TRUE(writer.WriteSheet(layout, [](uint64_t, uint64_t, XlsxRowXml*) {}).ok());
-  ASSERT_TRUE(writer.Finish().ok());
+  MSP_RETURN_IF_ERROR(writer.WriteSheet(layout, [](uint64_t, uint64_t, XlsxRowXml*) {}));
+  return writer.Finish();
+}
+
+TEST(XlsxSheetFeatures, PlainWorkbookStylesAreTheMergeWorkbooksBytes) {
+  std::string file;
+  ASSERT_TRUE(WriteOneColumnSheet({}, &file).ok());
   const std::string styles = Member(file, "xl/styles.xml");
   EXPECT_TRUE(Has(styles, "<fonts count=\"3\">"));
   EXPECT_TRUE(Has(styles, "<fills count=\"3\">"));
@@ -226,14 +231,9 @@ TEST(XlsxSheetFeatures, SheetRefsQuoteWhatExcelWouldNotReadAsAName) {
 
 TEST(XlsxSheetFeatures, UnplannedChartIsAnError) {
   std::string file;
-  XlsxStreamWriter writer([&](std::string_view b) { file.append(b); return Status::Ok(); }, "c.xlsx");
-  ASSERT_TRUE(writer.Begin(std::vector<std::string>{"s"}).ok());
   XlsxSheetLayout layout;
-  layout.name = "s";
-  layout.header = {"a"};
   layout.chart = XlsxLineChart{};
-  EXPECT_STATUS(writer.WriteSheet(layout, [](uint64_t, uint64_t, XlsxRowXml*) {}), Code::kInternal,
-                "its chart was not planned so");
+  EXPECT_STATUS(WriteOneColumnSheet(layout, &file), Code::kInternal, "its chart was not planned so");
 }
 
 }  // namespace
