@@ -7,9 +7,9 @@ namespace msprobe::compare {
 std::string Cell::ToPython() const {
   switch (kind_) {
     case Kind::kText: return text_;
-    case Kind::kFloat: return PythonFloatRepr(number_);
-    case Kind::kInt: return std::to_string(int_);
-    case Kind::kBool: return int_ ? "True" : "False";
+    case Kind::kFloat: return PythonFloatRepr(value_.number);
+    case Kind::kInt: return std::to_string(value_.integer);
+    case Kind::kBool: return value_.integer ? "True" : "False";
   }
   return text_;
 }
@@ -18,8 +18,11 @@ bool Cell::operator==(const Cell& o) const {
   if (kind_ != o.kind_) return false;
   switch (kind_) {
     case Kind::kText: return text_ == o.text_;
-    case Kind::kFloat: return number_ == o.number_ || (number_ != number_ && o.number_ != o.number_);
-    default: return int_ == o.int_;
+    case Kind::kFloat: {
+      const double a = value_.number, b = o.value_.number;
+      return a == b || (a != a && b != b);
+    }
+    default: return value_.integer == o.value_.integer;
   }
 }
 

@@ -206,7 +206,7 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   ResultTable table;
   table.mode = mode;
   table.with_stack = !stack.empty();
-  table.rows = BuildResultRows(&npu.rows, bench.rows, pairs);
+  table.rows = BuildResultRows(&npu.rows, &bench.rows, pairs);
   switch (table.mode) {
     case CompareMode::kTensor: {
       const std::string& label = spec.target_json;  // names the pair uniquely, whatever its step

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "msprobe/compare/stats_diff.h"
 #include "msprobe/compare/thresholds.h"
@@ -40,18 +43,21 @@ struct Entry {
   Level level = Level::kPass;
 };
 
+using Entries = std::span<Entry* const>;
+
+// One API's rows, as two adjacent runs of one array: its inputs, then its outputs (NPU Name
+// contains ".output."), each in row order.
 struct ApiGroup {
-  std::vector<Entry*> inputs, outputs;  // outputs: NPU Name contains ".output."
+  Entries inputs, outputs;
   Ignore ignore = Ignore::kNone;
 
   // Rows the per-row checkers visit (get_data_list_by_ignore_info).
-  std::vector<Entry*> Checked() const {
+  Entries Checked() const {
     if (ignore == Ignore::kAll) return {};
     if (ignore == Ignore::kInputs) return outputs;
-    std::vector<Entry*> all = inputs;
-    all.insert(all.end(), outputs.begin(), outputs.end());
-    return all;
+    return All();
   }
+  Entries All() const { return {inputs.data(), inputs.size() + outputs.size()}; }
 };
 
 void Flag(Entry* e, Level level, const char* message) {
@@ -97,7 +103,7 @@ double Str2Float(const Cell& c) {
 
 // get_min_or_max_value: fold one metric over rows starting at 1.0 (min) or 0.0 (max), skipping
 // "Nan", "N/A" and every string that does not end in '%' (so '0', 'inf' and 'unsupported').
-double Agg(const std::vector<Entry*>& rows, int column, bool is_min) {
+double Agg(Entries rows, int column, bool is_min) {
   double acc = is_min ? 1.0 : 0.0;
   for (const Entry* e : rows) {
     const Cell& c = Metric(*e->row, column);
@@ -262,22 +268,41 @@ const char* LevelText(Level level) {
 }  // namespace
 
 void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
-  std::vector<Entry> entries;
-  entries.reserve(rows->size());
-  std::vector<ApiGroup> groups;
-  std::unordered_map<std::string_view, size_t> group_of;  // keys point into the rows
-  group_of.reserve(rows->size() / 4);
-  for (ResultRow& row : *rows) {
+  const size_t n = rows->size();
+  std::vector<Entry> entries(n);
+  // Groups are numbered in order of first appearance; each keeps its inputs then its outputs in
+  // one slice of `slots`, laid out by counting, so a group costs no allocation of its own.
+  struct Counts {
+    size_t inputs = 0, outputs = 0;
+  };
+  std::vector<Counts> counts;
+  std::vector<uint32_t> group(n);
+  std::vector<bool> is_output(n);
+  std::unordered_map<std::string_view, uint32_t> group_of;  // keys point into the rows
+  group_of.reserve(n / 4);
+  for (size_t i = 0; i < n; ++i) {
+    ResultRow& row = (*rows)[i];
     row.result = "pass";
     row.err_messages.clear();
-    entries.push_back(Entry{&row});
+    entries[i].row = &row;
+    const auto [it, added] = group_of.try_emplace(row.api, static_cast<uint32_t>(counts.size()));
+    if (added) counts.emplace_back();
+    group[i] = it->second;
+    is_output[i] = row.npu_name.find(".output.") != std::string::npos;
+    ++(is_output[i] ? counts[it->second].outputs : counts[it->second].inputs);
   }
-  for (Entry& e : entries) {
-    const auto [it, added] = group_of.try_emplace(e.row->api, groups.size());
-    if (added) groups.emplace_back();
-    ApiGroup& g = groups[it->second];
-    (e.row->npu_name.find(".output.") != std::string::npos ? g.outputs : g.inputs).push_back(&e);
+  std::vector<Entry*> slots(n);
+  std::vector<ApiGroup> groups(counts.size());
+  std::vector<size_t> next_input(counts.size()), next_output(counts.size());
+  for (size_t g = 0, start = 0; g < counts.size(); ++g) {
+    groups[g].inputs = Entries(slots.data() + start, counts[g].inputs);
+    groups[g].outputs = Entries(slots.data() + start + counts[g].inputs, counts[g].outputs);
+    next_input[g] = start;
+    next_output[g] = start + counts[g].inputs;
+    start += counts[g].inputs + counts[g].outputs;
   }
+  for (size_t i = 0; i < n; ++i) slots[is_output[i] ? next_output[group[i]]++ : next_input[group[i]]++] = &entries[i];
+
   tbb::parallel_for(size_t{0}, groups.size(), [&](size_t i) {  // a group's rows are its own
     ApiGroup& g = groups[i];
     g.ignore = IgnoreOf(g);
@@ -290,9 +315,7 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
         break;
       case CompareMode::kMd5: Crc32(g); break;
     }
-    for (const auto* part : {&g.inputs, &g.outputs}) {
-      for (Entry* e : *part) e->row->result = LevelText(e->level);
-    }
+    for (Entry* e : g.All()) e->row->result = LevelText(e->level);
   });
 }
 

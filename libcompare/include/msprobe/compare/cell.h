@@ -14,9 +14,9 @@ class Cell {
 
   Cell() = default;  // the empty text
   static Cell Text(std::string s) { Cell c; c.text_ = std::move(s); return c; }
-  static Cell Float(double v) { Cell c; c.kind_ = Kind::kFloat; c.number_ = v; return c; }
-  static Cell Int(int64_t v) { Cell c; c.kind_ = Kind::kInt; c.int_ = v; return c; }
-  static Cell Bool(bool v) { Cell c; c.kind_ = Kind::kBool; c.int_ = v; return c; }
+  static Cell Float(double v) { Cell c; c.kind_ = Kind::kFloat; c.value_.number = v; return c; }
+  static Cell Int(int64_t v) { Cell c; c.kind_ = Kind::kInt; c.value_.integer = v; return c; }
+  static Cell Bool(bool v) { Cell c; c.kind_ = Kind::kBool; c.value_.integer = v; return c; }
   // msprobe's string constants (compare.md §9.16).
   static Cell NA() { return Text("N/A"); }
   static Cell Nan() { return Text("Nan"); }
@@ -27,9 +27,9 @@ class Cell {
   bool is_text() const { return kind_ == Kind::kText; }
   bool is_number() const { return kind_ == Kind::kFloat || kind_ == Kind::kInt; }
   const std::string& text() const { return text_; }
-  double number() const { return kind_ == Kind::kFloat ? number_ : static_cast<double>(int_); }
-  int64_t integer() const { return int_; }
-  bool boolean() const { return int_ != 0; }
+  double number() const { return kind_ == Kind::kFloat ? value_.number : static_cast<double>(integer()); }
+  int64_t integer() const { return kind_ == Kind::kFloat ? 0 : value_.integer; }
+  bool boolean() const { return integer() != 0; }
   bool IsText(std::string_view s) const { return kind_ == Kind::kText && text_ == s; }
 
   // Python's str() of the value: repr for floats ("1e-05", "3.0", "inf", "nan"), "True"/"False".
@@ -37,10 +37,14 @@ class Cell {
   bool operator==(const Cell& o) const;
 
  private:
-  Kind kind_ = Kind::kText;
+  // Rows hold a dozen cells each, millions of rows a compare: one word serves both kinds of number.
+  union Value {
+    int64_t integer = 0;  // kInt, kBool; 0 for text
+    double number;        // kFloat
+  };
   std::string text_;
-  double number_ = 0;
-  int64_t int_ = 0;
+  Value value_;
+  Kind kind_ = Kind::kText;
 };
 
 }  // namespace msprobe::compare

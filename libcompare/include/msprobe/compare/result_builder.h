@@ -10,9 +10,9 @@
 
 namespace msprobe::compare {
 
-// Moves the NPU rows' names, shapes, statistics and stacks into the result (their md5, requires_grad
-// and matching fields stay).
-std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, const std::vector<OpRow>& bench,
+// Moves the rows' names, dtypes, shapes, statistics, data names and (NPU) stacks and APIs into the
+// result; their md5, requires_grad, P2POp and matching fields stay.
+std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRow>* bench,
                                        const std::vector<RowPair>& pairs);
 
 }  // namespace msprobe::compare
