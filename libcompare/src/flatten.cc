@@ -6,8 +6,10 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <ranges>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -467,8 +469,10 @@ class Flattener {
     }
     const std::string key(key_view);
     has_md5_ = has_md5_ || EntryHasMd5(key, value, dump_.is_debug);
-    entry_rows_.clear();
-    MSP_RETURN_IF_ERROR(ReadEntry(value, key, source_, &entry_rows_));
+    // The entry's rows go straight to their place at the end of the dump.
+    const auto first_row = static_cast<std::ptrdiff_t>(dump_.rows.size());
+    MSP_RETURN_IF_ERROR(ReadEntry(value, key, source_, &dump_.rows));
+    const auto rows = [&] { return std::ranges::subrange(dump_.rows.begin() + first_row, dump_.rows.end()); };
     const JsonValue* stack_lines = nullptr;
     if (const auto it = stacks_.find(key); it != stacks_.end() && !it->second->IsNull()) {
       if (!it->second->IsArray()) {
@@ -477,22 +481,23 @@ class Flattener {
       stack_lines = it->second;
     }
     KeyParts parts = SplitKey(key, dump_.is_debug);
-    if (parts.op_no_number.empty()) return Status::Ok();  // neither forward, backward nor parameters_grad
-    const int forward_order = forward_count_[parts.op_no_number];
-    const int backward_order = backward_count_[parts.op_no_number];
-    if (parts.direction == "forward") ++forward_count_[parts.op_no_number];
-    if (parts.direction == "backward") ++backward_count_[parts.op_no_number];
+    if (parts.op_no_number.empty()) {  // neither forward, backward nor parameters_grad
+      dump_.rows.erase(rows().begin(), rows().end());
+      return Status::Ok();
+    }
+    auto& [forward_count, backward_count] = call_counts_[parts.op_no_number];
+    const int forward_order = forward_count, backward_order = backward_count;
+    if (parts.direction == "forward") ++forward_count;
+    if (parts.direction == "backward") ++backward_count;
 
-    // A stable sort by OrderClass, done as one pass per class: an entry has a handful of rows, and
-    // std::stable_sort would allocate a buffer and move the large rows for each entry.
+    // read_op gives inputs, outputs, then parameters: a stable sort by OrderClass puts the
+    // parameters before the outputs. Most entries have none and are in order already.
+    const auto by_class = [](const OpRow& a, const OpRow& b) { return OrderClass(a.state) < OrderClass(b.state); };
+    if (!std::ranges::is_sorted(rows(), by_class)) std::ranges::stable_sort(rows(), by_class);
     bool first = true;
-    for (int order = 0; order < 4; ++order) {
-      for (OpRow& row : entry_rows_) {
-        if (OrderClass(row.state) != order) continue;
-        FinishRow(&row, key, parts, forward_order, backward_order, first ? stack_lines : nullptr);
-        first = false;
-        dump_.rows.push_back(std::move(row));
-      }
+    for (OpRow& row : rows()) {
+      FinishRow(&row, key, parts, forward_order, backward_order, first ? stack_lines : nullptr);
+      first = false;
     }
     return Status::Ok();
   }
@@ -533,8 +538,7 @@ class Flattener {
   FlatDump dump_;
   bool has_task_ = false, has_data_ = false, has_md5_ = false;
   std::unordered_map<std::string, const JsonValue*> stacks_;
-  std::unordered_map<std::string, int> forward_count_, backward_count_;
-  std::vector<OpRow> entry_rows_;
+  std::unordered_map<std::string, std::pair<int, int>> call_counts_;  // op_no_number → forward, backward calls so far
 };
 
 }  // namespace
