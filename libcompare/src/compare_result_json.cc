@@ -112,7 +112,7 @@ std::string FormatChecks(const ResultTable& table, const std::vector<std::string
   // again and again as it grows.
   size_t rows = 0;
   for (size_t c = range.first; c < range.second; ++c) rows += checks[c].end_row - checks[c].first_row;
-  w.out().reserve(rows * 1800 + 4096);
+  w.Reserve(rows * 1800 + 4096);
   w.BeginObject();
   for (size_t c = range.first; c < range.second; ++c) {
     const ApiCheck& check = checks[c];
@@ -129,7 +129,7 @@ std::string FormatChecks(const ResultTable& table, const std::vector<std::string
     w.EndObject();
   }
   w.EndObject();
-  return std::move(w.out());
+  return std::move(w).Finish();
 }
 
 }  // namespace

@@ -179,7 +179,7 @@ Status WriteDiffAnalyzeJson(const std::string& path, const std::vector<RankDiffs
     w.EndArray();
   }
   w.EndObject();
-  return WriteFileAtomically(path, w.out());
+  return WriteFileAtomically(path, std::move(w).Finish());
 }
 
 }  // namespace msprobe::compare

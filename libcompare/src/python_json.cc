@@ -1,7 +1,10 @@
 #include "msprobe/compare/python_json.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -9,6 +12,17 @@
 
 namespace msprobe::compare {
 namespace {
+
+// Printable ASCII other than '"' and '\\' goes into a JSON string as it is (json's ' ' to '~': DEL
+// is escaped); looked up, not tested.
+bool IsPlain(char c) {
+  static constexpr auto kPlain = [] {
+    std::array<bool, 256> plain{};
+    for (int ch = ' '; ch <= '~'; ++ch) plain[ch] = ch != '"' && ch != '\\';
+    return plain;
+  }();
+  return kPlain[static_cast<unsigned char>(c)];
+}
 
 // Decodes one UTF-8 code point at s[*i]; a malformed byte comes back as itself.
 uint32_t NextCodePoint(std::string_view s, size_t* i) {
@@ -100,52 +114,81 @@ std::optional<std::string> ParsePythonStringLiteral(std::string_view text, size_
 
 }  // namespace
 
-void AppendJsonString(std::string* out, std::string_view s) {
-  // Printable ASCII other than '"' and '\\' goes through as it is, looked up rather than tested.
-  static constexpr auto kPlain = [] {
-    std::array<bool, 256> plain{};
-    for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
-    return plain;
-  }();
-  const auto plain = [](char c) { return kPlain[static_cast<unsigned char>(c)]; };
-  *out += '"';
+void PyJsonWriter::Grow(size_t n) {
+  buf_.resize(std::max(buf_.size() * 2, len_ + n + 4096));
+}
+
+void PyJsonWriter::Reserve(size_t bytes) {
+  if (buf_.size() < len_ + bytes) buf_.resize(len_ + bytes);
+}
+
+std::string PyJsonWriter::Finish() && {
+  buf_.resize(len_);
+  return std::move(buf_);
+}
+
+void PyJsonWriter::Put(std::string_view s) {
+  std::memcpy(Room(s.size()), s.data(), s.size());
+  len_ += s.size();
+}
+
+void PyJsonWriter::PutString(std::string_view s) {
+  // json.dumps's ensure_ascii escaping takes at most 6 bytes per byte ("\u00XX").
+  char* const begin = Room(6 * s.size() + 2);
+  char* p = begin;
+  const auto hex4 = [&p](uint32_t v) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    *p++ = '\\';
+    *p++ = 'u';
+    for (int shift = 12; shift >= 0; shift -= 4) *p++ = kDigits[(v >> shift) & 0xF];
+  };
+  *p++ = '"';
   for (size_t i = 0; i < s.size();) {
-    if (plain(s[i])) {  // copy the run of printable ASCII at once
+    if (IsPlain(s[i])) {  // copy the run of printable ASCII at once
       size_t end = i + 1;
-      while (end < s.size() && plain(s[end])) ++end;
-      out->append(s.data() + i, end - i);
+      while (end < s.size() && IsPlain(s[end])) ++end;
+      std::memcpy(p, s.data() + i, end - i);
+      p += end - i;
       i = end;
       continue;
     }
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       ++i;
+      const char* escape = nullptr;
       switch (c) {
-        case '"': *out += "\\\""; break;
-        case '\\': *out += "\\\\"; break;
-        case '\n': *out += "\\n"; break;
-        case '\r': *out += "\\r"; break;
-        case '\t': *out += "\\t"; break;
-        case '\b': *out += "\\b"; break;
-        case '\f': *out += "\\f"; break;
-        default: *out += fmt::format("\\u{:04x}", c);
+        case '"': escape = "\\\""; break;
+        case '\\': escape = "\\\\"; break;
+        case '\n': escape = "\\n"; break;
+        case '\r': escape = "\\r"; break;
+        case '\t': escape = "\\t"; break;
+        case '\b': escape = "\\b"; break;
+        case '\f': escape = "\\f"; break;
+        default: hex4(c); continue;
       }
+      *p++ = escape[0];
+      *p++ = escape[1];
       continue;
     }
     const uint32_t cp = NextCodePoint(s, &i);
     if (cp >= 0x10000) {
       const uint32_t v = cp - 0x10000;
-      *out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF));
+      hex4(0xD800 + (v >> 10));
+      hex4(0xDC00 + (v & 0x3FF));
     } else {
-      *out += fmt::format("\\u{:04x}", cp);
+      hex4(cp);
     }
   }
-  *out += '"';
+  *p++ = '"';
+  len_ += static_cast<size_t>(p - begin);
 }
 
 void PyJsonWriter::Newline(size_t depth) {
-  out_ += '\n';
-  out_.append(depth * static_cast<size_t>(indent_), ' ');
+  const size_t spaces = depth * static_cast<size_t>(indent_);
+  char* p = Room(spaces + 1);
+  *p = '\n';
+  std::memset(p + 1, ' ', spaces);
+  len_ += spaces + 1;
 }
 
 void PyJsonWriter::BeforeValue() {
@@ -154,13 +197,13 @@ void PyJsonWriter::BeforeValue() {
     return;
   }
   if (counts_.empty()) return;
-  if (counts_.back()++ > 0) out_ += ',';
+  if (counts_.back()++ > 0) Put(",");
   Newline(counts_.size());
 }
 
 void PyJsonWriter::Open(char bracket) {
   BeforeValue();
-  out_ += bracket;
+  Put(std::string_view(&bracket, 1));
   counts_.push_back(0);
 }
 
@@ -168,46 +211,46 @@ void PyJsonWriter::Close(char bracket) {
   const size_t children = counts_.back();
   counts_.pop_back();
   if (children > 0) Newline(counts_.size());
-  out_ += bracket;
+  Put(std::string_view(&bracket, 1));
 }
 
 void PyJsonWriter::Key(std::string_view key) {
   BeforeValue();
-  AppendJsonString(&out_, key);
-  out_ += ": ";
+  PutString(key);
+  Put(": ");
   after_key_ = true;
 }
 
 void PyJsonWriter::String(std::string_view s) {
   BeforeValue();
-  AppendJsonString(&out_, s);
+  PutString(s);
 }
 
 void PyJsonWriter::Int(int64_t v) {
   BeforeValue();
-  fmt::format_to(std::back_inserter(out_), "{}", v);
+  char* p = Room(24);
+  len_ += static_cast<size_t>(fmt::format_to(p, "{}", v) - p);
 }
 
 void PyJsonWriter::Float(double v) {
   BeforeValue();
   if (std::isnan(v)) {
-    out_ += "NaN";
+    Put("NaN");
   } else if (std::isinf(v)) {
-    out_ += v > 0 ? "Infinity" : "-Infinity";
+    Put(v > 0 ? "Infinity" : "-Infinity");
   } else {
-    char buf[40];
-    out_.append(buf, AppendPythonFloatRepr(buf, v));
+    len_ += AppendPythonFloatRepr(Room(40), v);
   }
 }
 
 void PyJsonWriter::Bool(bool v) {
   BeforeValue();
-  out_ += v ? "true" : "false";
+  Put(v ? "true" : "false");
 }
 
 void PyJsonWriter::Null() {
   BeforeValue();
-  out_ += "null";
+  Put("null");
 }
 
 void PyJsonWriter::Value(const Cell& cell) {

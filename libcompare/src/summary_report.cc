@@ -234,8 +234,7 @@ Status WriteSummaryJson(const std::string& path, const CompareOptions& options, 
   }
   w.EndArray();
   w.EndObject();
-  w.out() += '\n';
-  return WriteFileAtomically(path, w.out());
+  return WriteFileAtomically(path, std::move(w).Finish() + '\n');
 }
 
 }  // namespace msprobe::compare

@@ -31,22 +31,30 @@ class PyJsonWriter {
   void Value(const Cell& cell);
   void StringList(const std::vector<std::string>& items);
 
-  std::string& out() { return out_; }  // writers flush it to the file from time to time
+  void Reserve(size_t bytes);  // room for this much text up front
+  std::string Finish() &&;     // the text written
 
  private:
   void Open(char bracket);
   void Close(char bracket);
   void BeforeValue();
   void Newline(size_t depth);
+  void PutString(std::string_view s);
+  // Room for `n` more bytes after the text; the caller then advances len_ by what it wrote. The
+  // -da json runs to gigabytes, and std::string's checked appends were most of its cost.
+  char* Room(size_t n) {
+    if (buf_.size() - len_ < n) Grow(n);
+    return buf_.data() + len_;
+  }
+  void Grow(size_t n);
+  void Put(std::string_view s);
 
   int indent_;
-  std::string out_;
+  std::string buf_;  // the text is [0, len_), spare bytes follow
+  size_t len_ = 0;
   std::vector<size_t> counts_;  // children written so far, per open container
   bool after_key_ = false;
 };
-
-// Appends s as a JSON string with json.dumps's ensure_ascii escaping.
-void AppendJsonString(std::string* out, std::string_view s);
 
 // Parses Python's str() of a list of strings (['a', "b'c"], with \n, \\, \x, \u escapes) back into
 // the list; nullopt when the text is not such a list.

@@ -1,0 +1,62 @@
+// PyJsonWriter against the text of Python's json.dumps(obj, indent=4) (expected strings produced by
+// CPython 3.11's json module).
+#include "msprobe/compare/python_json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace msprobe::compare {
+namespace {
+
+TEST(PythonJsonTest, WritesWhatJsonDumpsWritesWithIndentFour) {
+  PyJsonWriter w(4);
+  w.BeginObject();
+  w.Key("a");
+  w.BeginArray();
+  w.String("x\"\\\n\r\t\b\f\x01\x7f \xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80");
+  w.Int(1);
+  w.Float(2.5);
+  w.Float(1e-05);
+  w.Float(NAN);
+  w.Float(HUGE_VAL);
+  w.Float(-HUGE_VAL);
+  w.Bool(true);
+  w.Null();
+  w.BeginArray();
+  w.EndArray();
+  w.BeginObject();
+  w.EndObject();
+  w.EndArray();
+  w.Key("b");
+  w.BeginObject();
+  w.Key("c");
+  w.Int(3);
+  w.EndObject();
+  w.EndObject();
+  // json.dumps({'a': ['x"\\\n\r\t\b\f\x01\x7f é 中 😀', 1, 2.5, 1e-05, nan, inf, -inf, True, None, [], {}],
+  //             'b': {'c': 3}}, indent=4)
+  EXPECT_EQ(std::move(w).Finish(),
+            "{\n    \"a\": [\n        \"x\\\"\\\\\\n\\r\\t\\b\\f\\u0001\\u007f \\u00e9 \\u4e2d \\ud83d\\ude00\",\n"
+            "        1,\n        2.5,\n        1e-05,\n        NaN,\n        Infinity,\n        -Infinity,\n"
+            "        true,\n        null,\n        [],\n        {}\n    ],\n    \"b\": {\n        \"c\": 3\n    }\n}");
+}
+
+// Text far past the first growth of the buffer, and a string long enough to need room of its own.
+TEST(PythonJsonTest, LongOutputsGrowTheBufferIntact) {
+  PyJsonWriter w(1);
+  w.BeginArray();
+  const std::string long_text(100000, 'q');
+  for (int i = 0; i < 3000; ++i) w.Int(i);
+  w.String(long_text);
+  w.EndArray();
+  const std::string text = std::move(w).Finish();
+  std::string expected = "[";
+  for (int i = 0; i < 3000; ++i) expected += (i ? ",\n " : "\n ") + std::to_string(i);
+  expected += ",\n \"" + long_text + "\"\n]";
+  EXPECT_EQ(text, expected);
+}
+
+}  // namespace
+}  // namespace msprobe::compare
