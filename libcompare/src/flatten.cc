@@ -327,13 +327,10 @@ Status ReadEntry(const JsonValue& value, const std::string& key, const std::stri
   return Status::Ok();
 }
 
-struct KeyParts {
-  std::string op_no_number, call_direction, direction;
-};
+}  // namespace
 
-// split_data_name_components (compare.md §2.2); an empty op_no_number drops the entry.
-KeyParts SplitKey(const std::string& key, bool is_debug) {
-  if (is_debug) return {key, key, key};
+KeyParts SplitKey(std::string_view key, bool is_debug) {
+  if (is_debug) return {std::string(key), std::string(key), std::string(key)};
   const auto parts = SplitDots(key);
   const std::string_view last = parts.back();
   const std::string_view prev = parts.size() >= 2 ? parts[parts.size() - 2] : std::string_view();
@@ -349,6 +346,10 @@ KeyParts SplitKey(const std::string& key, bool is_debug) {
   }
   return {};
 }
+
+std::string NameSuffix(const OpRow& row) { return RemoveAll(row.name, row.api); }
+
+namespace {
 
 // reorder_index: inputs (and debug rows), then parameters, outputs, parameter gradients.
 int OrderClass(RowState s) {
@@ -496,20 +497,16 @@ class Flattener {
     if (!std::ranges::is_sorted(rows(), by_class)) std::ranges::stable_sort(rows(), by_class);
     bool first = true;
     for (OpRow& row : rows()) {
-      FinishRow(&row, key, parts, forward_order, backward_order, first ? stack_lines : nullptr);
+      FinishRow(&row, key, forward_order, backward_order, first ? stack_lines : nullptr);
       first = false;
     }
     return Status::Ok();
   }
 
   // The key-derived fields every row of an entry shares; the stack goes on the entry's first row.
-  static void FinishRow(OpRow* row, const std::string& key, const KeyParts& parts, int forward_order,
-                        int backward_order, const JsonValue* stack_lines) {
+  static void FinishRow(OpRow* row, const std::string& key, int forward_order, int backward_order,
+                        const JsonValue* stack_lines) {
     row->api = key;
-    row->direction = parts.direction;
-    row->call_direction = parts.call_direction;
-    row->op_no_number = parts.op_no_number;
-    row->suffix = RemoveAll(row->name, key);
     row->forward_call_order = forward_order;
     row->backward_call_order = backward_order;
     if (stack_lines != nullptr) row->stack_info = PythonStr(*stack_lines);

@@ -54,13 +54,13 @@ std::string FuzzyRename(std::string_view name) {
   return out;
 }
 
-std::vector<RowPair> FuzzyMatchKeys(const std::vector<std::string>& npu_keys,
-                                    const std::vector<std::string>& bench_keys) {
+std::vector<RowPair> FuzzyMatchKeys(const std::vector<std::string_view>& npu_keys,
+                                    const std::vector<std::string_view>& bench_keys) {
   std::vector<std::string> npu_names, bench_names;
   npu_names.reserve(npu_keys.size());
   bench_names.reserve(bench_keys.size());
-  for (const std::string& key : npu_keys) npu_names.push_back(FuzzyRename(key));
-  for (const std::string& key : bench_keys) bench_names.push_back(FuzzyRename(key));
+  for (const std::string_view key : npu_keys) npu_names.push_back(FuzzyRename(key));
+  for (const std::string_view key : bench_keys) bench_names.push_back(FuzzyRename(key));
 
   std::vector<RowPair> out;
   std::vector<size_t> npu_queue, bench_queue;

@@ -5,10 +5,12 @@
 #include <tbb/parallel_invoke.h>
 
 #include <array>
+#include <deque>
 #include <functional>
 #include <unordered_map>
 
 #include "msprobe/compare/api_mapping.h"
+#include "msprobe/compare/flatten.h"
 #include "msprobe/compare/fuzzy_match.h"
 
 namespace msprobe::compare {
@@ -67,7 +69,7 @@ struct HashedKeyEq {
   bool operator()(const HashedKey& a, const HashedKey& b) const { return a.hash == b.hash && a.text == b.text; }
 };
 
-std::vector<size_t> HashAll(const std::vector<std::string>& keys) {
+std::vector<size_t> HashAll(const std::vector<std::string_view>& keys) {
   std::vector<size_t> hashes(keys.size());
   tbb::parallel_for(tbb::blocked_range<size_t>(0, keys.size()), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) hashes[i] = std::hash<std::string_view>{}(keys[i]);
@@ -80,8 +82,8 @@ std::vector<size_t> HashAll(const std::vector<std::string>& keys) {
 // the -dm left join gives. Duplicate keys give every bench row, in bench order.
 // On all cores: the bench keys go to shards by hash, each shard's map is built in bench order, and
 // the NPU rows look up, count and fill their pairs in parallel.
-std::vector<RowPair> JoinOnKeys(const std::vector<std::string>& npu_keys,
-                                const std::vector<std::string>& bench_keys) {
+std::vector<RowPair> JoinOnKeys(const std::vector<std::string_view>& npu_keys,
+                                const std::vector<std::string_view>& bench_keys) {
   constexpr size_t kShards = 64;
   constexpr size_t kEnd = static_cast<size_t>(-1);
   std::vector<size_t> npu_hash, bench_hash;
@@ -139,44 +141,83 @@ std::vector<RowPair> JoinOnKeys(const std::vector<std::string>& npu_keys,
 
 bool Renumbers(const MatchOptions& options) { return !options.fuzzy && !options.is_debug; }
 
+// Whether one of the key's last two components is "backward": only then can SplitKey call it a
+// backward key, and it is rare enough that the other rows skip SplitKey.
+bool MayBeBackward(std::string_view api) {
+  const size_t last_dot = api.rfind('.');
+  if (last_dot == std::string_view::npos) return api == "backward";
+  if (api.substr(last_dot + 1) == "backward") return true;
+  const std::string_view rest = api.substr(0, last_dot);
+  const size_t prev_dot = rest.rfind('.');
+  return (prev_dot == std::string_view::npos ? rest : rest.substr(prev_dot + 1)) == "backward";
+}
+
+// The compare keys of rows without a mapping (§3.1): views of the row names, or of `renumbered`
+// for the backward rows whose key is renumbered. The rows and `renumbered` must outlive them.
+std::vector<std::string_view> PlainKeys(const std::vector<OpRow>& rows, const MatchOptions& options,
+                                        std::deque<std::string>* renumbered) {
+  std::vector<std::string_view> keys;
+  keys.reserve(rows.size());
+  for (const OpRow& row : rows) {
+    if (!Renumbers(options) || !MayBeBackward(row.api)) {
+      keys.push_back(row.name);
+      continue;
+    }
+    std::string key = BackwardRenumberedName(row);
+    if (key == row.name) {
+      keys.push_back(row.name);
+    } else {
+      keys.push_back(renumbered->emplace_back(std::move(key)));
+    }
+  }
+  return keys;
+}
+
+std::vector<std::string> Strings(const std::vector<std::string_view>& views) {
+  return std::vector<std::string>(views.begin(), views.end());
+}
+
 }  // namespace
 
 std::string BackwardRenumberedName(const OpRow& row) {
-  if (row.direction != "backward") return row.name;
-  const size_t dot = row.call_direction.rfind('.');
+  if (!MayBeBackward(row.api)) return row.name;
+  const KeyParts parts = SplitKey(row.api, false);
+  if (parts.direction != "backward") return row.name;
+  const size_t dot = parts.call_direction.rfind('.');
   if (dot == std::string::npos) return row.name;
-  std::string head = row.call_direction.substr(0, dot);
-  std::string tail = row.call_direction.substr(dot + 1);
+  std::string head = parts.call_direction.substr(0, dot);
+  std::string tail = parts.call_direction.substr(dot + 1);
   const bool head_digits = IsDigits(head), tail_digits = IsDigits(tail);
   if (!head_digits && !tail_digits) return row.name;
   const std::string order = std::to_string(row.backward_call_order);
   if (head_digits) head = order;
   if (tail_digits) tail = order;
-  return row.op_no_number + "." + head + "." + tail + row.suffix;
+  return parts.op_no_number + "." + head + "." + tail + NameSuffix(row);
 }
 
 std::vector<std::string> BenchCompareKeys(const std::vector<OpRow>& bench, const MatchOptions& options) {
-  std::vector<std::string> keys;
-  keys.reserve(bench.size());
-  for (const OpRow& row : bench) keys.push_back(Renumbers(options) ? BackwardRenumberedName(row) : row.name);
-  return keys;
+  std::deque<std::string> renumbered;
+  return Strings(PlainKeys(bench, options, &renumbered));
 }
 
 std::vector<std::string> NpuCompareKeys(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
                                         const MatchOptions& options) {
   std::vector<std::string> keys;
-  keys.reserve(npu.size());
   // With a mapping, G3 derives the NPU key from the row name as dumped, not renumbered (§3.1);
   // the priority is -am, then -cm, then -dm.
   if (options.api_mapping) {
+    keys.reserve(npu.size());
     for (const OpRow& row : npu) keys.push_back(BuiltinApiMappedKey(row.name));
     ApplyUserApiMapping(*options.api_mapping, npu, bench, &keys);
   } else if (options.cell_mapping) {
+    keys.reserve(npu.size());
     for (const OpRow& row : npu) keys.push_back(CellMappedKey(row.name, *options.cell_mapping));
   } else if (options.data_mapping) {
+    keys.reserve(npu.size());
     for (const OpRow& row : npu) keys.push_back(DataMappedKey(row.name, *options.data_mapping));
   } else {
-    for (const OpRow& row : npu) keys.push_back(Renumbers(options) ? BackwardRenumberedName(row) : row.name);
+    std::deque<std::string> renumbered;
+    keys = Strings(PlainKeys(npu, options, &renumbered));
   }
   return keys;
 }
@@ -196,9 +237,21 @@ bool DtypesCompatible(std::string_view npu_dtype, std::string_view bench_dtype, 
 
 std::vector<RowPair> MatchRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
                                const MatchOptions& options) {
-  std::vector<std::string> npu_keys, bench_keys;
-  tbb::parallel_invoke([&] { npu_keys = NpuCompareKeys(npu, bench, options); },
-                       [&] { bench_keys = BenchCompareKeys(bench, options); });
+  // Keys are views: of the row names where the key is the name (most rows), else of these.
+  std::deque<std::string> npu_renumbered, bench_renumbered;
+  std::vector<std::string> npu_mapped;
+  std::vector<std::string_view> npu_keys, bench_keys;
+  const bool mapped = options.api_mapping || options.cell_mapping || options.data_mapping;
+  tbb::parallel_invoke(
+      [&] {
+        if (mapped) {
+          npu_mapped = NpuCompareKeys(npu, bench, options);
+          npu_keys.assign(npu_mapped.begin(), npu_mapped.end());
+        } else {
+          npu_keys = PlainKeys(npu, options, &npu_renumbered);
+        }
+      },
+      [&] { bench_keys = PlainKeys(bench, options, &bench_renumbered); });
   // G3 checks -dm before -fm, so -dm with -fm is the -dm left join.
   std::vector<RowPair> pairs = (options.fuzzy && !options.data_mapping) ? FuzzyMatchKeys(npu_keys, bench_keys)
                                                                         : JoinOnKeys(npu_keys, bench_keys);

@@ -337,11 +337,12 @@ TEST(FlattenTest, DebugJsonNamesAndKeyParts) {
   for (const OpRow& row : flat->rows) EXPECT_EQ(row.state, RowState::kDebug);
   EXPECT_EQ(flat->rows[0].data_name, "x2.0.debug.pt");
   EXPECT_EQ(flat->rows[0].api, "x2.0.debug");
-  EXPECT_EQ(flat->rows[0].direction, "x2.0.debug");
-  EXPECT_EQ(flat->rows[0].op_no_number, "x2.0.debug");
-  EXPECT_EQ(flat->rows[0].suffix, "");
+  const KeyParts debug_parts = SplitKey(flat->rows[0].api, true);
+  EXPECT_EQ(debug_parts.direction, "x2.0.debug");
+  EXPECT_EQ(debug_parts.op_no_number, "x2.0.debug");
+  EXPECT_EQ(NameSuffix(flat->rows[0]), "");
   EXPECT_EQ(flat->rows[3].data_name, "dict_var.0.debug.key2.0.pt");
-  EXPECT_EQ(flat->rows[3].suffix, ".key2.0");
+  EXPECT_EQ(NameSuffix(flat->rows[3]), ".key2.0");
   EXPECT_EQ(flat->rows[2].data_name, "-1");
   EXPECT_EQ(flat->rows[2].dtype, "<class 'str'>");
 }
@@ -357,10 +358,11 @@ TEST(FlattenTest, CallOrdersAndParametersGradRows) {
   ASSERT_NE(b0, nullptr);
   EXPECT_EQ(b1->backward_call_order, 0);
   EXPECT_EQ(b0->backward_call_order, 1);
-  EXPECT_EQ(b1->op_no_number, "Tensor.__add__");
-  EXPECT_EQ(b1->call_direction, "1.backward");
-  EXPECT_EQ(b1->direction, "backward");
-  EXPECT_EQ(b1->suffix, ".input.0");
+  const KeyParts b1_parts = SplitKey(b1->api, false);
+  EXPECT_EQ(b1_parts.op_no_number, "Tensor.__add__");
+  EXPECT_EQ(b1_parts.call_direction, "1.backward");
+  EXPECT_EQ(b1_parts.direction, "backward");
+  EXPECT_EQ(NameSuffix(*b1), ".input.0");
   const OpRow* f2 = FindRow(*flat, "Tensor.__add__.2.forward.input.0");
   ASSERT_NE(f2, nullptr);
   EXPECT_EQ(f2->forward_call_order, 2);
@@ -374,8 +376,9 @@ TEST(FlattenTest, CallOrdersAndParametersGradRows) {
   EXPECT_EQ(module, (std::vector<std::string>{m + "input.0", m + "parameters.weight", m + "parameters.bias",
                                                m + "output.0"}));
   const OpRow* module_row = FindRow(*flat, m + "input.0");
-  EXPECT_EQ(module_row->call_direction, "forward.0");
-  EXPECT_EQ(module_row->op_no_number, "Module.linear_1.Linear");
+  const KeyParts module_parts = SplitKey(module_row->api, false);
+  EXPECT_EQ(module_parts.call_direction, "forward.0");
+  EXPECT_EQ(module_parts.op_no_number, "Module.linear_1.Linear");
 
   std::vector<const OpRow*> grads;
   for (const OpRow& row : flat->rows) {
@@ -385,9 +388,10 @@ TEST(FlattenTest, CallOrdersAndParametersGradRows) {
   EXPECT_EQ(grads[0]->name, "Module.linear_2.Linear.parameters_grad.0.bias");
   EXPECT_EQ(grads[1]->name, "Module.linear_2.Linear.parameters_grad.0.weight");
   EXPECT_EQ(grads[0]->state, RowState::kParametersGrad);
-  EXPECT_EQ(grads[0]->direction, "parameters_grad");
-  EXPECT_EQ(grads[0]->call_direction, "parameters_grad");
-  EXPECT_EQ(grads[0]->op_no_number, "Module.linear_2.Linear.parameters_grad");
+  const KeyParts grad_parts = SplitKey(grads[0]->api, false);
+  EXPECT_EQ(grad_parts.direction, "parameters_grad");
+  EXPECT_EQ(grad_parts.call_direction, "parameters_grad");
+  EXPECT_EQ(grad_parts.op_no_number, "Module.linear_2.Linear.parameters_grad");
   EXPECT_EQ(grads[1]->shape, "[2, 4]");
 }
 
@@ -403,7 +407,7 @@ TEST(FlattenTest, DataNameWinsAndUnknownKeysAreDropped) {
   EXPECT_EQ(flat.framework, "pytorch");
   EXPECT_EQ(flat.rows[0].name, "Functional.relu.9.forward.input.0");
   EXPECT_EQ(flat.rows[0].data_name, "Functional.relu.9.forward.input.0.pt");
-  EXPECT_EQ(flat.rows[0].suffix, "Functional.relu.9.forward.input.0");
+  EXPECT_EQ(NameSuffix(flat.rows[0]), "Functional.relu.9.forward.input.0");
   EXPECT_EQ(flat.rows[1].name, "Functional.relu.0.forward.output.0");
   EXPECT_EQ(flat.rows[1].state, RowState::kOutput);
   EXPECT_EQ(flat.rows[2].data_name, "-1");

@@ -35,38 +35,38 @@ TEST(FuzzyMatchTest, RenameIsLiteralForOtherOccurrencesOfTheWord) {
 }
 
 TEST(FuzzyMatchTest, MatchesInOrderIgnoringCallNumbers) {
-  const std::vector<std::string> npu = {"Functional.relu.3.forward.input.0", "Functional.relu.3.forward.output.0"};
-  const std::vector<std::string> bench = {"Functional.relu.0.forward.input.0", "Functional.relu.0.forward.output.0"};
+  const std::vector<std::string_view> npu = {"Functional.relu.3.forward.input.0", "Functional.relu.3.forward.output.0"};
+  const std::vector<std::string_view> bench = {"Functional.relu.0.forward.input.0", "Functional.relu.0.forward.output.0"};
   EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Pair(0, 0), Pair(1, 1)}));
 }
 
 TEST(FuzzyMatchTest, NpuItemsBeforeTheMatchPointAreUnmatchedAndSkippedBenchItemsDropped) {
   // i=0: [a] vs [x]; i=1: [a, b] vs [x, c]; i=2: newest npu c meets bench c at 1: a, b unmatched,
   // bench x dropped, y left in the bench queue.
-  const std::vector<std::string> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0", "T.c.0.forward.input.0"};
-  const std::vector<std::string> bench = {"T.x.0.forward.input.0", "T.c.0.forward.input.0", "T.y.0.forward.input.0"};
+  const std::vector<std::string_view> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0", "T.c.0.forward.input.0"};
+  const std::vector<std::string_view> bench = {"T.x.0.forward.input.0", "T.c.0.forward.input.0", "T.y.0.forward.input.0"};
   EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Unmatched(0), Unmatched(1), Pair(2, 1)}));
 }
 
 TEST(FuzzyMatchTest, OlderNpuItemMeetsTheNewestBenchItem) {
   // i=1: newest npu b meets nothing; older npu a meets the newest bench item a (step 3).
-  const std::vector<std::string> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0"};
-  const std::vector<std::string> bench = {"T.x.0.forward.input.0", "T.a.0.forward.input.0"};
+  const std::vector<std::string_view> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0"};
+  const std::vector<std::string_view> bench = {"T.x.0.forward.input.0", "T.a.0.forward.input.0"};
   EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Pair(0, 1), Unmatched(1)}));
 }
 
 TEST(FuzzyMatchTest, BreakWhenTheBenchQueueEmptiesDropsLaterNpuRows) {
   // i=2 enqueues npu b while the bench queue is empty: the loop breaks, b is emitted unmatched
   // and c, never enqueued, is lost.
-  const std::vector<std::string> npu = {"T.a.0.forward.input.0", "T.a.0.forward.output.0",
+  const std::vector<std::string_view> npu = {"T.a.0.forward.input.0", "T.a.0.forward.output.0",
                                         "T.b.0.forward.input.0", "T.c.0.forward.input.0"};
-  const std::vector<std::string> bench = {"T.a.1.forward.input.0", "T.a.1.forward.output.0"};
+  const std::vector<std::string_view> bench = {"T.a.1.forward.input.0", "T.a.1.forward.output.0"};
   EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Pair(0, 0), Pair(1, 1), Unmatched(2)}));
 }
 
 TEST(FuzzyMatchTest, NoBreakWhileTheBenchQueueHoldsItems) {
-  const std::vector<std::string> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0", "T.c.0.forward.input.0"};
-  const std::vector<std::string> bench = {"T.x.0.forward.input.0"};
+  const std::vector<std::string_view> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0", "T.c.0.forward.input.0"};
+  const std::vector<std::string_view> bench = {"T.x.0.forward.input.0"};
   EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Unmatched(0), Unmatched(1), Unmatched(2)}));
 }
 

@@ -15,23 +15,16 @@ namespace {
 
 using ::msprobe::testing::TestData;
 
-// A row of API key `key` ("Functional.relu.3.backward", "Module.fc.Linear.forward.0") with the key
-// parts the flattener fills (compare.md §2.2); call orders are given by hand.
+// A row of API key `key` ("Functional.relu.3.backward", "Module.fc.Linear.forward.0"); call orders
+// are given by hand.
 OpRow Row(const std::string& key, const std::string& suffix, const std::string& dtype = "torch.float32",
           int backward_call_order = 0, RowState state = RowState::kInput) {
   OpRow row;
   row.name = key + suffix;
   row.api = key;
-  row.suffix = suffix;
   row.state = state;
   row.dtype = dtype;
   row.backward_call_order = backward_call_order;
-  const size_t last = key.rfind('.');
-  const size_t prev = key.rfind('.', last - 1);
-  const std::string last_part = key.substr(last + 1), prev_part = key.substr(prev + 1, last - prev - 1);
-  row.direction = (last_part == "forward" || prev_part == "forward") ? "forward" : "backward";
-  row.call_direction = key.substr(prev + 1);
-  row.op_no_number = key.substr(0, prev);
   return row;
 }
 
@@ -53,6 +46,9 @@ TEST(MatchTest, RenumberedNameReplacesTheCallNumberOfBackwardRowsOnly) {
             "Functional.relu.0.backward.input.0");
   EXPECT_EQ(BackwardRenumberedName(Row("Module.fc.Linear.backward.2", ".output.0", "x", 1)),
             "Module.fc.Linear.backward.1.output.0");
+  // Only the key's last two parts make it a backward key: a module named "backward" stays as it is.
+  EXPECT_EQ(BackwardRenumberedName(Row("Module.backward.Linear.forward.0", ".output.0", "x", 3)),
+            "Module.backward.Linear.forward.0.output.0");
   EXPECT_EQ(BackwardRenumberedName(Row("Functional.relu.3.forward", ".input.0", "x", 7)),
             "Functional.relu.3.forward.input.0");
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "msprobe/compare/op_row.h"
@@ -18,6 +19,19 @@ struct FlatDump {
   CompareMode mode = CompareMode::kSummary;
   std::vector<OpRow> rows;                        // msprobe's row order
 };
+
+// The parts of an API key that numbering and matching use (split_data_name_components, compare.md
+// §2.2): `direction` is "forward", "backward", "parameters_grad" or, in a debug.json, the key
+// itself; `call_direction` e.g. "0.forward" or "forward.0"; `op_no_number` the key before them.
+// An empty op_no_number: the key is none of these, and its entry gives no rows.
+struct KeyParts {
+  std::string op_no_number, call_direction, direction;
+};
+KeyParts SplitKey(std::string_view key, bool is_debug);
+
+// str.replace(api, ''): what a row's name adds to its API key (".input.0"), all of it when the name
+// came from a data_name of another call.
+std::string NameSuffix(const OpRow& row);
 
 // stack_json: the stack.json next to the NPU json, or "" (then no row carries stack info).
 // Errors (InvalidInput naming the file): unreadable or malformed JSON, no or empty task, `data`

@@ -16,7 +16,7 @@ std::string FuzzyRename(std::string_view name);
 
 // msprobe `process_fuzzy_match` over the compare keys: pairs in emission order. NPU rows never
 // enqueued (the loop breaks when exactly one queue is empty) are absent.
-std::vector<RowPair> FuzzyMatchKeys(const std::vector<std::string>& npu_keys,
-                                    const std::vector<std::string>& bench_keys);
+std::vector<RowPair> FuzzyMatchKeys(const std::vector<std::string_view>& npu_keys,
+                                    const std::vector<std::string_view>& bench_keys);
 
 }  // namespace msprobe::compare

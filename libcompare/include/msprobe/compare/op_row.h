@@ -35,9 +35,7 @@ struct OpRow {
   // P2POp extras (compare.md §2.3), empty when not a P2POp.
   std::string p2p_op, p2p_peer;
 
-  // Key parts (compare.md §2.2). `direction` is "forward", "backward", "parameters_grad" or
-  // empty (debug.json), `call_direction` e.g. "0.forward" or "forward.0".
-  std::string direction, call_direction, op_no_number, suffix;
+  // Calls of the same op_no_number before this one (compare.md §2.2; SplitKey gives the key parts).
   int forward_call_order = 0, backward_call_order = 0;
 };
 
