@@ -1,5 +1,7 @@
 #include "msprobe/compare/compare_result_json.h"
 
+#include <array>
+#include <string_view>
 #include <utility>
 
 #include "msprobe/compare/python_json.h"
@@ -14,28 +16,45 @@ constexpr int kIndent = 4;  // msprobe: save_json(file_path, check_result, inden
 // How a column's cell reaches the json.
 enum class ColumnRole : uint8_t { kCell, kPythonStr, kResult, kErrMessage, kStack };
 
-std::vector<ColumnRole> ColumnRoles(const ResultTable& table, const std::vector<std::string>& header) {
-  std::vector<ColumnRole> roles(header.size(), ColumnRole::kCell);
+// A column of the table: its member name, escaped once, and its role.
+struct Column {
+  PyJsonWriter::EncodedKey key;
+  ColumnRole role = ColumnRole::kCell;
+};
+
+std::vector<Column> Columns(const ResultTable& table) {
+  const std::vector<std::string> header = table.Header();
+  std::vector<Column> columns(header.size());
   for (size_t col = 0; col < header.size(); ++col) {
+    columns[col].key = PyJsonWriter::EncodeKey(header[col]);
     if (table.mode == CompareMode::kSummary && col >= 8 && col < 16) {
-      roles[col] = ColumnRole::kPythonStr;  // the diff columns reach the json as their str()
+      columns[col].role = ColumnRole::kPythonStr;  // the diff columns reach the json as their str()
     } else if (header[col] == "Result") {
-      roles[col] = ColumnRole::kResult;
+      columns[col].role = ColumnRole::kResult;
     } else if (header[col] == "Err_message") {
-      roles[col] = ColumnRole::kErrMessage;
+      columns[col].role = ColumnRole::kErrMessage;
     } else if (header[col] == "NPU_Stack_Info") {
-      roles[col] = ColumnRole::kStack;
+      columns[col].role = ColumnRole::kStack;
     }
   }
-  return roles;
+  return columns;
+}
+
+// The members -da adds after the table's columns.
+const PyJsonWriter::EncodedKey& ExtraKey(int which) {
+  static const std::array<PyJsonWriter::EncodedKey, 6> kKeys = {
+      PyJsonWriter::EncodeKey("state"),          PyJsonWriter::EncodeKey("api_origin_name"),
+      PyJsonWriter::EncodeKey("NPU P2POp op"),   PyJsonWriter::EncodeKey("Bench P2POp op"),
+      PyJsonWriter::EncodeKey("NPU P2POp peer"), PyJsonWriter::EncodeKey("Bench P2POp peer")};
+  return kKeys[which];
 }
 
 // One row's members, written as the row's cells are visited: no copy of the cells.
 class RowWriter : public ResultCellVisitor {
  public:
-  RowWriter(PyJsonWriter* w, const std::vector<std::string>& header, const std::vector<ColumnRole>& roles,
-            const ResultRow& row, const std::pair<Cell, Cell>& verdict)
-      : w_(w), header_(header), roles_(roles), row_(row), verdict_(verdict) {}
+  RowWriter(PyJsonWriter* w, const std::vector<Column>& columns, const ResultRow& row,
+            const std::pair<Cell, Cell>& verdict)
+      : w_(w), columns_(columns), row_(row), verdict_(verdict) {}
 
   void Text(std::string_view text) override {
     if (!NextKey() || Replaced()) return;
@@ -43,7 +62,7 @@ class RowWriter : public ResultCellVisitor {
   }
   void Value(const Cell& cell) override {
     if (!NextKey() || Replaced()) return;
-    if (roles_[col_] == ColumnRole::kPythonStr && !cell.is_text()) {
+    if (columns_[col_].role == ColumnRole::kPythonStr && !cell.is_text()) {
       w_->String(cell.ToPython());
     } else {
       w_->Value(cell);
@@ -54,13 +73,13 @@ class RowWriter : public ResultCellVisitor {
   // Writes the next column's key; false past the header.
   bool NextKey() {
     col_ = next_++;
-    if (col_ >= header_.size()) return false;
-    w_->Key(header_[col_]);
+    if (col_ >= columns_.size()) return false;
+    w_->Key(columns_[col_].key);
     return true;
   }
   // Result and Err_message come from -da's verdict, not the row; the stack goes as a list of lines.
   bool Replaced() {
-    switch (roles_[col_]) {
+    switch (columns_[col_].role) {
       case ColumnRole::kResult: w_->Value(verdict_.first); return true;
       case ColumnRole::kErrMessage: w_->Value(verdict_.second); return true;
       case ColumnRole::kStack:
@@ -76,37 +95,32 @@ class RowWriter : public ResultCellVisitor {
   }
 
   PyJsonWriter* w_;
-  const std::vector<std::string>& header_;
-  const std::vector<ColumnRole>& roles_;
+  const std::vector<Column>& columns_;
   const ResultRow& row_;
   const std::pair<Cell, Cell>& verdict_;
   size_t col_ = 0, next_ = 0;
 };
 
-void WriteRow(PyJsonWriter* w, const ResultTable& table, const std::vector<std::string>& header,
-              const std::vector<ColumnRole>& roles, const ResultRow& row, const P2pColumns& p2p) {
+void WriteRow(PyJsonWriter* w, const ResultTable& table, const std::vector<Column>& columns, const ResultRow& row,
+              const P2pColumns& p2p) {
   const std::pair<Cell, Cell> verdict = DaVerdictCells(row, table.mode);
   w->BeginObject();
-  RowWriter cells(w, header, roles, row, verdict);
+  RowWriter cells(w, columns, row, verdict);
   VisitResultCells(row, table.mode, table.with_stack, &cells);
-  w->Key("state");
-  w->String(RowStateName(row.state));
-  w->Key("api_origin_name");
-  w->String(row.api);
-  for (const auto& [key, value] : {std::pair{"NPU P2POp op", &p2p.npu_op}, std::pair{"Bench P2POp op", &p2p.bench_op},
-                                   std::pair{"NPU P2POp peer", &p2p.npu_peer},
-                                   std::pair{"Bench P2POp peer", &p2p.bench_peer}}) {
-    w->Key(key);
-    w->String(*value);
+  const std::string_view extras[] = {RowStateName(row.state), row.api, p2p.npu_op, p2p.bench_op, p2p.npu_peer,
+                                     p2p.bench_peer};
+  for (int i = 0; i < 6; ++i) {
+    w->Key(ExtraKey(i));
+    w->String(extras[i]);
   }
   w->EndObject();
 }
 
 // The top-level members for checks [range.first, range.second), each after a newline and one
 // indent as json.dump lays them out, inside "{" and "\n}" (the writer drops those).
-std::string FormatChecks(const ResultTable& table, const std::vector<std::string>& header,
-                         const std::vector<ColumnRole>& roles, const std::vector<P2pColumns>& p2p,
-                         const std::vector<ApiCheck>& checks, std::pair<size_t, size_t> range) {
+std::string FormatChecks(const ResultTable& table, const std::vector<Column>& columns,
+                         const std::vector<P2pColumns>& p2p, const std::vector<ApiCheck>& checks,
+                         std::pair<size_t, size_t> range) {
   PyJsonWriter w(kIndent);
   // A row takes about 1.6 KB at indent 4: room for the block up front, so the text is not copied
   // again and again as it grows.
@@ -123,7 +137,7 @@ std::string FormatChecks(const ResultTable& table, const std::vector<std::string
     w.Key("op_items");
     w.BeginArray();
     for (size_t row_idx = check.first_row; row_idx < check.end_row; ++row_idx) {
-      WriteRow(&w, table, header, roles, table.rows[row_idx], p2p[row_idx]);
+      WriteRow(&w, table, columns, table.rows[row_idx], p2p[row_idx]);
     }
     w.EndArray();
     w.EndObject();
@@ -151,8 +165,7 @@ Status WriteCompareResultJson(const std::string& path, const ResultTable& table,
     return Status::Internal(path, "the P2POp columns do not cover the table's rows");
   }
   MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
-  const std::vector<std::string> header = table.Header();
-  const std::vector<ColumnRole> roles = ColumnRoles(table, header);
+  const std::vector<Column> columns = Columns(table);
   // The file is several times the dump: APIs are formatted in blocks on all cores and written in order.
   constexpr size_t kBlockRows = 4096;
   size_t next = 0;
@@ -166,7 +179,7 @@ Status WriteCompareResultJson(const std::string& path, const ResultTable& table,
         range->second = next;
         return range->first < checks.size();
       },
-      [&](internal::BlockRange range) { return FormatChecks(table, header, roles, p2p, checks, range); },
+      [&](internal::BlockRange range) { return FormatChecks(table, columns, p2p, checks, range); },
       [&](const std::string& block) {
         MSP_RETURN_IF_ERROR(file.Write(first_block ? "{" : ","));
         first_block = false;

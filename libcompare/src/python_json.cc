@@ -214,10 +214,23 @@ void PyJsonWriter::Close(char bracket) {
   Put(std::string_view(&bracket, 1));
 }
 
+PyJsonWriter::EncodedKey PyJsonWriter::EncodeKey(std::string_view key) {
+  PyJsonWriter w(0);
+  w.PutString(key);
+  w.Put(": ");
+  return {std::move(w).Finish()};
+}
+
 void PyJsonWriter::Key(std::string_view key) {
   BeforeValue();
   PutString(key);
   Put(": ");
+  after_key_ = true;
+}
+
+void PyJsonWriter::Key(const EncodedKey& key) {
+  BeforeValue();
+  Put(key.text);
   after_key_ = true;
 }
 

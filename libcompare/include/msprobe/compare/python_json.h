@@ -15,6 +15,12 @@ namespace msprobe::compare {
 
 class PyJsonWriter {
  public:
+  // A member name escaped once, for keys written over and over (a result row's column names).
+  struct EncodedKey {
+    std::string text;  // "name": 
+  };
+  static EncodedKey EncodeKey(std::string_view key);
+
   explicit PyJsonWriter(int indent) : indent_(indent) {}
 
   void BeginObject() { Open('{'); }
@@ -22,6 +28,7 @@ class PyJsonWriter {
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
   void Key(std::string_view key);
+  void Key(const EncodedKey& key);
   void String(std::string_view s);
   void Int(int64_t v);
   void Float(double v);  // repr(); NaN, Infinity, -Infinity as json.dump writes them
