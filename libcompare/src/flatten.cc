@@ -42,34 +42,24 @@ constexpr std::array<IoField, 5> kIoFields = {{
 
 std::string_view StringOf(const JsonValue& v) { return {v.GetString(), v.GetStringLength()}; }
 
-// Python's str.split('.') (empty parts kept).
-std::vector<std::string_view> SplitDots(std::string_view s) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  for (size_t dot; (dot = s.find('.', start)) != std::string_view::npos; start = dot + 1) {
-    parts.push_back(s.substr(start, dot - start));
-  }
-  parts.push_back(s.substr(start));
-  return parts;
-}
-
-std::string JoinDots(const std::vector<std::string_view>& parts, size_t count) {
-  std::string out;
-  for (size_t i = 0; i < count; ++i) {
-    if (i) out += '.';
-    out += parts[i];
-  }
-  return out;
-}
-
 bool HasComponent(std::string_view name, std::string_view component) {
-  const auto parts = SplitDots(name);
-  return std::find(parts.begin(), parts.end(), component) != parts.end();
+  for (size_t start = 0;;) {
+    const size_t dot = name.find('.', start);
+    if (name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start) == component) {
+      return true;
+    }
+    if (dot == std::string_view::npos) return false;
+    start = dot + 1;
+  }
 }
 
-std::string LastComponent(std::string_view name) {
-  const size_t dot = name.rfind('.');
-  return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
+// s.split('.')[-1] and [-2], the second empty when s has no '.'.
+std::array<std::string_view, 2> LastTwoComponents(std::string_view s) {
+  const size_t last_dot = s.rfind('.');
+  if (last_dot == std::string_view::npos) return {s, {}};
+  const std::string_view rest = s.substr(0, last_dot);
+  const size_t prev_dot = rest.rfind('.');
+  return {s.substr(last_dot + 1), prev_dot == std::string_view::npos ? rest : rest.substr(prev_dot + 1)};
 }
 
 // str.replace(old, ''), every occurrence.
@@ -142,7 +132,10 @@ std::string NumpyShapeStr(const JsonValue* v) {
 std::string Crc32Hex(std::string_view text) {
   uLong crc = crc32(0L, Z_NULL, 0);
   crc = crc32(crc, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size()));
-  return fmt::format("{:08x}", static_cast<uint32_t>(crc));
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex(8, '0');
+  for (int i = 7; i >= 0; --i, crc >>= 4) hex[static_cast<size_t>(i)] = kDigits[crc & 0xF];
+  return hex;
 }
 
 bool DepthAtMost(const JsonValue& v, int budget) {
@@ -233,7 +226,7 @@ OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
   const JsonValue* dtype = m.dtype;
   const JsonValue* value = m.value;
   const JsonValue* type_v = m.type;
-  const std::string type = type_v && type_v->IsString() ? std::string(StringOf(*type_v)) : std::string();
+  const std::string_view type = type_v && type_v->IsString() ? StringOf(*type_v) : std::string_view();
   if (TruthyAfterBoolToStr(dtype)) {
     row.dtype = PythonStr(*dtype);
     row.shape = StrOrNone(m.shape);
@@ -247,7 +240,7 @@ OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
     row.dtype = type;
     row.shape = "[]";
     row.stats.fill(StatCell(value, false));
-  } else if (const std::string last = LastComponent(name);
+  } else if (const std::string_view last = LastTwoComponents(name)[0];
              last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
     row.dtype = StrOrNone(type_v);
     row.shape = "[]";
@@ -313,9 +306,9 @@ Status ParseItem(const JsonValue& v, const std::string& name, RowState state, in
 
 // read_op: the rows of one data entry, in parse order (before reordering).
 Status ReadEntry(const JsonValue& value, const std::string& key, const std::string& source, std::vector<OpRow>* rows) {
-  const auto parts = SplitDots(key);
-  if (parts.back() == "debug") return ParseItem(value, key, RowState::kDebug, 0, source, rows);
-  if (parts.back() == kParamsGrad || (parts.size() >= 2 && parts[parts.size() - 2] == kParamsGrad)) {
+  const auto [last, prev] = LastTwoComponents(key);
+  if (last == "debug") return ParseItem(value, key, RowState::kDebug, 0, source, rows);
+  if (last == kParamsGrad || prev == kParamsGrad) {
     return ParseItem(value, key, RowState::kParametersGrad, 0, source, rows);
   }
   if (!value.IsObject()) return Status::InvalidInput(source, fmt::format("entry '{}' is not an object", key));
@@ -331,20 +324,26 @@ Status ReadEntry(const JsonValue& value, const std::string& key, const std::stri
 
 KeyParts SplitKey(std::string_view key, bool is_debug) {
   if (is_debug) return {std::string(key), std::string(key), std::string(key)};
-  const auto parts = SplitDots(key);
-  const std::string_view last = parts.back();
-  const std::string_view prev = parts.size() >= 2 ? parts[parts.size() - 2] : std::string_view();
+  const auto [last, prev] = LastTwoComponents(key);
+  const bool has_dot = last.data() != key.data(), has_two_dots = has_dot && prev.data() != key.data();
+  // ".".join(parts[:-n]): the key before one of its last components.
+  const auto before = [&](std::string_view part) {
+    return std::string(key.substr(0, static_cast<size_t>(part.data() - key.data()) - 1));
+  };
   if (last == kParamsGrad || prev == kParamsGrad) {
-    return {parts.size() > 1 ? JoinDots(parts, parts.size() - 1) : "", std::string(kParamsGrad),
-            std::string(kParamsGrad)};
+    return {has_dot ? before(last) : "", std::string(kParamsGrad), std::string(kParamsGrad)};
   }
   for (std::string_view direction : {"forward", "backward"}) {
     if (last == direction || prev == direction) {
-      return {parts.size() > 2 ? JoinDots(parts, parts.size() - 2) : "", fmt::format("{}.{}", prev, last),
-              std::string(direction)};
+      return {has_two_dots ? before(prev) : "", std::string(prev) + '.' + std::string(last), std::string(direction)};
     }
   }
   return {};
+}
+
+bool MayBeBackwardKey(std::string_view key) {
+  const auto [last, prev] = LastTwoComponents(key);
+  return last == "backward" || prev == "backward";
 }
 
 std::string NameSuffix(const OpRow& row) { return RemoveAll(row.name, row.api); }

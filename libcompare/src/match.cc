@@ -141,17 +141,6 @@ std::vector<RowPair> JoinOnKeys(const std::vector<std::string_view>& npu_keys,
 
 bool Renumbers(const MatchOptions& options) { return !options.fuzzy && !options.is_debug; }
 
-// Whether one of the key's last two components is "backward": only then can SplitKey call it a
-// backward key, and it is rare enough that the other rows skip SplitKey.
-bool MayBeBackward(std::string_view api) {
-  const size_t last_dot = api.rfind('.');
-  if (last_dot == std::string_view::npos) return api == "backward";
-  if (api.substr(last_dot + 1) == "backward") return true;
-  const std::string_view rest = api.substr(0, last_dot);
-  const size_t prev_dot = rest.rfind('.');
-  return (prev_dot == std::string_view::npos ? rest : rest.substr(prev_dot + 1)) == "backward";
-}
-
 // The compare keys of rows without a mapping (§3.1): views of the row names, or of `renumbered`
 // for the backward rows whose key is renumbered. The rows and `renumbered` must outlive them.
 std::vector<std::string_view> PlainKeys(const std::vector<OpRow>& rows, const MatchOptions& options,
@@ -159,7 +148,7 @@ std::vector<std::string_view> PlainKeys(const std::vector<OpRow>& rows, const Ma
   std::vector<std::string_view> keys;
   keys.reserve(rows.size());
   for (const OpRow& row : rows) {
-    if (!Renumbers(options) || !MayBeBackward(row.api)) {
+    if (!Renumbers(options) || !MayBeBackwardKey(row.api)) {
       keys.push_back(row.name);
       continue;
     }
@@ -180,7 +169,7 @@ std::vector<std::string> Strings(const std::vector<std::string_view>& views) {
 }  // namespace
 
 std::string BackwardRenumberedName(const OpRow& row) {
-  if (!MayBeBackward(row.api)) return row.name;
+  if (!MayBeBackwardKey(row.api)) return row.name;
   const KeyParts parts = SplitKey(row.api, false);
   if (parts.direction != "backward") return row.name;
   const size_t dot = parts.call_direction.rfind('.');

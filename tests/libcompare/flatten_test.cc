@@ -479,5 +479,32 @@ TEST(FlattenTest, MalformedInputsAreInvalidInput) {
   EXPECT_TRUE(empty->rows.empty());
 }
 
+// split_data_name_components on the forms keys take, edge cases included; the expected parts are
+// what msprobe's Python (str.split('.') and '.'.join) gives.
+TEST(FlattenTest, SplitKeyMatchesMsprobesSplitOfTheKey) {
+  struct Case {
+    const char* key;
+    KeyParts parts;
+  };
+  const Case cases[] = {
+      {"Functional.relu.3.backward", {"Functional.relu", "3.backward", "backward"}},
+      {"Module.fc.Linear.forward.0", {"Module.fc.Linear", "forward.0", "forward"}},
+      {"Module.l.Linear.parameters_grad", {"Module.l.Linear", "parameters_grad", "parameters_grad"}},
+      {"parameters_grad", {"", "parameters_grad", "parameters_grad"}},
+      {"x.forward", {"", "x.forward", "forward"}},
+      {"forward", {"", ".forward", "forward"}},
+      {"a..b.backward", {"a.", "b.backward", "backward"}},
+      {"Functional.relu", {"", "", ""}},
+      {"Module.backward.Linear.forward.0", {"Module.backward.Linear", "forward.0", "forward"}},
+  };
+  for (const Case& c : cases) {
+    const KeyParts parts = SplitKey(c.key, false);
+    EXPECT_EQ(parts.op_no_number, c.parts.op_no_number) << c.key;
+    EXPECT_EQ(parts.call_direction, c.parts.call_direction) << c.key;
+    EXPECT_EQ(parts.direction, c.parts.direction) << c.key;
+    EXPECT_EQ(MayBeBackwardKey(c.key), c.parts.direction == "backward") << c.key;
+  }
+}
+
 }  // namespace
 }  // namespace msprobe::compare

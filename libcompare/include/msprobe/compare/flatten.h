@@ -28,6 +28,9 @@ struct KeyParts {
   std::string op_no_number, call_direction, direction;
 };
 KeyParts SplitKey(std::string_view key, bool is_debug);
+// Whether one of the key's last two components is "backward": only then can SplitKey call a
+// dump.json key backward. A cheap test for the rows that need no SplitKey.
+bool MayBeBackwardKey(std::string_view key);
 
 // str.replace(api, ''): what a row's name adds to its API key (".input.0"), all of it when the name
 // came from a data_name of another call.
