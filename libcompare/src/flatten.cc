@@ -209,7 +209,7 @@ OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
   if (Truthy(data_name)) {
     row.data_name = data_name->IsString() ? std::string(StringOf(*data_name)) : PythonStr(*data_name);
   }
-  if (row.data_name != "-1") {
+  if (std::string_view(row.data_name) != "-1") {
     const size_t dot = row.data_name.rfind('.');
     row.name = dot == std::string::npos ? row.data_name : row.data_name.substr(0, dot);
   } else {

@@ -202,7 +202,9 @@ void DiffPair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
 
 }  // namespace
 
-bool IsUnmatched(const ResultRow& row) { return row.bench_name.empty() || row.bench_name == "N/A"; }
+bool IsUnmatched(const ResultRow& row) {
+  return row.bench_name.empty() || std::string_view(row.bench_name) == "N/A";  // sizes first: no memcmp call
+}
 
 void FillStatsDiff(ResultRow* row) {
   row->metrics.assign(8, Cell::NA());

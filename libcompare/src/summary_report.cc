@@ -82,7 +82,7 @@ void WriteCounts(PyJsonWriter* w, uint64_t rows, uint64_t passed, uint64_t warni
 
 }  // namespace
 
-bool Reaches(const std::string& result, FailLevel level) {
+bool Reaches(std::string_view result, FailLevel level) {
   switch (level) {
     case FailLevel::kNone: return false;
     case FailLevel::kWarning: return result == "warning" || result == "error";

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "msprobe/compare/result_table.h"
@@ -27,7 +28,7 @@ struct RowRef {
 // The Result levels a gate or report can stop at.
 enum class FailLevel { kNone, kWarning, kError };
 // True when `result` ("pass", "warning", "error") is at or above `level` (never for kNone).
-bool Reaches(const std::string& result, FailLevel level);
+bool Reaches(std::string_view result, FailLevel level);
 
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file);
 // The first row (execution order) whose Result reaches `level`.
