@@ -285,11 +285,16 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
     row.result = "pass";
     row.err_messages.clear();
     entries[i].row = &row;
-    const auto [it, added] = group_of.try_emplace(row.api, static_cast<uint32_t>(counts.size()));
-    if (added) counts.emplace_back();
-    group[i] = it->second;
+    // An API's rows are usually adjacent: the previous row's group saves the lookup.
+    if (i == 0 || row.api != (*rows)[i - 1].api) {
+      const auto [it, added] = group_of.try_emplace(row.api, static_cast<uint32_t>(counts.size()));
+      if (added) counts.emplace_back();
+      group[i] = it->second;
+    } else {
+      group[i] = group[i - 1];
+    }
     is_output[i] = row.npu_name.find(".output.") != std::string::npos;
-    ++(is_output[i] ? counts[it->second].outputs : counts[it->second].inputs);
+    ++(is_output[i] ? counts[group[i]].outputs : counts[group[i]].inputs);
   }
   std::vector<Entry*> slots(n);
   std::vector<ApiGroup> groups(counts.size());
