@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <system_error>
 #include <utility>
 
 namespace msprobe {
@@ -33,12 +34,20 @@ Result<AtomicFile> AtomicFile::Create(const std::string& path) {
   return AtomicFile(path, std::move(temp), fd);
 }
 
-AtomicFile::AtomicFile(AtomicFile&& other) noexcept
-    : path_(std::move(other.path_)), temp_path_(std::move(other.temp_path_)), fd_(std::exchange(other.fd_, -1)),
-      buffer_(std::move(other.buffer_)), used_(other.used_), direct_tried_(other.direct_tried_),
-      direct_(other.direct_), committed_(other.committed_) {}
+AtomicFile::AtomicFile(AtomicFile&& other) noexcept : written_(other.WaitForWrite()) {  // its writer uses `other`
+  path_ = std::move(other.path_);
+  temp_path_ = std::move(other.temp_path_);
+  fd_ = std::exchange(other.fd_, -1);
+  buffer_ = std::move(other.buffer_);
+  flushing_ = std::move(other.flushing_);
+  used_ = other.used_;
+  direct_tried_ = other.direct_tried_;
+  direct_ = other.direct_;
+  committed_ = other.committed_;
+}
 
 AtomicFile::~AtomicFile() {
+  (void)WaitForWrite();
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !temp_path_.empty()) std::remove(temp_path_.c_str());
 }
@@ -60,14 +69,29 @@ Status AtomicFile::WriteAll(const char* data, size_t size) {
   return Status::Ok();
 }
 
+Status AtomicFile::WaitForWrite() {
+  if (writer_.joinable()) writer_.join();
+  return written_;
+}
+
 Status AtomicFile::FlushFullBuffer() {
+  MSP_RETURN_IF_ERROR(WaitForWrite());
   // Only whole buffers come here, so the file offset stays a multiple of the alignment.
   if (!direct_tried_) {
     direct_tried_ = true;
     direct_ = SetDirect(fd_, true);
   }
-  MSP_RETURN_IF_ERROR(WriteAll(buffer_.get(), used_));
-  used_ = 0;
+  std::swap(buffer_, flushing_);
+  if (!buffer_) {
+    buffer_.reset(static_cast<char*>(std::aligned_alloc(kAlignment, kBufferBytes)));
+    if (!buffer_) return Status::IOError(path_, "cannot allocate the write buffer");
+  }
+  const size_t size = std::exchange(used_, 0);
+  try {
+    writer_ = std::thread([this, size] { written_ = WriteAll(flushing_.get(), size); });
+  } catch (const std::system_error&) {  // no thread to be had: write it here
+    written_ = WriteAll(flushing_.get(), size);
+  }
   return Status::Ok();
 }
 
@@ -92,6 +116,8 @@ Status AtomicFile::Write(Bytes data) {
 
 Status AtomicFile::Commit() {
   if (fd_ < 0) return Status::Internal(path_, "commit twice");
+  MSP_RETURN_IF_ERROR(WaitForWrite());
+  flushing_.reset();
   // The tail is not a whole number of blocks: write it through the page cache.
   Status written = (direct_ && !SetDirect(fd_, false))
                        ? Status::IOError(path_, std::string("cannot leave O_DIRECT: ") + std::strerror(errno))

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -70,6 +72,46 @@ TEST(AtomicFile, UncommittedFileLeavesNothing) {
     ASSERT_TRUE(file.ok());
     ASSERT_TRUE(file->Write(Pattern(AtomicFile::kBufferBytes + 10)).ok());
   }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.root()));
+}
+
+// A file moved while a buffer is being written keeps every byte (the move waits for that write).
+TEST(AtomicFile, MovedWhileWritingKeepsEveryByte) {
+  TempDir dir;
+  const std::string path = dir.Path("moved.bin");
+  const std::string data = Pattern(3 * AtomicFile::kBufferBytes + 99);
+  auto created = AtomicFile::Create(path);
+  ASSERT_TRUE(created.ok());
+  const size_t half = data.size() / 2;
+  ASSERT_TRUE(created->Write(std::string_view(data).substr(0, half)).ok());
+  AtomicFile moved(std::move(*created));
+  ASSERT_TRUE(moved.Write(std::string_view(data).substr(half)).ok());
+  ASSERT_TRUE(moved.Commit().ok());
+  EXPECT_TRUE(ReadFile(path) == data);
+}
+
+// A write that fails on the writer thread (here: past RLIMIT_FSIZE) fails the commit, and nothing
+// appears under the final name.
+TEST(AtomicFile, FailedBackgroundWriteFailsTheCommit) {
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  rlimit small = old;
+  small.rlim_cur = AtomicFile::kBufferBytes / 2;
+  if (old.rlim_max != RLIM_INFINITY && old.rlim_max < small.rlim_cur) GTEST_SKIP() << "file size limit too low";
+  void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of the signal
+  TempDir dir;
+  const std::string path = dir.Path("too_big.bin");
+  Status committed;
+  {
+    auto file = AtomicFile::Create(path);
+    ASSERT_TRUE(file.ok());
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+    (void)file->Write(Pattern(2 * AtomicFile::kBufferBytes + 5));
+    committed = file->Commit();
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  signal(SIGXFSZ, old_handler);
+  EXPECT_STATUS(committed, Code::kIOError, "write failed");
   EXPECT_TRUE(std::filesystem::is_empty(dir.root()));
 }
 

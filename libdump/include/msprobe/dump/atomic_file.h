@@ -7,12 +7,17 @@
 // for every 0.4 GB/s written, and a -da run writes gigabytes of json), and a large output does not
 // evict the dumps being compared from the cache. The tail, and every file of one buffer or less, is
 // written normally. Where O_DIRECT is refused, all of it is.
+//
+// A full buffer is written by a thread of its own while the caller fills the next one: a writer
+// blocked on the device would otherwise leave its core idle (the work that feeds it runs on the
+// same few cores). At most one buffer is in flight; its error comes back from the next flush or Commit().
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "msprobe/dump/byte_cursor.h"
 #include "msprobe/dump/status.h"
@@ -43,14 +48,19 @@ class AtomicFile {
   };
   AtomicFile(std::string path, std::string temp_path, int fd)
       : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
-  // Writes the full buffer, switching the file to O_DIRECT the first time.
+  // Hands the full buffer to a writer thread, switching the file to O_DIRECT the first time.
   Status FlushFullBuffer();
+  // Waits for the buffer in flight; its write's status.
+  Status WaitForWrite();
   Status WriteAll(const char* data, size_t size);
 
   std::string path_;
   std::string temp_path_;
   int fd_ = -1;
   std::unique_ptr<char, FreeBuffer> buffer_;  // kBufferBytes, page-aligned; allocated on first write
+  std::unique_ptr<char, FreeBuffer> flushing_;  // the buffer being written by writer_
+  std::thread writer_;
+  Status written_;  // writer_'s result
   size_t used_ = 0;
   bool direct_tried_ = false;
   bool direct_ = false;
