@@ -118,9 +118,9 @@ void WriteRow(PyJsonWriter* w, const ResultTable& table, const std::vector<Colum
 
 // The top-level members for checks [range.first, range.second), each after a newline and one
 // indent as json.dump lays them out, inside "{" and "\n}" (the writer drops those).
-std::string FormatChecks(const ResultTable& table, const std::vector<Column>& columns,
-                         const std::vector<P2pColumns>& p2p, const std::vector<ApiCheck>& checks,
-                         std::pair<size_t, size_t> range) {
+PyJsonWriter FormatChecks(const ResultTable& table, const std::vector<Column>& columns,
+                          const std::vector<P2pColumns>& p2p, const std::vector<ApiCheck>& checks,
+                          std::pair<size_t, size_t> range) {
   PyJsonWriter w(kIndent);
   // A row takes about 1.6 KB at indent 4: room for the block up front, so the text is not copied
   // again and again as it grows.
@@ -143,7 +143,7 @@ std::string FormatChecks(const ResultTable& table, const std::vector<Column>& co
     w.EndObject();
   }
   w.EndObject();
-  return std::move(w).Finish();
+  return w;
 }
 
 }  // namespace
@@ -180,10 +180,11 @@ Status WriteCompareResultJson(const std::string& path, const ResultTable& table,
         return range->first < checks.size();
       },
       [&](internal::BlockRange range) { return FormatChecks(table, columns, p2p, checks, range); },
-      [&](const std::string& block) {
+      [&](const PyJsonWriter& block) {
         MSP_RETURN_IF_ERROR(file.Write(first_block ? "{" : ","));
         first_block = false;
-        return file.Write(std::string_view(block).substr(1, block.size() - 3));  // the members alone
+        const std::string_view text = block.text();
+        return file.Write(text.substr(1, text.size() - 3));  // the members alone
       });
   MSP_RETURN_IF_ERROR(status);
   MSP_RETURN_IF_ERROR(file.Write(first_block ? "{}" : "\n}"));  // json.dump's {} when there is no API

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "msprobe/dump/status.h"
@@ -41,11 +42,12 @@ Status MapInOrder(size_t in_flight, Next&& next, Map&& map, Consume&& consume) {
 using BlockRange = std::pair<size_t, size_t>;
 
 // Blocks of one output: `next_block(&range)` says what the next block covers, `format(range)` makes
-// its text, `write(text)` gets the texts in order.
+// its text (a string, or anything that holds one), `write(text)` gets the texts in order.
 template <class NextBlock, class Format, class Write>
 Status FormatBlocksInOrder(NextBlock&& next_block, Format&& format, Write&& write) {
-  return MapInOrder<BlockRange, std::string>(2 * tbb::this_task_arena::max_concurrency() + 1, next_block, format,
-                                             [&](const std::string& text) { return write(text); });
+  using Text = std::invoke_result_t<Format&, BlockRange>;
+  return MapInOrder<BlockRange, Text>(2 * tbb::this_task_arena::max_concurrency() + 1, next_block, format,
+                                      [&](const Text& text) { return write(text); });
 }
 
 }  // namespace msprobe::compare::internal

@@ -43,6 +43,17 @@ TEST(PythonJsonTest, WritesWhatJsonDumpsWritesWithIndentFour) {
             "        true,\n        null,\n        [],\n        {}\n    ],\n    \"b\": {\n        \"c\": 3\n    }\n}");
 }
 
+// Specials past the first sixteen bytes of a string, where plain runs are scanned a block at a time.
+TEST(PythonJsonTest, EscapesInLongStringsMatchJsonDumps) {
+  PyJsonWriter w(4);
+  w.String(std::string(20, 'a') + "\"" + std::string(17, 'b') + "\x7f" + std::string(33, 'c') + "\xc3\xa9" +
+           std::string(15, 'd') + "\\" + std::string(16, 'e') + "\n");
+  // json.dumps('a' * 20 + '"' + 'b' * 17 + '\x7f' + 'c' * 33 + 'é' + 'd' * 15 + '\\' + 'e' * 16 + '\n')
+  EXPECT_EQ(std::move(w).Finish(),
+            "\"aaaaaaaaaaaaaaaaaaaa\\\"bbbbbbbbbbbbbbbbb\\u007fccccccccccccccccccccccccccccccccc\\u00e9"
+            "ddddddddddddddd\\\\eeeeeeeeeeeeeeee\\n\"");
+}
+
 // Text far past the first growth of the buffer, and a string long enough to need room of its own.
 TEST(PythonJsonTest, LongOutputsGrowTheBufferIntact) {
   PyJsonWriter w(1);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,7 +40,8 @@ class PyJsonWriter {
   void StringList(const std::vector<std::string>& items);
 
   void Reserve(size_t bytes);  // room for this much text up front
-  std::string Finish() &&;     // the text written
+  std::string_view text() const { return {buf_.get(), len_}; }
+  std::string Finish() && { return std::string(text()); }
 
  private:
   void Open(char bracket);
@@ -50,15 +52,16 @@ class PyJsonWriter {
   // Room for `n` more bytes after the text; the caller then advances len_ by what it wrote. The
   // -da json runs to gigabytes, and std::string's checked appends were most of its cost.
   char* Room(size_t n) {
-    if (buf_.size() - len_ < n) Grow(n);
-    return buf_.data() + len_;
+    if (capacity_ - len_ < n) Grow(n);
+    return buf_.get() + len_;
   }
   void Grow(size_t n);
   void Put(std::string_view s);
 
   int indent_;
-  std::string buf_;  // the text is [0, len_), spare bytes follow
-  size_t len_ = 0;
+  // The text is [0, len_), spare bytes follow, not initialized: the -da json's blocks are megabytes.
+  std::unique_ptr<char[]> buf_;
+  size_t capacity_ = 0, len_ = 0;
   std::vector<size_t> counts_;  // children written so far, per open container
   bool after_key_ = false;
 };
