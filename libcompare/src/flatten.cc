@@ -152,8 +152,9 @@ bool DepthAtMost(const JsonValue& v, int budget) {
   return true;
 }
 
-OpRow NoneRow(std::string name, RowState state) {
-  OpRow row;
+// Fills the row of a None argument (rows are filled where they stay: they are large).
+void FillNoneRow(std::string name, RowState state, OpRow* out) {
+  OpRow& row = *out;
   row.name = std::move(name);
   row.state = state;
   row.dtype = "None";
@@ -161,7 +162,6 @@ OpRow NoneRow(std::string name, RowState state) {
   row.stats = {Cell::None(), Cell::None(), Cell::None(), Cell::None()};
   // msprobe's md5 is None here and pandas' fillna shows it as N/A.
   row.md5 = "N/A";
-  return row;
 }
 
 // The members gen_op_item reads, found in one pass over the leaf (it has a dozen members, and a
@@ -198,9 +198,9 @@ struct LeafMembers {
   }
 };
 
-// gen_op_item: one row from a leaf object (compare.md §2.3).
-OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
-  OpRow row;
+// gen_op_item: one row from a leaf object (compare.md §2.3), filled into a default row.
+void FillLeafRow(const JsonValue& leaf, const std::string& name, RowState state, OpRow* out) {
+  OpRow& row = *out;
   row.state = state;
   const LeafMembers m(leaf);
   for (size_t i = 0; i < m.stats.size(); ++i) row.stats[i] = StatCell(m.stats[i], true);
@@ -260,7 +260,6 @@ OpRow LeafRow(const JsonValue& leaf, const std::string& name, RowState state) {
   }
   // op_data.get('value', ''): a missing value hashes "", a null one "None".
   if (!has_md5) row.md5 = Crc32Hex(value ? PythonStr(*value) : std::string());
-  return row;
 }
 
 // op_item_parse: the rows of one argument value, depth-first in JSON order.
@@ -271,7 +270,7 @@ Status ParseItem(const JsonValue& v, const std::string& name, RowState state, in
                                                     kMaxParseDepth));
   }
   if (v.IsNull()) {
-    rows->push_back(NoneRow(name, state));
+    FillNoneRow(name, state, &rows->emplace_back());
     return Status::Ok();
   }
   if (!Truthy(&v)) return Status::Ok();
@@ -288,14 +287,18 @@ Status ParseItem(const JsonValue& v, const std::string& name, RowState state, in
   const char* class_type = StringMember(v, "class_type");
   if (class_type && std::string_view(class_type) == "torch.distributed.P2POp") {
     const JsonValue* tensor = Member(v, "tensor");
-    OpRow row = tensor && tensor->IsObject() ? LeafRow(*tensor, name, state) : NoneRow(name, state);
+    OpRow& row = rows->emplace_back();
+    if (tensor && tensor->IsObject()) {
+      FillLeafRow(*tensor, name, state, &row);
+    } else {
+      FillNoneRow(name, state, &row);
+    }
     row.p2p_op = StrOrNone(Member(v, "op"));
     row.p2p_peer = StrOrNone(Member(v, "peer"));
-    rows->push_back(std::move(row));
     return Status::Ok();
   }
   if (StringMember(v, "type") != nullptr) {
-    rows->push_back(LeafRow(v, name, state));
+    FillLeafRow(v, name, state, &rows->emplace_back());
     return Status::Ok();
   }
   for (const auto& m : v.GetObject()) {
