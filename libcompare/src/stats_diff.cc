@@ -207,7 +207,7 @@ bool IsUnmatched(const ResultRow& row) {
 }
 
 void FillStatsDiff(ResultRow* row) {
-  row->metrics.assign(8, Cell::NA());
+  row->metrics.assign(8, Cell());  // DiffPair sets every one
   for (int i = 0; i < 4; ++i) {
     DiffPair(row->npu_stats[i], row->bench_stats[i], &row->metrics[kMaxDiff + i], &row->metrics[kMaxRel + i]);
   }
