@@ -32,7 +32,7 @@
 #include "msprobe/compare/output_timestamp.h"
 #include "msprobe/dump/dump_layout.h"
 #include "ordered_blocks_internal.h"
-#include "release_in_parallel_internal.h"
+#include "vector_pool_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -167,6 +167,8 @@ class CompareRun {
   std::vector<std::unordered_map<size_t, RowRef>> diff_rows_;  // per entry of ranks_: its differing rows
   std::vector<PendingXlsx> pending_xlsx_;
   mutable std::mutex directories_mutex_;
+  mutable internal::VectorPool<OpRow> op_rows_;  // the row vectors of pairs done, for the next pairs
+  mutable internal::VectorPool<ResultRow> result_rows_;
 };
 
 Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
@@ -184,8 +186,8 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   }
   // The two sides parse independently: one core each.
   Result<FlatDump> npu_flat = Status::Internal("", "not run"), bench_flat = Status::Internal("", "not run");
-  tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, stack); },
-                       [&] { bench_flat = FlattenDump(spec.golden_json, ""); });
+  tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, stack, op_rows_.Take()); },
+                       [&] { bench_flat = FlattenDump(spec.golden_json, "", op_rows_.Take()); });
   MSP_ASSIGN_OR_RETURN(FlatDump npu, std::move(npu_flat));
   MSP_ASSIGN_OR_RETURN(FlatDump bench, std::move(bench_flat));
   MSP_RETURN_IF_ERROR(CheckFrameworks(npu, bench, options_));
@@ -206,7 +208,7 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   ResultTable table;
   table.mode = mode;
   table.with_stack = !stack.empty();
-  table.rows = BuildResultRows(&npu.rows, &bench.rows, pairs);
+  table.rows = BuildResultRows(&npu.rows, &bench.rows, pairs, result_rows_.Take());
   switch (table.mode) {
     case CompareMode::kTensor: {
       const std::string& label = spec.target_json;  // names the pair uniquely, whatever its step
@@ -226,8 +228,7 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   // and writers allocate, so those reuse the memory.
   std::vector<P2pColumns> p2p;
   if (options_.diff_analyze) p2p = P2pOf(npu, bench, pairs);
-  tbb::parallel_invoke([&] { internal::ReleaseInParallel(&npu.rows); },
-                       [&] { internal::ReleaseInParallel(&bench.rows); });
+  tbb::parallel_invoke([&] { op_rows_.Give(&npu.rows); }, [&] { op_rows_.Give(&bench.rows); });
   ApplyVerdicts(&table.rows, table.mode);
 
   std::error_code ec;
@@ -248,7 +249,7 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   if (options_.write_xlsx && options_.diff_analyze) {
     outcome.pending_xlsx = PendingXlsx{0, stem + ".xlsx", std::move(table)};  // its pair is set by Record
   }
-  internal::ReleaseInParallel(&table.rows);
+  result_rows_.Give(&table.rows);
   return outcome;
 }
 
@@ -400,11 +401,12 @@ class SummedProgress {
 };
 
 // Two pairs at once keep both cores busy through each pair's serial steps, at twice the memory: a
-// statistics compare peaks at about 6 bytes per byte of dump.json. So two only when the two
-// largest pairs' dump.json files, at that rate, fit in half the machine's memory.
+// statistics compare peaks at about 6 bytes per byte of dump.json, 7 with two pairs and the row
+// storage they pass on (VectorPool). So two only when the two largest pairs' dump.json files, at
+// that rate, fit in half the machine's memory.
 size_t PairsInFlight(const std::vector<ComparePairSpec>& specs) {
   if (specs.size() < 2) return 1;
-  constexpr uint64_t kMemoryPerJsonByte = 6;
+  constexpr uint64_t kMemoryPerJsonByte = 7;
   uint64_t largest = 0, second = 0;
   for (const ComparePairSpec& spec : specs) {
     std::error_code ec;

@@ -434,7 +434,12 @@ class Flattener {
     dump_.is_debug = file_name_ == "debug.json";
   }
 
-  void Reserve(size_t rows) { dump_.rows.reserve(rows); }
+  // Rows go into `storage` (its rows dropped, its capacity kept), with room for `rows` of them.
+  void Reserve(std::vector<OpRow> storage, size_t rows) {
+    dump_.rows = std::move(storage);
+    dump_.rows.clear();
+    dump_.rows.reserve(rows);
+  }
 
   Status IndexStack(const JsonValue& stack) {
     if (!DepthAtMost(stack, kMaxJsonDepth)) {
@@ -555,14 +560,15 @@ Result<FlatDump> FlattenDocument(const JsonValue& root, const JsonValue* stack, 
   return std::move(flattener).Finish();
 }
 
-Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json) {
+Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
+                             std::vector<OpRow> storage) {
   Flattener flattener(json_path, stack_json);
   std::error_code ec;
   // msprobe's indent-1 json spends about 250 bytes on a tensor row, fewer on a scalar: reserve for
   // rows of 160 bytes (capped) so that the rows are not moved, and their memory touched twice, as
   // they grow. Untouched capacity costs no memory.
   const uintmax_t bytes = std::filesystem::file_size(json_path, ec);
-  if (!ec) flattener.Reserve(std::min<uintmax_t>(bytes / 160, uintmax_t{4} << 20));
+  flattener.Reserve(std::move(storage), ec ? 0 : std::min<uintmax_t>(bytes / 160, uintmax_t{4} << 20));
   rapidjson::Document stack;
   if (!stack_json.empty()) {
     MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));

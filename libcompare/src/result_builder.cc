@@ -70,12 +70,14 @@ void BuildRange(std::vector<OpRow>* npu, std::vector<OpRow>* bench, std::vector<
 }  // namespace
 
 std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRow>* bench,
-                                       const std::vector<RowPair>& pairs) {
+                                       const std::vector<RowPair>& pairs, std::vector<ResultRow> storage) {
   std::vector<std::atomic<uint32_t>> bench_left(bench->size());
   for (const RowPair& pair : pairs) {
     if (pair.bench) bench_left[*pair.bench].fetch_add(1, std::memory_order_relaxed);
   }
-  std::vector<ResultRow> rows(pairs.size());
+  std::vector<ResultRow> rows = std::move(storage);
+  rows.clear();
+  rows.resize(pairs.size());
   // Blocks cut only between NPU rows, so the pair that moves an NPU row's fields runs after the
   // pairs that copy them, in the same task.
   constexpr size_t kBlock = 4096;

@@ -40,7 +40,9 @@ std::string NameSuffix(const OpRow& row);
 // Errors (InvalidInput naming the file): unreadable or malformed JSON, no or empty task, `data`
 // not an object, a task that compare cannot use ("structure", "nan_check", ...), an entry that
 // is not an object, nesting deeper than msprobe's limit of 400, a stack that is not a list.
-Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json);
+// `storage` lends its capacity to the rows (a finished pair's vector: no new pages to fault in).
+Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
+                             std::vector<OpRow> storage = {});
 
 // The same over parsed documents (tests, fuzzing); stack may be null. `source` names the file in
 // errors, and a source whose file name is "debug.json" is read as a debug.json (as msprobe

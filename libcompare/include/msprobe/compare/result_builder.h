@@ -11,8 +11,9 @@
 namespace msprobe::compare {
 
 // Moves the rows' names, dtypes, shapes, statistics, data names and (NPU) stacks and APIs into the
-// result; their md5, requires_grad, P2POp and matching fields stay.
+// result; their md5, requires_grad, P2POp and matching fields stay. `storage` lends its capacity to
+// the result rows.
 std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRow>* bench,
-                                       const std::vector<RowPair>& pairs);
+                                       const std::vector<RowPair>& pairs, std::vector<ResultRow> storage = {});
 
 }  // namespace msprobe::compare

@@ -1,0 +1,38 @@
+// Storage of finished pairs' row vectors, kept for the pairs after them. glibc serves allocations
+// of this size outside the main thread from fresh mappings and unmaps them when freed, so every
+// pair would otherwise fault in, and the kernel zero, a gigabyte of new pages.
+#pragma once
+
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "release_in_parallel_internal.h"
+
+namespace msprobe::compare::internal {
+
+template <class T>
+class VectorPool {
+ public:
+  // An empty vector, with the capacity of one given back if there is one.
+  std::vector<T> Take() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return {};
+    std::vector<T> rows = std::move(free_.back());
+    free_.pop_back();
+    return rows;
+  }
+
+  // Destroys the rows on all cores and keeps their storage; `rows` is left empty.
+  void Give(std::vector<T>* rows) {
+    ClearInParallel(rows);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::exchange(*rows, {}));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<T>> free_;
+};
+
+}  // namespace msprobe::compare::internal
