@@ -63,6 +63,22 @@ bool SameCell(const std::string& column, std::string ours, const std::string& th
   return std::fabs(a - b) <= rtol * std::max(std::fabs(a), std::fabs(b));
 }
 
+// Our csv of one pair against msprobe's for `rank` of the shared 2-rank dumps.
+void ExpectCsvSameAsMsprobe(const std::string& ours_csv, const std::string& mode, const std::string& rank) {
+  const Table ours = ReadCsv(ours_csv);
+  const Table theirs = ReadCsv(testing::TestData("compare/golden/msprobe_cmp_" + mode + "_" + rank + ".csv"));
+  ASSERT_EQ(ours.size(), theirs.size()) << rank;
+  ASSERT_EQ(ours[0], theirs[0]) << rank << ": header";
+  for (size_t r = 1; r < ours.size(); ++r) {
+    ASSERT_EQ(ours[r].size(), theirs[r].size()) << rank << " row " << r;
+    for (size_t c = 0; c < ours[r].size(); ++c) {
+      EXPECT_TRUE(SameCell(ours[0][c], ours[r][c], theirs[r][c]))
+          << rank << " row " << r << " (" << ours[r][0] << ") column " << ours[0][c] << ": ours '" << ours[r][c]
+          << "', msprobe '" << theirs[r][c] << "'";
+    }
+  }
+}
+
 void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, const std::string& mode) {
   testing::TempDir tmp;
   CompareOptions options;
@@ -74,19 +90,7 @@ void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, c
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 2u);
   for (const PairResult& pair : report->pairs) {
-    const std::string rank = fs::path(pair.target_json).parent_path().filename().string();
-    const Table ours = ReadCsv(pair.outputs.at(0));
-    const Table theirs = ReadCsv(testing::TestData("compare/golden/msprobe_cmp_" + mode + "_" + rank + ".csv"));
-    ASSERT_EQ(ours.size(), theirs.size()) << rank;
-    ASSERT_EQ(ours[0], theirs[0]) << rank << ": header";
-    for (size_t r = 1; r < ours.size(); ++r) {
-      ASSERT_EQ(ours[r].size(), theirs[r].size()) << rank << " row " << r;
-      for (size_t c = 0; c < ours[r].size(); ++c) {
-        EXPECT_TRUE(SameCell(ours[0][c], ours[r][c], theirs[r][c]))
-            << rank << " row " << r << " (" << ours[r][0] << ") column " << ours[0][c] << ": ours '" << ours[r][c]
-            << "', msprobe '" << theirs[r][c] << "'";
-      }
-    }
+    ExpectCsvSameAsMsprobe(pair.outputs.at(0), mode, fs::path(pair.target_json).parent_path().filename().string());
   }
 }
 
@@ -123,6 +127,31 @@ TEST(CompareGoldenTest, PairsAreReportedInOrderWithProgressSummedOverPairs) {
   EXPECT_EQ(last_total, rows);
   EXPECT_TRUE(done_within_total);
   EXPECT_GT(last_done, 0u);
+}
+
+// Six ranks, each a copy of rank 0 or 1: the later pairs are built in the row storage the earlier
+// ones passed on, and must come out as if alone.
+TEST(CompareGoldenTest, PairsInReusedRowStorageAgreeWithMsprobe) {
+  const std::string samples = std::string(MSPROBE_SOURCE_DIR) + "/samples/dist2";
+  testing::TempDir tmp;
+  for (const char* side : {"npu_t", "bench_t"}) {
+    fs::create_directories(tmp.Path(std::string(side) + "/step0"));
+    for (int rank = 0; rank < 6; ++rank) {
+      fs::create_directory_symlink(samples + "/" + side + "/step0/rank" + std::to_string(rank % 2),
+                                   tmp.Path(std::string(side) + "/step0/rank" + std::to_string(rank)));
+    }
+  }
+  CompareOptions options;
+  options.target_path = tmp.Path("npu_t/step0");
+  options.golden_path = tmp.Path("bench_t/step0");
+  options.output_dir = tmp.Path("out");
+  options.write_xlsx = false;
+  auto report = RunCompare(options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->pairs.size(), 6u);
+  for (size_t rank = 0; rank < 6; ++rank) {
+    ExpectCsvSameAsMsprobe(report->pairs[rank].outputs.at(0), "t", "rank" + std::to_string(rank % 2));
+  }
 }
 
 TEST(CompareGoldenTest, StatisticsModeTwoRanksAgreeWithMsprobe) {
