@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "msprobe/compare/python_format.h"
+#include "vector_pool_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -438,7 +439,7 @@ class Flattener {
   void Reserve(std::vector<OpRow> storage, size_t rows) {
     dump_.rows = std::move(storage);
     dump_.rows.clear();
-    dump_.rows.reserve(rows);
+    internal::ReserveWithSlack(&dump_.rows, rows);
   }
 
   Status IndexStack(const JsonValue& stack) {

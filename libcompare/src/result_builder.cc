@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "vector_pool_internal.h"
+
 namespace msprobe::compare {
 
 namespace {
@@ -77,6 +79,7 @@ std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRo
   }
   std::vector<ResultRow> rows = std::move(storage);
   rows.clear();
+  internal::ReserveWithSlack(&rows, pairs.size());
   rows.resize(pairs.size());
   // Blocks cut only between NPU rows, so the pair that moves an NPU row's fields runs after the
   // pairs that copy them, in the same task.

@@ -35,4 +35,11 @@ class VectorPool {
   std::vector<std::vector<T>> free_;
 };
 
+// Room for `n` rows, an eighth more when the vector must grow: then pairs of dumps of about one
+// size reuse each other's storage, where an exact fit would be a few rows short half the time.
+template <class T>
+void ReserveWithSlack(std::vector<T>* rows, size_t n) {
+  if (rows->capacity() < n) rows->reserve(n + n / 8);
+}
+
 }  // namespace msprobe::compare::internal
