@@ -7,7 +7,6 @@
 #include <array>
 #include <deque>
 #include <functional>
-#include <unordered_map>
 
 #include "msprobe/compare/api_mapping.h"
 #include "msprobe/compare/flatten.h"
@@ -57,16 +56,51 @@ bool InGroup(std::string_view dtype, const std::array<std::string_view, 3>& grou
   return false;
 }
 
-// A key with its hash, computed once: shards are chosen by it and the shard maps reuse it.
-struct HashedKey {
-  std::string_view text;
-  size_t hash;
-};
-struct HashedKeyHash {
-  size_t operator()(const HashedKey& k) const { return k.hash; }
-};
-struct HashedKeyEq {
-  bool operator()(const HashedKey& a, const HashedKey& b) const { return a.hash == b.hash && a.text == b.text; }
+constexpr size_t kNoRow = static_cast<size_t>(-1);
+
+// One shard of the bench keys, by open addressing: a slot per distinct key, holding its hash and
+// the chain of its bench rows (first, last; linked through `next`, in bench order). Flat, so a
+// million keys cost no allocation each.
+class KeyShard {
+ public:
+  KeyShard() = default;
+  KeyShard(const std::vector<size_t>& rows, const std::vector<std::string_view>& keys,
+           const std::vector<size_t>& hashes, std::vector<size_t>* next) {
+    size_t capacity = 16;
+    while (capacity < 2 * rows.size()) capacity *= 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    for (const size_t b : rows) {  // a bench row's chain lives in one shard: no race on next
+      Slot& slot = slots_[Find(keys[b], hashes[b], keys)];
+      if (slot.first == kNoRow) {
+        slot = {hashes[b], b, b};
+      } else {
+        (*next)[slot.last] = b;
+        slot.last = b;
+      }
+    }
+  }
+
+  // The first bench row of `key`, or kNoRow.
+  size_t First(std::string_view key, size_t hash, const std::vector<std::string_view>& keys) const {
+    return slots_.empty() ? kNoRow : slots_[Find(key, hash, keys)].first;
+  }
+
+ private:
+  struct Slot {
+    size_t hash = 0, first = kNoRow, last = kNoRow;
+  };
+  // The key's slot, or the empty one where it would go. The shard was picked by the hash's low
+  // bits, so the slot comes from the bits above them.
+  size_t Find(std::string_view key, size_t hash, const std::vector<std::string_view>& keys) const {
+    for (size_t i = (hash >> 6) & mask_;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.first == kNoRow || (slot.hash == hash && keys[slot.first] == key)) return i;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
 };
 
 std::vector<size_t> HashAll(const std::vector<std::string_view>& keys) {
@@ -80,47 +114,28 @@ std::vector<size_t> HashAll(const std::vector<std::string_view>& keys) {
 // Outer join on the key restricted to the NPU side, in NPU order (§3.2 steps 1-3): G3's outer
 // merge followed by dropping bench-only rows and a stable sort on the NPU index, which is also what
 // the -dm left join gives. Duplicate keys give every bench row, in bench order.
-// On all cores: the bench keys go to shards by hash, each shard's map is built in bench order, and
+// On all cores: the bench keys go to shards by hash, each shard's table is built in bench order, and
 // the NPU rows look up, count and fill their pairs in parallel.
 std::vector<RowPair> JoinOnKeys(const std::vector<std::string_view>& npu_keys,
                                 const std::vector<std::string_view>& bench_keys) {
-  constexpr size_t kShards = 64;
-  constexpr size_t kEnd = static_cast<size_t>(-1);
+  constexpr size_t kShards = 64;  // KeyShard::Find skips the 6 bits that pick the shard
   std::vector<size_t> npu_hash, bench_hash;
   tbb::parallel_invoke([&] { npu_hash = HashAll(npu_keys); }, [&] { bench_hash = HashAll(bench_keys); });
 
-  // Each key's bench rows as a chain through `next`, in bench order: no list allocated per key.
-  struct Chain {
-    size_t first, last;
-  };
-  using ShardMap = std::unordered_map<HashedKey, Chain, HashedKeyHash, HashedKeyEq>;
   std::array<std::vector<size_t>, kShards> shard_rows;
   for (size_t b = 0; b < bench_keys.size(); ++b) shard_rows[bench_hash[b] % kShards].push_back(b);
-  std::array<ShardMap, kShards> shards;
-  std::vector<size_t> next(bench_keys.size(), kEnd);
-  tbb::parallel_for(size_t{0}, kShards, [&](size_t s) {
-    shards[s].reserve(shard_rows[s].size());
-    for (const size_t b : shard_rows[s]) {  // a bench row's chain lives in one shard: no race on next
-      const auto [it, added] = shards[s].try_emplace(HashedKey{bench_keys[b], bench_hash[b]}, Chain{b, b});
-      if (!added) {
-        next[it->second.last] = b;
-        it->second.last = b;
-      }
-    }
-  });
+  std::array<KeyShard, kShards> shards;
+  std::vector<size_t> next(bench_keys.size(), kNoRow);
+  tbb::parallel_for(size_t{0}, kShards,
+                    [&](size_t s) { shards[s] = KeyShard(shard_rows[s], bench_keys, bench_hash, &next); });
 
   // Per NPU row: its chain's first bench row and the number of pairs it makes (at least one).
-  std::vector<size_t> first(npu_keys.size(), kEnd), offset(npu_keys.size() + 1, 0);
+  std::vector<size_t> first(npu_keys.size(), kNoRow), offset(npu_keys.size() + 1, 0);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t n = r.begin(); n != r.end(); ++n) {
-      const ShardMap& map = shards[npu_hash[n] % kShards];
-      const auto it = map.find(HashedKey{npu_keys[n], npu_hash[n]});
-      size_t count = 1;
-      if (it != map.end()) {
-        first[n] = it->second.first;
-        count = 0;
-        for (size_t b = first[n]; b != kEnd; b = next[b]) ++count;
-      }
+      first[n] = shards[npu_hash[n] % kShards].First(npu_keys[n], npu_hash[n], bench_keys);
+      size_t count = first[n] == kNoRow ? 1 : 0;
+      for (size_t b = first[n]; b != kNoRow; b = next[b]) ++count;
       offset[n + 1] = count;
     }
   });
@@ -129,11 +144,11 @@ std::vector<RowPair> JoinOnKeys(const std::vector<std::string_view>& npu_keys,
   tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t n = r.begin(); n != r.end(); ++n) {
       size_t at = offset[n];
-      if (first[n] == kEnd) {
+      if (first[n] == kNoRow) {
         out[at] = {n, std::nullopt};
         continue;
       }
-      for (size_t b = first[n]; b != kEnd; b = next[b]) out[at++] = {n, b};
+      for (size_t b = first[n]; b != kNoRow; b = next[b]) out[at++] = {n, b};
     }
   });
   return out;
