@@ -506,5 +506,26 @@ TEST(FlattenTest, SplitKeyMatchesMsprobesSplitOfTheKey) {
   }
 }
 
+// Keys with escapes take the streamer's slow path, plain ones its fast path: both read as JSON says.
+TEST(FlattenTest, StreamedKeysWithAndWithoutEscapesReadAsJson) {
+  const std::string tensor = R"({"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0,
+      "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "requires_grad": false})";
+  const std::string json = R"({"task": "statistics", "le\u0076el": "mix", "data": {
+      "Functional.re\u006cu.0.forward": {"input_args": [)" + tensor + R"(]},
+      "Tensor.a\"b.0.forward": {"input_args": [)" + tensor + R"(]},
+      "Torch.plain.0.forward"  :  {"input_args": [)" + tensor + R"(]}}})";
+  testing::TempDir dir;
+  const std::string path = dir.Path("dump.json");
+  testing::WriteFile(path, json);
+  auto flat = FlattenDump(path, "");
+  ASSERT_TRUE(flat.ok()) << flat.status().ToString();
+  EXPECT_EQ(flat->level, "mix");
+  ASSERT_EQ(flat->rows.size(), 3u);
+  EXPECT_EQ(flat->rows[0].name, "Functional.relu.0.forward.input.0");
+  EXPECT_EQ(flat->rows[1].name, "Tensor.a\"b.0.forward.input.0");
+  EXPECT_EQ(flat->rows[1].api, "Tensor.a\"b.0.forward");
+  EXPECT_EQ(flat->rows[2].name, "Torch.plain.0.forward.input.0");
+}
+
 }  // namespace
 }  // namespace msprobe::compare
