@@ -145,11 +145,6 @@ void PyJsonWriter::Reserve(size_t bytes) {
   buf_ = std::move(bigger);
 }
 
-void PyJsonWriter::Put(std::string_view s) {
-  std::memcpy(Room(s.size()), s.data(), s.size());
-  len_ += s.size();
-}
-
 void PyJsonWriter::PutString(std::string_view s) {
   // json.dumps's ensure_ascii escaping takes at most 6 bytes per byte ("\u00XX").
   char* const begin = Room(6 * s.size() + 2);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,7 +57,11 @@ class PyJsonWriter {
     return buf_.get() + len_;
   }
   void Grow(size_t n);
-  void Put(std::string_view s);
+  // Inline: most pieces are short literals (", ", ": ", "true"), copied without a call.
+  void Put(std::string_view s) {
+    std::memcpy(Room(s.size()), s.data(), s.size());
+    len_ += s.size();
+  }
 
   int indent_;
   // The text is [0, len_), spare bytes follow, not initialized: the -da json's blocks are megabytes.
