@@ -6,7 +6,6 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
-#include <ranges>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -481,7 +480,7 @@ class Flattener {
     // The entry's rows go straight to their place at the end of the dump.
     const auto first_row = static_cast<std::ptrdiff_t>(dump_.rows.size());
     MSP_RETURN_IF_ERROR(ReadEntry(value, key, source_, &dump_.rows));
-    const auto rows = [&] { return std::ranges::subrange(dump_.rows.begin() + first_row, dump_.rows.end()); };
+    const auto entry_begin = [&] { return dump_.rows.begin() + first_row; };  // valid once the rows are read
     const JsonValue* stack_lines = nullptr;
     if (const auto it = stacks_.find(key); it != stacks_.end() && !it->second->IsNull()) {
       if (!it->second->IsArray()) {
@@ -491,7 +490,7 @@ class Flattener {
     }
     KeyParts parts = SplitKey(key, dump_.is_debug);
     if (parts.op_no_number.empty()) {  // neither forward, backward nor parameters_grad
-      dump_.rows.erase(rows().begin(), rows().end());
+      dump_.rows.erase(entry_begin(), dump_.rows.end());
       return Status::Ok();
     }
     auto& [forward_count, backward_count] = call_counts_[parts.op_no_number];
@@ -502,10 +501,12 @@ class Flattener {
     // read_op gives inputs, outputs, then parameters: a stable sort by OrderClass puts the
     // parameters before the outputs. Most entries have none and are in order already.
     const auto by_class = [](const OpRow& a, const OpRow& b) { return OrderClass(a.state) < OrderClass(b.state); };
-    if (!std::ranges::is_sorted(rows(), by_class)) std::ranges::stable_sort(rows(), by_class);
+    if (!std::is_sorted(entry_begin(), dump_.rows.end(), by_class)) {
+      std::stable_sort(entry_begin(), dump_.rows.end(), by_class);
+    }
     bool first = true;
-    for (OpRow& row : rows()) {
-      FinishRow(&row, key, forward_order, backward_order, first ? stack_lines : nullptr);
+    for (auto row = entry_begin(); row != dump_.rows.end(); ++row) {
+      FinishRow(&*row, key, forward_order, backward_order, first ? stack_lines : nullptr);
       first = false;
     }
     return Status::Ok();
