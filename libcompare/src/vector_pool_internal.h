@@ -3,11 +3,12 @@
 // pair would otherwise fault in, and the kernel zero, a gigabyte of new pages.
 #pragma once
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <mutex>
 #include <utility>
 #include <vector>
-
-#include "release_in_parallel_internal.h"
 
 namespace msprobe::compare::internal {
 
@@ -23,9 +24,16 @@ class VectorPool {
     return rows;
   }
 
-  // Destroys the rows on all cores and keeps their storage; `rows` is left empty.
+  // Destroys the rows on all cores (a compare holds millions of rows with heap strings; one thread
+  // freeing them takes about a second) and keeps their storage; `rows` is left empty.
   void Give(std::vector<T>* rows) {
-    ClearInParallel(rows);
+    constexpr size_t kGrain = 4096;
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, rows->size(), kGrain), [rows](const auto& range) {
+      for (size_t i = range.begin(); i < range.end(); ++i) {
+        [[maybe_unused]] T released = std::move((*rows)[i]);  // leaves an empty row, cheap to destroy
+      }
+    });
+    rows->clear();
     const std::lock_guard<std::mutex> lock(mutex_);
     free_.push_back(std::exchange(*rows, {}));
   }
