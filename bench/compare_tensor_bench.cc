@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/tensor_compare.h"
-#include "msprobe/dump/atomic_file.h"
+#include "msprobe/compare/metrics/tensor_compare.h"
+#include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "common/retain_freed_memory.h"
-#include "msprobe/compare/compare_job.h"
+#include "msprobe/compare/jobs/compare_job.h"
 
 namespace {
 

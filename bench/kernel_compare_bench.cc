@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/kernel_compare.h"
-#include "msprobe/dump/atomic_file.h"
+#include "msprobe/compare/jobs/kernel_compare.h"
+#include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe {
 namespace {

@@ -12,16 +12,17 @@
 #include <random>
 #include <string>
 
-#include "msprobe/compare/csv_writer.h"
-#include "msprobe/compare/merge_job.h"
-#include "msprobe/compare/python_format.h"
-#include "msprobe/compare/result_table.h"
-#include "msprobe/compare/xlsx_writer.h"
+#include "msprobe/compare/output/csv_writer.h"
+#include "msprobe/compare/merge/merge_job.h"
+#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/output/xlsx_writer.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace msprobe::compare;
+using msprobe::PythonFloatRepr;
 
 const char* const kApis[] = {"Distributed.all_reduce", "Functional.linear", "Tensor.__mul__", "Torch.matmul"};
 

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/dump/atomic_file.h"
-#include "msprobe/dump/tensor_source.h"
-#include "msprobe/dump/tensor_stats.h"
+#include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/tensor/tensor_source.h"
+#include "msprobe/dump/tensor/tensor_stats.h"
 
 namespace msprobe {
 namespace {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
-#include "msprobe/dump/json_file.h"
+#include "msprobe/dump/formats/json_file.h"
 
 namespace msprobe::compare_app {
 

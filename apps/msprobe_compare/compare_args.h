@@ -8,8 +8,8 @@
 #include <string>
 
 #include "common/single_dash_flags.h"
-#include "msprobe/compare/compare_job.h"
-#include "msprobe/compare/kernel_compare.h"
+#include "msprobe/compare/jobs/compare_job.h"
+#include "msprobe/compare/jobs/kernel_compare.h"
 
 namespace msprobe::compare_app {
 

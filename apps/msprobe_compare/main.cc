@@ -7,7 +7,7 @@
 #include "common/progress.h"
 #include "common/retain_freed_memory.h"
 #include "common/single_dash_flags.h"
-#include "msprobe/compare/compare_job.h"
+#include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe_compare/compare_args.h"
 
 namespace {

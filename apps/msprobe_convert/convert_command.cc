@@ -12,10 +12,10 @@
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
-#include "msprobe/dump/atomic_file.h"
-#include "msprobe/dump/bin_convert.h"
-#include "msprobe/dump/dump_layout.h"
-#include "msprobe/dump/dump_proto_enums.h"
+#include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/kernel/bin_convert.h"
+#include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/kernel/dump_proto_enums.h"
 #include "msprobe_convert/convert_command.h"
 #include "msprobe_convert/output_names.h"
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "msprobe/dump/dump_proto_enums.h"
+#include "msprobe/dump/kernel/dump_proto_enums.h"
 
 namespace msprobe::convert_app {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "msprobe/dump/bin_reader.h"
+#include "msprobe/dump/kernel/bin_reader.h"
 
 namespace msprobe::convert_app {
 

@@ -5,10 +5,10 @@
 #include <filesystem>
 
 #include "common/exit_codes.h"
-#include "msprobe/dump/atomic_file.h"
-#include "msprobe/dump/kernel_dump_tree.h"
-#include "msprobe/dump/tensor_source.h"
-#include "msprobe/dump/tensor_stats.h"
+#include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/kernel/kernel_dump_tree.h"
+#include "msprobe/dump/tensor/tensor_source.h"
+#include "msprobe/dump/tensor/tensor_stats.h"
 #include "msprobe_dump/commands.h"
 
 namespace msprobe::dump_app {

@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "common/exit_codes.h"
-#include "msprobe/dump/tensor_file.h"
-#include "msprobe/dump/tensor_source.h"
-#include "msprobe/dump/tensor_stats.h"
+#include "msprobe/dump/tensor/tensor_file.h"
+#include "msprobe/dump/tensor/tensor_source.h"
+#include "msprobe/dump/tensor/tensor_stats.h"
 #include "msprobe_dump/commands.h"
 
 namespace msprobe::dump_app {

@@ -7,7 +7,7 @@
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
-#include "msprobe/dump/dump_verify.h"
+#include "msprobe/dump/framework/dump_verify.h"
 #include "msprobe_dump/commands.h"
 
 namespace msprobe::dump_app {

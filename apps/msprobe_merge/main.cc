@@ -6,7 +6,7 @@
 #include "common/exit_codes.h"
 #include "common/progress.h"
 #include "common/single_dash_flags.h"
-#include "msprobe/compare/merge_job.h"
+#include "msprobe/compare/merge/merge_job.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "msprobe/dump/bin_reader.h"
-#include "msprobe/dump/layout_convert.h"
+#include "msprobe/dump/kernel/bin_reader.h"
+#include "msprobe/dump/kernel/layout_convert.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const msprobe::Bytes bytes(reinterpret_cast<const std::byte*>(data), size);

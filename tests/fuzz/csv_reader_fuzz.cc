@@ -6,12 +6,12 @@
 #include <span>
 #include <string_view>
 
-#include "msprobe/compare/csv_reader.h"
+#include "msprobe/dump/formats/csv_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto bytes = std::as_bytes(std::span(data, size));
   volatile unsigned sum = 0;
-  (void)msprobe::compare::ReadCsv(bytes, "result.csv", [&](uint64_t, std::span<const std::string_view> fields) {
+  (void)msprobe::ReadCsv(bytes, "result.csv", [&](uint64_t, std::span<const std::string_view> fields) {
     for (std::string_view f : fields) {
       if (f.size() > size) std::abort();
       for (char c : f) sum = sum + static_cast<unsigned char>(c);

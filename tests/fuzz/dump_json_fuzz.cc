@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "msprobe/dump/dump_json.h"
+#include "msprobe/dump/framework/dump_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "msprobe/dump/kernel_dump_name.h"
-#include "msprobe/dump/kernel_dump_tree.h"
+#include "msprobe/dump/kernel/kernel_dump_name.h"
+#include "msprobe/dump/kernel/kernel_dump_tree.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

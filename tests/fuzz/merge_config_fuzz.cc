@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "msprobe/compare/merge_config.h"
+#include "msprobe/compare/merge/merge_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

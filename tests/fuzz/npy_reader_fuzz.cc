@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "msprobe/dump/npy_reader.h"
+#include "msprobe/dump/formats/npy_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const msprobe::Bytes bytes(reinterpret_cast<const std::byte*>(data), size);

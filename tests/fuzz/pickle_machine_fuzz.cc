@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "msprobe/dump/pickle_machine.h"
+#include "msprobe/dump/formats/pickle_machine.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const msprobe::Bytes bytes(reinterpret_cast<const std::byte*>(data), size);

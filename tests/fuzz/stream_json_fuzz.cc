@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "msprobe/dump/json_file.h"
+#include "msprobe/dump/formats/json_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int fd = memfd_create("dump.json", MFD_CLOEXEC);

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "msprobe/compare/xlsx_reader.h"
+#include "msprobe/compare/xlsx/xlsx_reader.h"
 
 namespace {
 

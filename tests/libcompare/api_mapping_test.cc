@@ -1,5 +1,5 @@
 // The built-in -am rules and our API table (compare.md §3.6).
-#include "msprobe/compare/api_mapping.h"
+#include "msprobe/compare/rows/api_mapping.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/compare_job.h"
+#include "msprobe/compare/jobs/compare_job.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

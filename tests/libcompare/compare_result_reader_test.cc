@@ -1,4 +1,4 @@
-#include "msprobe/compare/compare_result_reader.h"
+#include "msprobe/compare/merge/compare_result_reader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "msprobe/compare/csv_reader.h"
+#include "msprobe/dump/formats/csv_reader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "msprobe/compare/csv_writer.h"
+#include "msprobe/compare/output/csv_writer.h"
 
 #include <cmath>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // -da against msprobe's own outputs (shared/data/msprobe_samples: dist2_da/da with a first diff
 // before communication, dist2/da_stat and da_t with none), its tables (msprobe_tables), and the
 // search stages of compare.md §8.2 on hand-built ranks.
-#include "msprobe/compare/diff_analyze.h"
+#include "msprobe/compare/first_diff/diff_analyze.h"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -9,8 +9,8 @@
 
 #include <filesystem>
 
-#include "msprobe/compare/api_diff_check.h"
-#include "msprobe/compare/compare_job.h"
+#include "msprobe/compare/first_diff/api_diff_check.h"
+#include "msprobe/compare/jobs/compare_job.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

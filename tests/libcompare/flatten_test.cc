@@ -1,4 +1,4 @@
-#include "msprobe/compare/flatten.h"
+#include "msprobe/compare/rows/flatten.h"
 
 #include <gtest/gtest.h>
 

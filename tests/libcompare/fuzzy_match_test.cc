@@ -1,5 +1,5 @@
 // -fm: rename() and the queue (compare.md §3.5). Expected names are what msprobe's rename_api gives.
-#include "msprobe/compare/fuzzy_match.h"
+#include "msprobe/compare/rows/fuzzy_match.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "msprobe/compare/json_writer.h"
+#include "msprobe/compare/output/json_writer.h"
 
 #include <cmath>
 #include <filesystem>
 #include <limits>
 
-#include "msprobe/dump/json_file.h"
+#include "msprobe/dump/formats/json_file.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

@@ -1,6 +1,6 @@
 // The JUnit report: one testcase per API group, failures for rows at the failing level, XML escaping.
 // The CLI test validates a whole report against tests/data/triage/junit.xsd with xmllint.
-#include "msprobe/compare/junit_report.h"
+#include "msprobe/compare/output/junit_report.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "msprobe/compare/kernel_compare.h"
+#include "msprobe/compare/jobs/kernel_compare.h"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>

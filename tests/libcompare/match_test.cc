@@ -1,5 +1,5 @@
 // MatchRows: compare keys, the exact join, the dtype rule and the mappings (compare.md §3).
-#include "msprobe/compare/match.h"
+#include "msprobe/compare/rows/match.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/flatten.h"
+#include "msprobe/compare/rows/flatten.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

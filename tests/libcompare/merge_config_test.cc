@@ -1,4 +1,4 @@
-#include "msprobe/compare/merge_config.h"
+#include "msprobe/compare/merge/merge_config.h"
 
 #include <gtest/gtest.h>
 

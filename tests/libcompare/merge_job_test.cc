@@ -1,15 +1,15 @@
-#include "msprobe/compare/merge_job.h"
+#include "msprobe/compare/merge/merge_job.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "msprobe/compare/csv_writer.h"
-#include "msprobe/compare/merge_writer.h"
-#include "msprobe/compare/result_row.h"
-#include "msprobe/compare/xlsx_reader.h"
-#include "msprobe/compare/xlsx_writer.h"
+#include "msprobe/compare/output/csv_writer.h"
+#include "msprobe/compare/merge/merge_writer.h"
+#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/xlsx/xlsx_reader.h"
+#include "msprobe/compare/output/xlsx_writer.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

@@ -1,4 +1,4 @@
-#include "msprobe/compare/merge_table.h"
+#include "msprobe/compare/merge/merge_table.h"
 
 #include <gtest/gtest.h>
 

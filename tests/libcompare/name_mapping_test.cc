@@ -1,9 +1,9 @@
 // -dm/-cm/-am yaml files and the -dm/-cm key rules (compare.md §3.6).
-#include "msprobe/compare/name_mapping.h"
+#include "msprobe/compare/rows/name_mapping.h"
 
 #include <gtest/gtest.h>
 
-#include "msprobe/compare/python_format.h"
+#include "msprobe/dump/formats/python_format.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

@@ -1,11 +1,11 @@
 // Expected strings were printed by CPython 3.11 (repr, str, json.dumps, "%.12f", round).
-#include "msprobe/compare/python_format.h"
+#include "msprobe/dump/formats/python_format.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "msprobe/compare/cell.h"
+#include "msprobe/compare/output/cell.h"
 
 namespace msprobe::compare {
 namespace {

@@ -1,6 +1,6 @@
 // BuildResultRows: the shared columns of every pair, whether a bench row is paired once (its fields
 // are moved) or with several NPU rows (copied to all but the last).
-#include "msprobe/compare/result_builder.h"
+#include "msprobe/compare/rows/result_builder.h"
 
 #include <gtest/gtest.h>
 

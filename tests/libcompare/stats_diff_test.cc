@@ -1,6 +1,6 @@
 // Expected cells: msprobe G3 CSV values (dist2_da/cmp), compare.md §4.3 verified examples and its
 // rule table, and CPython's str() of the float differences (printed by python3).
-#include "msprobe/compare/stats_diff.h"
+#include "msprobe/compare/metrics/stats_diff.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // summary.json's parts: the gate levels, the first offending row, the worst rows by the main metric.
-#include "msprobe/compare/summary_report.h"
+#include "msprobe/compare/output/summary_report.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // (values quoted there, produced by msprobe), msprobe's own xlsx for the dist2 tensor dumps
 // (golden/cmp_t_rank0.csv), and further pairs whose cells tests/data/compare/gen_tensor_fixtures.py
 // computed with numpy along msprobe's pipeline (tensors/expected.json).
-#include "msprobe/compare/tensor_compare.h"
+#include "msprobe/compare/metrics/tensor_compare.h"
 
 #include <gtest/gtest.h>
 #include <tbb/parallel_for.h>
@@ -14,8 +14,8 @@
 #include <variant>
 #include <vector>
 
-#include "msprobe/compare/result_row.h"
-#include "msprobe/dump/json_file.h"
+#include "msprobe/compare/output/result_row.h"
+#include "msprobe/dump/formats/json_file.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

@@ -1,6 +1,6 @@
 // Expected Results and messages: compare.md §5.1 and Appendix A (verified G3 rows), and msprobe's
 // own G3 CSVs in shared/data/msprobe_samples/dist2_da/cmp (statistics mode, rank0 and rank1).
-#include "msprobe/compare/verdict.h"
+#include "msprobe/compare/metrics/verdict.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <map>
 
-#include "msprobe/compare/python_format.h"
-#include "msprobe/compare/stats_diff.h"
-#include "msprobe/dump/json_file.h"
+#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/compare/metrics/stats_diff.h"
+#include "msprobe/dump/formats/json_file.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

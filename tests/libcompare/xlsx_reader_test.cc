@@ -1,12 +1,12 @@
-#include "msprobe/compare/xlsx_reader.h"
+#include "msprobe/compare/xlsx/xlsx_reader.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "msprobe/compare/result_table.h"
-#include "msprobe/compare/xlsx_writer.h"
-#include "msprobe/compare/zip_stream_writer.h"
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/output/xlsx_writer.h"
+#include "msprobe/dump/formats/zip_stream_writer.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

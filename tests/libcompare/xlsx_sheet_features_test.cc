@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "msprobe/compare/xlsx_reader.h"
-#include "msprobe/compare/xlsx_row_xml.h"
-#include "msprobe/compare/xlsx_stream_writer.h"
-#include "msprobe/dump/zip_archive.h"
+#include "msprobe/compare/xlsx/xlsx_reader.h"
+#include "msprobe/compare/xlsx/xlsx_row_xml.h"
+#include "msprobe/compare/xlsx/xlsx_stream_writer.h"
+#include "msprobe/dump/formats/zip_archive.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

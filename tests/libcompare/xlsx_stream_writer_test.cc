@@ -1,4 +1,4 @@
-#include "msprobe/compare/xlsx_stream_writer.h"
+#include "msprobe/compare/xlsx/xlsx_stream_writer.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/xlsx_reader.h"
-#include "msprobe/compare/xlsx_row_xml.h"
-#include "msprobe/compare/zip_stream_writer.h"
-#include "msprobe/dump/zip_archive.h"
+#include "msprobe/compare/xlsx/xlsx_reader.h"
+#include "msprobe/compare/xlsx/xlsx_row_xml.h"
+#include "msprobe/dump/formats/zip_stream_writer.h"
+#include "msprobe/dump/formats/zip_archive.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

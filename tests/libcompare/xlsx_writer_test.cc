@@ -1,4 +1,4 @@
-#include "msprobe/compare/xlsx_writer.h"
+#include "msprobe/compare/output/xlsx_writer.h"
 
 #include <cstdio>
 #include <filesystem>

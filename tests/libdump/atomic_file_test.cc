@@ -1,4 +1,4 @@
-#include "msprobe/dump/atomic_file.h"
+#include "msprobe/dump/io/atomic_file.h"
 
 #include <gtest/gtest.h>
 

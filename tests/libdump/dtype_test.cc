@@ -1,10 +1,10 @@
-#include "msprobe/dump/dtype.h"
+#include "msprobe/dump/tensor/dtype.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "msprobe/dump/element_types.h"
+#include "msprobe/dump/tensor/element_types.h"
 
 namespace msprobe {
 namespace {

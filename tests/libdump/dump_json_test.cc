@@ -1,4 +1,4 @@
-#include "msprobe/dump/dump_json.h"
+#include "msprobe/dump/framework/dump_json.h"
 
 #include <gtest/gtest.h>
 

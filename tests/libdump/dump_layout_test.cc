@@ -1,4 +1,4 @@
-#include "msprobe/dump/dump_layout.h"
+#include "msprobe/dump/framework/dump_layout.h"
 
 #include <gtest/gtest.h>
 

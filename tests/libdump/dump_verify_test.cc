@@ -1,11 +1,11 @@
-#include "msprobe/dump/dump_verify.h"
+#include "msprobe/dump/framework/dump_verify.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "msprobe/dump/tensor_file.h"
+#include "msprobe/dump/tensor/tensor_file.h"
 #include "test_support.h"
 
 namespace msprobe {

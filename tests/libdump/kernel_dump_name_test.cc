@@ -1,4 +1,4 @@
-#include "msprobe/dump/kernel_dump_name.h"
+#include "msprobe/dump/kernel/kernel_dump_name.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "msprobe/dump/kernel_dump_tree.h"
+#include "msprobe/dump/kernel/kernel_dump_tree.h"
 
 #include <gtest/gtest.h>
 

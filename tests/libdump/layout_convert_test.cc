@@ -1,13 +1,13 @@
 // Device → host conversion of every fixture gen_bin_fixtures.py made: each slot written as .npy must
 // equal, element by element, the array numpy started from (the fixtures' expected/ files).
-#include "msprobe/dump/layout_convert.h"
+#include "msprobe/dump/kernel/layout_convert.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "msprobe/dump/bin_convert.h"
-#include "msprobe/dump/npy_reader.h"
+#include "msprobe/dump/kernel/bin_convert.h"
+#include "msprobe/dump/formats/npy_reader.h"
 #include "test_support.h"
 
 namespace msprobe {

@@ -1,4 +1,4 @@
-#include "msprobe/dump/npy_reader.h"
+#include "msprobe/dump/formats/npy_reader.h"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -10,8 +10,8 @@
 #include <string>
 #include <type_traits>
 
-#include "msprobe/dump/element_types.h"
-#include "msprobe/dump/tensor_source.h"
+#include "msprobe/dump/tensor/element_types.h"
+#include "msprobe/dump/tensor/tensor_source.h"
 #include "test_support.h"
 
 // Fixtures: tests/data/npy/*.npy and expected.json, written by tests/data/gen_npy_fixtures.py with

@@ -1,4 +1,4 @@
-#include "msprobe/dump/npy_writer.h"
+#include "msprobe/dump/formats/npy_writer.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/dump/npy_reader.h"
-#include "msprobe/dump/tensor_source.h"
+#include "msprobe/dump/formats/npy_reader.h"
+#include "msprobe/dump/tensor/tensor_source.h"
 #include "test_support.h"
 
 // The reference files are tests/data/npy/*.npy, written by numpy.save (tests/data/gen_npy_fixtures.py).

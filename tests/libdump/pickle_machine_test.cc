@@ -1,4 +1,4 @@
-#include "msprobe/dump/pickle_machine.h"
+#include "msprobe/dump/formats/pickle_machine.h"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "libdump/pt_test_support.h"
-#include "msprobe/dump/zip_archive.h"
+#include "msprobe/dump/formats/zip_archive.h"
 #include "test_support.h"
 
 namespace msprobe {

@@ -1,4 +1,4 @@
-#include "msprobe/dump/pt_reader.h"
+#include "msprobe/dump/formats/pt_reader.h"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -10,8 +10,8 @@
 #include <type_traits>
 
 #include "libdump/pt_test_support.h"
-#include "msprobe/dump/element_types.h"
-#include "msprobe/dump/tensor_source.h"
+#include "msprobe/dump/tensor/element_types.h"
+#include "msprobe/dump/tensor/tensor_source.h"
 #include "test_support.h"
 
 namespace msprobe {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "msprobe/dump/byte_cursor.h"
+#include "msprobe/dump/io/byte_cursor.h"
 
 namespace msprobe::testing {
 

@@ -1,4 +1,4 @@
-#include "msprobe/dump/statistic_csv.h"
+#include "msprobe/dump/kernel/statistic_csv.h"
 
 #include <gtest/gtest.h>
 

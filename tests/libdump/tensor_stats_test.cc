@@ -1,4 +1,4 @@
-#include "msprobe/dump/tensor_stats.h"
+#include "msprobe/dump/tensor/tensor_stats.h"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>

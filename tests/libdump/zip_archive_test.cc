@@ -1,4 +1,4 @@
-#include "msprobe/dump/zip_archive.h"
+#include "msprobe/dump/formats/zip_archive.h"
 
 #include <gtest/gtest.h>
 

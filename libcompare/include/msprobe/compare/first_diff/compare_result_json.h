@@ -1,0 +1,30 @@
+// msprobe -da's per-rank result file compare_result_rank{N}_{ts}.json (compare.md §8.1):
+// {"<api key>": {"is_same": bool, "op_items": [{<every column>, "state", "api_origin_name",
+// "NPU P2POp op", "Bench P2POp op", "NPU P2POp peer", "Bench P2POp peer"}, ...]}, ...}
+// in json.dump's indent-4 layout, byte for byte as msprobe writes it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "msprobe/compare/first_diff/api_diff_check.h"
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+// The P2POp columns of one row: str(op) and str(peer) of a torch.distributed.P2POp argument, "None"
+// otherwise.
+struct P2pColumns {
+  std::string npu_op = "None", bench_op = "None", npu_peer = "None", bench_peer = "None";
+};
+
+// msprobe's "state" column value: input, output, parameters, parameters_grad or debug.
+const char* RowStateName(RowState state);
+
+// Writes `checks` (from CheckApis(table)) to `path` atomically. `p2p` has one entry per table row.
+// NPU_Stack_Info is written as the stack list msprobe keeps (its text is parsed back) or "N/A".
+Status WriteCompareResultJson(const std::string& path, const ResultTable& table, const std::vector<P2pColumns>& p2p,
+                              const std::vector<ApiCheck>& checks);
+
+}  // namespace msprobe::compare

@@ -1,0 +1,79 @@
+// msprobe-compare's whole job (compare.md §1.2, §7, §8): decide what the two paths are (two json
+// files, two step dirs with rank*/proc* pairs, graph/pynative mix dirs, or two rank dirs), compare
+// each pair and write its results; with -da, msprobe's per-rank json and the first-diff analysis
+// across ranks; then the CI reports (summary.json, JUnit) and the gates' verdict.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "msprobe/compare/first_diff/diff_analyze.h"
+#include "msprobe/compare/output/junit_report.h"
+#include "msprobe/compare/output/summary_report.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+struct CompareOptions {
+  std::string target_path, golden_path;
+  std::string output_dir = "./output";
+  bool fuzzy_match = false;
+  std::string data_mapping;            // -dm yaml
+  bool cell_mapping = false;           // -cm given (with or without a yaml)
+  std::string cell_mapping_yaml;
+  bool api_mapping = false;            // -am given (with or without a yaml)
+  std::string api_mapping_yaml;
+  bool write_csv = true, write_xlsx = true, write_json = false;
+  std::string stack_path;              // -i compare.json's stack_path; empty: stack.json beside the NPU json
+  // -da: statistics compare, compare_result{_rankN}_{ts}.json per pair and diff_analyze_{ns}.json.
+  // The csv/xlsx are written only when asked for (write_csv/write_xlsx), as msprobe writes none.
+  bool diff_analyze = false;
+  FailLevel fail_on = FailLevel::kNone;  // --fail-on: the gate's Result level
+  bool fail_on_first_diff = false;       // --fail-on-first-diff
+  std::string junit_path;                // --junit FILE; empty: none
+  std::string tool_version;              // for summary.json
+};
+
+// What one compared pair produced.
+struct PairResult {
+  std::string target_json, golden_json;
+  std::string label;                   // "rank0", "proc12", or the target json for a file pair
+  std::vector<std::string> outputs;    // files written
+  std::string mode;                    // ALL, SUMMARY or MD5 (as compared)
+  uint64_t rows = 0, passed = 0, warnings = 0, errors = 0;
+  std::string skipped_reason;          // non-empty when nothing was written for this pair
+  std::optional<RowRef> first_error, first_warning;  // first_warning: the first row at warning or worse
+  std::vector<WorstRow> worst;         // the 20 worst rows by the main metric
+};
+
+struct FirstDiffReport {
+  DiffStage stage = DiffStage::kNone;  // kNone: -da found nothing (or did not run)
+  std::string analyze_file;            // diff_analyze_{ns}.json
+  std::vector<RowRef> nodes;           // per node: the rank's result file and its first differing row
+  std::vector<int> ranks;              // the rank of each node
+};
+
+struct CompareReport {
+  std::vector<PairResult> pairs;
+  bool diff_analyzed = false;
+  FirstDiffReport first_diff;
+  std::vector<JunitSuite> junit;       // filled when options.junit_path is set
+  std::string summary_file;            // summary.json
+};
+
+// Progress: (the target dump.json of the pair reporting, done, total), summed over the pairs begun.
+using CompareProgress = std::function<void(const std::string&, uint64_t, uint64_t)>;
+
+Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress = {});
+
+// Why the gates fail a finished run, naming the first offending row; nullopt when they pass.
+struct GateFailure {
+  std::string reason;  // "--fail-on error", "--fail-on-first-diff"
+  RowRef row;
+};
+std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const CompareReport& report);
+
+}  // namespace msprobe::compare

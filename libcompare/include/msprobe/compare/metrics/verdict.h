@@ -1,0 +1,21 @@
+// G3 Result and Err_message (compare.md §5.1, msprobe's indicator_analysis): per API group, the
+// mode's checkers raise each row's Result (error > warning > pass) and append their messages.
+#pragma once
+
+#include <vector>
+
+#include "msprobe/compare/output/result_row.h"
+
+namespace msprobe::compare {
+
+// Resets every row to Result "pass" with no messages (G3 discards all earlier Err_message texts),
+// groups rows by ResultRow::api (first appearance order; rows of one key need not be adjacent),
+// and runs the checkers of `mode` in msprobe's order:
+//   kTensor:  InfNan, OneThousandth, RequiresGrad, Parameters, DType, Shape, CosineWarn
+//   kSummary: InfNan, RelativeErr, RequiresGrad, Parameters, DType, Shape, RelativeWarn
+//   kMd5:     CRC32
+// REQUIRES: row->metrics holds the mode's cells (6 TensorMetric, 8 StatsDiff or 2 md5 cells);
+// a missing cell reads as "N/A".
+void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode);
+
+}  // namespace msprobe::compare

@@ -1,0 +1,38 @@
+// Writes a result table as msprobe G3's CSV, byte for byte what pandas to_csv writes there
+// (compare.md §1.4, §4.1): Python str() of each cell, QUOTE_MINIMAL, "\n" line ends, no BOM.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "msprobe/compare/output/cell.h"
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+// G3 FileCheckConst.MAX_ROWS_PER_CSV_FILE (compare.md §1.4).
+inline constexpr size_t kCsvMaxRowsPerFile = 1'000'000;
+
+// Writes `table` to `path`, or, when it has more than `max_rows_per_file` rows, to
+// "<stem>_part_1<ext>", "<stem>_part_2<ext>", … (each with the header; chunks of exactly
+// max_rows_per_file rows, as G3 slices). Each file is written atomically, and when any file fails
+// the ones already in place are removed, so a failure never leaves a partial result behind.
+// Returns the paths written, in order.
+Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultTable& table,
+                                          size_t max_rows_per_file = kCsvMaxRowsPerFile);
+
+// One CSV field as G3 renders the cell: floats as repr() with ±inf as " inf"/" -inf" and NaN as
+// the empty field (pandas' na_rep), ints, True/False, texts as they are but defused when they
+// could run as a spreadsheet formula, then quoted when they hold ',', '"', '\r' or '\n'.
+std::string CsvField(const Cell& cell);
+// The same, appended to `out`; AppendCsvText for a text cell given as a view.
+void AppendCsvField(std::string* out, const Cell& cell);
+void AppendCsvText(std::string* out, std::string_view text);
+
+// True when a text cell could be taken for a formula by a spreadsheet: it does not parse as a
+// Python float and matches G3's CSV_BLACK_LIST `^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]`.
+bool LooksLikeFormula(std::string_view text);
+
+}  // namespace msprobe::compare

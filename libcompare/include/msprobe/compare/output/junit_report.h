@@ -1,0 +1,38 @@
+// JUnit XML for CI servers (ours): one <testsuite> per compared pair, one <testcase> per API or
+// module group (api_origin_name), and a <failure> carrying Result and Err_message for each group
+// with a row at or above the failing level, so Jenkins and GitLab list what diverged.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/output/summary_report.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+struct JunitFailure {
+  std::string npu_name, result, err_message;
+};
+
+struct JunitCase {
+  std::string name;                    // api_origin_name
+  std::vector<JunitFailure> failures;  // rows reaching the level
+};
+
+struct JunitSuite {
+  std::string name;      // "rank0", or the compared json for a file pair
+  std::string file;      // the result file, for the suite's properties
+  double seconds = 0;
+  std::vector<JunitCase> cases;
+};
+
+// Groups the table's rows by api_origin_name (first appearance order); rows reaching `level`
+// (kNone counts as kError) become failures.
+JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table, FailLevel level);
+
+// <testsuites> with every suite, written atomically.
+Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites);
+
+}  // namespace msprobe::compare

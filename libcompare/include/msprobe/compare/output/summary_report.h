@@ -1,0 +1,50 @@
+// summary.json, the machine-readable digest of a compare run (ours): inputs, version, counts per
+// Result, the first error, the first diff of -da, and the 20 worst rows by the main metric
+// (Cosine ascending in tensor mode, NormRelativeErr descending in statistics mode); plus the row
+// references the CI gates and reports share.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+struct CompareOptions;
+struct CompareReport;
+
+// One row of a result file, named for people and pipelines.
+struct RowRef {
+  std::string file;       // the result file holding the row (or the compared json when none was written)
+  size_t row = 0;         // 0-based data row
+  std::string npu_name, api, result, err_message;
+};
+
+// The Result levels a gate or report can stop at.
+enum class FailLevel { kNone, kWarning, kError };
+// True when `result` ("pass", "warning", "error") is at or above `level` (never for kNone).
+bool Reaches(std::string_view result, FailLevel level);
+
+RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file);
+// The first row (execution order) whose Result reaches `level`.
+std::optional<RowRef> FirstRowReaching(const ResultTable& table, FailLevel level, const std::string& file);
+
+struct WorstRow {
+  size_t row = 0;
+  std::string npu_name, result;
+  double value = 0;  // Cosine, or NormRelativeErr as a fraction (inf when the bench value is 0)
+};
+// Up to `n` rows with a numeric main metric, worst first (ties in row order); none in md5 mode.
+std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n);
+// The main metric's name: "Cosine", "NormRelativeErr" or "" (md5).
+const char* MainMetricName(CompareMode mode);
+
+// Writes the summary of `report` to `path` atomically.
+Status WriteSummaryJson(const std::string& path, const CompareOptions& options, const CompareReport& report);
+
+}  // namespace msprobe::compare

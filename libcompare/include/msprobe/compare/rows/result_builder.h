@@ -1,0 +1,19 @@
+// Builds the result rows of one compared pair from its flattened rows and their matching: the
+// columns every mode shares (compare.md §4.1), before metrics and verdicts are filled in.
+#pragma once
+
+#include <vector>
+
+#include "msprobe/compare/rows/match.h"
+#include "msprobe/compare/rows/op_row.h"
+#include "msprobe/compare/output/result_row.h"
+
+namespace msprobe::compare {
+
+// Moves the rows' names, dtypes, shapes, statistics, data names and (NPU) stacks and APIs into the
+// result; their md5, requires_grad, P2POp and matching fields stay. `storage` lends its capacity to
+// the result rows.
+std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRow>* bench,
+                                       const std::vector<RowPair>& pairs, std::vector<ResultRow> storage = {});
+
+}  // namespace msprobe::compare

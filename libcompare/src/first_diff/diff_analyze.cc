@@ -1,0 +1,185 @@
+#include "msprobe/compare/first_diff/diff_analyze.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "msprobe/compare/first_diff/comm_graph.h"
+#include "msprobe/dump/formats/python_json.h"
+#include "msprobe/dump/io/atomic_file.h"
+
+namespace msprobe::compare {
+namespace {
+
+// Const.DISTRIBUTED, MINT_DIST_API_TYPE_PREFIX and MS_API_TYPE_COM (compare.md §8.2).
+constexpr std::array<std::string_view, 3> kCommunicationPrefixes = {"Distributed", "MintDistributed",
+                                                                    "communication.comm_func"};
+// DiffAnalyseConst.COMMUNICATION_KEYWORDS: a name holding any of these is a communication op.
+constexpr std::array<std::string_view, 19> kCommunicationKeywords = {
+    "send", "recv", "broadcast", "all_reduce", "reduce", "all_gather", "gather", "isend", "irecv", "scatter",
+    "reduce_scatter", "_reduce_scatter_base", "_all_gather_base", "all_to_all_single", "all_to_all",
+    "all_gather_into_tensor", "reduce_scatter_tensor", "send_object_list", "recv_object_list"};
+constexpr std::array<std::string_view, 3> kIgnoredOps = {"Torch.empty", "Torch.fill", "Tensor.__setitem__"};
+constexpr std::array<const char*, 4> kStatNames = {"NPU max", "NPU min", "NPU mean", "NPU l2norm"};
+constexpr int kIndent = 2;  // msprobe: save_json(result_file, result_content, 2)
+
+// A Python dict keyed by row name: a name seen again keeps its place and takes the new value.
+void PutIo(std::vector<DiffIo>* ios, DiffIo io) {
+  for (DiffIo& existing : *ios) {
+    if (existing.name == io.name) {
+      existing = std::move(io);
+      return;
+    }
+  }
+  ios->push_back(std::move(io));
+}
+
+DiffIo MakeIo(const ResultTable& table, const ResultRow& row, const P2pColumns& p2p) {
+  DiffIo io{row.npu_name, {}};
+  if (table.mode == CompareMode::kMd5) {
+    io.metrics.emplace_back("NPU MD5", row.metrics.empty() ? Cell::NA() : row.metrics[0]);
+  } else {
+    for (size_t k = 0; k < kStatNames.size(); ++k) io.metrics.emplace_back(kStatNames[k], row.npu_stats[k]);
+  }
+  io.metrics.emplace_back("NPU P2POp peer", Cell::Text(p2p.npu_peer));
+  return io;
+}
+
+void WriteIos(PyJsonWriter* w, const std::vector<DiffIo>& ios) {
+  w->BeginObject();
+  for (const DiffIo& io : ios) {
+    w->Key(io.name);
+    w->BeginObject();
+    for (const auto& [key, value] : io.metrics) {
+      w->Key(key);
+      WritePyJson(value, w);
+    }
+    w->EndObject();
+  }
+  w->EndObject();
+}
+
+}  // namespace
+
+const Cell* DiffIo::Metric(std::string_view key) const {
+  for (const auto& [name, value] : metrics) {
+    if (name == key) return &value;
+  }
+  return nullptr;
+}
+
+bool IsCommunicationOp(std::string_view op_name) {
+  const bool prefixed = std::any_of(kCommunicationPrefixes.begin(), kCommunicationPrefixes.end(),
+                                    [&](std::string_view p) { return op_name.substr(0, p.size()) == p; });
+  return prefixed && std::any_of(kCommunicationKeywords.begin(), kCommunicationKeywords.end(),
+                                 [&](std::string_view k) { return op_name.find(k) != std::string_view::npos; });
+}
+
+bool IsIgnoredOp(std::string_view op_name) {
+  return std::any_of(kIgnoredOps.begin(), kIgnoredOps.end(),
+                     [&](std::string_view k) { return op_name.find(k) != std::string_view::npos; });
+}
+
+RankDiffs CollectRankDiffs(int rank, const ResultTable& table, const std::vector<ApiCheck>& checks,
+                           const std::vector<P2pColumns>& p2p) {
+  RankDiffs out{rank, {}};
+  out.ops.reserve(checks.size());
+  for (const ApiCheck& check : checks) {
+    DiffOp op;
+    op.name = check.api;
+    op.is_diff = !check.is_same;
+    op.row = check.diff_row.value_or(check.first_row);
+    const bool keep_inputs = op.is_diff || IsCommunicationOp(op.name);
+    for (size_t row_idx = check.first_row; row_idx < check.end_row && (keep_inputs || op.is_diff); ++row_idx) {
+      const ResultRow& row = table.rows[row_idx];
+      // DataNode.parse_data: the first row whose stack is not "N/A" gives the node's stack.
+      if (op.is_diff && table.with_stack && !op.stack && row.stack_info != "N/A") {
+        op.stack = ParsePythonStrList(row.stack_info);
+      }
+      if (row.state == RowState::kInput) PutIo(&op.inputs, MakeIo(table, row, p2p[row_idx]));
+      if (row.state == RowState::kOutput && op.is_diff) PutIo(&op.outputs, MakeIo(table, row, p2p[row_idx]));
+    }
+    out.ops.push_back(std::move(op));
+  }
+  return out;
+}
+
+const char* DiffStageName(DiffStage stage) {
+  switch (stage) {
+    case DiffStage::kNone: return "none";
+    case DiffStage::kBeforeCommunication: return "before communication";
+    case DiffStage::kDuringCommunication: return "during communication";
+    case DiffStage::kAfterCommunication: return "after communication";
+  }
+  return "none";
+}
+
+FirstDiff FindFirstDiff(const std::vector<RankDiffs>& ranks) {
+  // Before communication: per rank, the first differing op ahead of its first communication op.
+  FirstDiff diff;
+  std::vector<std::optional<size_t>> first_comm(ranks.size());
+  for (size_t rank_pos = 0; rank_pos < ranks.size(); ++rank_pos) {
+    const std::vector<DiffOp>& ops = ranks[rank_pos].ops;
+    for (size_t op_idx = 0; op_idx < ops.size(); ++op_idx) {
+      if (IsIgnoredOp(ops[op_idx].name)) continue;
+      if (IsCommunicationOp(ops[op_idx].name)) {
+        first_comm[rank_pos] = op_idx;
+        break;
+      }
+      if (ops[op_idx].is_diff) {
+        diff.nodes.push_back({rank_pos, op_idx});
+        break;
+      }
+    }
+  }
+  if (!diff.nodes.empty()) {
+    diff.stage = DiffStage::kBeforeCommunication;
+    return diff;
+  }
+  CommunicationSearch comm = SearchCommunication(ranks, first_comm);
+  if (!comm.during.empty()) return {DiffStage::kDuringCommunication, std::move(comm.during)};
+  if (!comm.after.empty()) return {DiffStage::kAfterCommunication, std::move(comm.after)};
+  return diff;
+}
+
+Status WriteDiffAnalyzeJson(const std::string& path, const std::vector<RankDiffs>& ranks, const FirstDiff& diff) {
+  // defaultdict(list) keyed "rank_<r>" in the order the nodes come.
+  std::vector<size_t> rank_order;
+  for (const DiffNodeRef& node : diff.nodes) {
+    if (std::find(rank_order.begin(), rank_order.end(), node.rank_pos) == rank_order.end()) {
+      rank_order.push_back(node.rank_pos);
+    }
+  }
+  PyJsonWriter w(kIndent);
+  w.BeginObject();
+  for (size_t rank_pos : rank_order) {
+    w.Key("rank_" + std::to_string(ranks[rank_pos].rank));
+    w.BeginArray();
+    for (const DiffNodeRef& node : diff.nodes) {
+      if (node.rank_pos != rank_pos) continue;
+      const DiffOp& op = ranks[rank_pos].ops[node.op];
+      w.BeginObject();
+      w.Key("op_name");
+      w.String(op.name);
+      w.Key("data_info");
+      w.BeginObject();
+      w.Key("input");
+      WriteIos(&w, op.inputs);
+      w.Key("output");
+      WriteIos(&w, op.outputs);
+      w.EndObject();
+      w.Key("stack_info");
+      if (op.stack) {
+        w.StringList(*op.stack);
+      } else {
+        w.Null();
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+  return WriteFileAtomically(path, std::move(w).Finish());
+}
+
+}  // namespace msprobe::compare

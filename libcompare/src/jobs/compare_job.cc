@@ -1,0 +1,496 @@
+#include "msprobe/compare/jobs/compare_job.h"
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "msprobe/compare/first_diff/api_diff_check.h"
+#include "msprobe/compare/jobs/compare_inputs.h"
+#include "msprobe/compare/first_diff/compare_result_json.h"
+#include "msprobe/compare/output/csv_writer.h"
+#include "msprobe/compare/rows/flatten.h"
+#include "msprobe/compare/output/json_writer.h"
+#include "msprobe/compare/rows/match.h"
+#include "msprobe/compare/rows/result_builder.h"
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/metrics/stats_diff.h"
+#include "msprobe/compare/metrics/tensor_compare.h"
+#include "msprobe/compare/metrics/verdict.h"
+#include "msprobe/compare/output/xlsx_writer.h"
+#include "msprobe/compare/output/output_timestamp.h"
+#include "msprobe/dump/framework/dump_layout.h"
+#include "output/ordered_blocks_internal.h"
+#include "rows/vector_pool_internal.h"
+
+namespace msprobe::compare {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kWorstRows = 20;
+
+bool IsMindSpore(const std::string& framework) { return framework == "mindspore" || framework == "mindtorch"; }
+
+// compare.md §1.2: pytorch vs pytorch, or a MindSpore target against MindSpore or PyTorch.
+Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const CompareOptions& options) {
+  const bool ok = (npu.framework == "pytorch" && bench.framework == "pytorch") ||
+                  (IsMindSpore(npu.framework) && (bench.framework == "pytorch" || bench.framework == "mindspore"));
+  if (!ok) {
+    return Status::InvalidInput(npu.json_path, fmt::format("cannot compare a {} dump with a {} dump ({})", npu.framework,
+                                                           bench.framework, bench.json_path));
+  }
+  if ((options.api_mapping || options.cell_mapping) && npu.framework == "pytorch") {
+    return Status::InvalidInput(npu.json_path, "-am/-cm map MindSpore names to PyTorch ones; this target is a PyTorch dump");
+  }
+  if (npu.task != bench.task) {
+    return Status::InvalidInput(npu.json_path, fmt::format("task \"{}\" differs from the golden dump's \"{}\" ({})", npu.task,
+                                                           bench.task, bench.json_path));
+  }
+  if (npu.mode != bench.mode) {
+    return Status::InvalidInput(npu.json_path, "one dump has md5 summaries and the other has not (" + bench.json_path + ")");
+  }
+  return Status::Ok();
+}
+
+struct Mappings {
+  DataMapping data;
+  CellMapping cell;
+  ApiMapping api;
+  MatchOptions match;
+};
+
+Result<Mappings> LoadMappings(const CompareOptions& options) {
+  Mappings m;
+  m.match.fuzzy = options.fuzzy_match;
+  if (!options.data_mapping.empty()) {
+    MSP_ASSIGN_OR_RETURN(m.data, LoadDataMapping(options.data_mapping));
+  }
+  if (options.cell_mapping) {
+    MSP_ASSIGN_OR_RETURN(m.cell, LoadCellMapping(options.cell_mapping_yaml));
+  }
+  if (options.api_mapping) {
+    MSP_ASSIGN_OR_RETURN(m.api, LoadApiMapping(options.api_mapping_yaml));
+  }
+  return m;
+}
+
+void ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vector<ResultRow>* rows,
+                          const std::function<void(uint64_t, uint64_t)>& progress) {
+  const std::string npu_dir = TensorDataDir(npu.json_path), bench_dir = TensorDataDir(bench.json_path);
+  std::atomic<uint64_t> done{0};
+  tbb::parallel_for(size_t{0}, rows->size(), [&](size_t i) {
+    ResultRow& r = (*rows)[i];
+    TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir};
+    const std::array<Cell, 6> metrics = CompareTensors(input);
+    r.metrics.assign(metrics.begin(), metrics.end());
+    if (progress) progress(++done, rows->size());
+  });
+}
+
+// The P2POp columns of -da (compare.md §8.1). msprobe aligns the bench side by row position, which
+// is the matched row whenever both dumps have the same rows; we take the matched bench row.
+std::vector<P2pColumns> P2pOf(const FlatDump& npu, const FlatDump& bench, const std::vector<RowPair>& pairs) {
+  const auto or_none = [](const std::string& s) { return s.empty() ? std::string("None") : s; };
+  std::vector<P2pColumns> p2p(pairs.size());
+  tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
+    const OpRow& n = npu.rows[pairs[i].npu];
+    p2p[i].npu_op = or_none(n.p2p_op);
+    p2p[i].npu_peer = or_none(n.p2p_peer);
+    if (pairs[i].bench) {
+      const OpRow& b = bench.rows[*pairs[i].bench];
+      p2p[i].bench_op = or_none(b.p2p_op);
+      p2p[i].bench_peer = or_none(b.p2p_peer);
+    }
+  });
+  return p2p;
+}
+
+// "_rank3" → 3; msprobe reads the rank from the file name, "rank" alone being 0. Other pairs
+// (a file pair, a proc dir) count as rank 0.
+int RankOfSuffix(const std::string& suffix) {
+  if (suffix.rfind("_rank", 0) != 0) return 0;
+  const std::string digits = suffix.substr(5);
+  return digits.empty() ? 0 : std::stoi(digits);
+}
+
+// A pair's table kept until -da has looked at every rank, so its xlsx can mark the first diff.
+struct PendingXlsx {
+  size_t pair;
+  std::string path;
+  ResultTable table;
+};
+
+// What comparing one pair leaves for the run. Pairs are compared independently, possibly two at a
+// time, and their outcomes recorded in pair order.
+struct PairOutcome {
+  PairResult result;
+  std::optional<JunitSuite> junit;
+  std::optional<RankDiffs> rank;                  // -da
+  std::unordered_map<size_t, RowRef> diff_rows;   // -da: the rows the analysis may name
+  std::optional<PendingXlsx> pending_xlsx;        // -da with an xlsx: written after the analysis
+};
+
+class CompareRun {
+ public:
+  CompareRun(const CompareOptions& options, const Mappings& mappings, const CompareProgress& progress)
+      : options_(options), mappings_(mappings), progress_(progress) {}
+
+  // Safe to call for several pairs at once: reads only the options and mappings.
+  Result<PairOutcome> ComparePair(const ComparePairSpec& spec) const;
+  void Record(PairOutcome outcome);
+  Result<CompareReport> Finish() &&;
+
+ private:
+  Status WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
+                      const std::vector<P2pColumns>& p2p, ResultTable* table, PairOutcome* outcome) const;
+  void Summarize(const ResultTable& table, const std::string& file, double seconds, PairOutcome* outcome) const;
+  Status AnalyzeFirstDiff();
+
+  const CompareOptions& options_;
+  const Mappings& mappings_;
+  const CompareProgress& progress_;
+  CompareReport report_;
+  std::vector<RankDiffs> ranks_;       // -da: one per compared pair
+  std::vector<size_t> rank_pairs_;     // the pair of each entry of ranks_
+  std::vector<std::unordered_map<size_t, RowRef>> diff_rows_;  // per entry of ranks_: its differing rows
+  std::vector<PendingXlsx> pending_xlsx_;
+  mutable std::mutex directories_mutex_;
+  mutable internal::VectorPool<OpRow> op_rows_;  // the row vectors of pairs done, for the next pairs
+  mutable internal::VectorPool<ResultRow> result_rows_;
+};
+
+Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
+  const auto start = std::chrono::steady_clock::now();
+  PairOutcome outcome;
+  PairResult& result = outcome.result;
+  result.target_json = spec.target_json;
+  result.golden_json = spec.golden_json;
+  result.label = spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1);
+  std::string stack = options_.stack_path;
+  if (stack.empty()) {
+    const fs::path beside = fs::path(spec.target_json).parent_path() / "stack.json";
+    std::error_code ec;
+    if (fs::is_regular_file(beside, ec)) stack = beside.string();
+  }
+  // The two sides parse independently: one core each.
+  Result<FlatDump> npu_flat = Status::Internal("", "not run"), bench_flat = Status::Internal("", "not run");
+  tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, stack, op_rows_.Take()); },
+                       [&] { bench_flat = FlattenDump(spec.golden_json, "", op_rows_.Take()); });
+  MSP_ASSIGN_OR_RETURN(FlatDump npu, std::move(npu_flat));
+  MSP_ASSIGN_OR_RETURN(FlatDump bench, std::move(bench_flat));
+  MSP_RETURN_IF_ERROR(CheckFrameworks(npu, bench, options_));
+  if (npu.rows.empty() || bench.rows.empty()) {
+    result.skipped_reason = "no rows to compare on one side (msprobe writes no file then)";
+    return outcome;
+  }
+  MatchOptions match = mappings_.match;
+  match.is_debug = npu.is_debug;
+  match.cross_framework = IsMindSpore(npu.framework) && bench.framework == "pytorch";
+  if (!options_.data_mapping.empty()) match.data_mapping = &mappings_.data;
+  if (options_.cell_mapping) match.cell_mapping = &mappings_.cell;
+  if (options_.api_mapping) match.api_mapping = &mappings_.api;
+  const std::vector<RowPair> pairs = MatchRows(npu.rows, bench.rows, match);
+
+  // -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
+  const CompareMode mode = options_.diff_analyze && npu.mode == CompareMode::kTensor ? CompareMode::kSummary : npu.mode;
+  ResultTable table;
+  table.mode = mode;
+  table.with_stack = !stack.empty();
+  table.rows = BuildResultRows(&npu.rows, &bench.rows, pairs, result_rows_.Take());
+  switch (table.mode) {
+    case CompareMode::kTensor: {
+      const std::string& label = spec.target_json;  // names the pair uniquely, whatever its step
+      ComputeTensorMetrics(npu, bench, &table.rows, [&](uint64_t d, uint64_t t) { if (progress_) progress_(label, d, t); });
+      break;
+    }
+    case CompareMode::kSummary:
+      tbb::parallel_for(size_t{0}, table.rows.size(), [&](size_t i) { FillStatsDiff(&table.rows[i]); });
+      break;
+    case CompareMode::kMd5:
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        FillMd5(&table.rows[i], npu.rows[pairs[i].npu].md5, pairs[i].bench ? bench.rows[*pairs[i].bench].md5 : "N/A");
+      }
+      break;
+  }
+  // The flattened dumps are done with once -da has its P2POp columns: free them before the verdicts
+  // and writers allocate, so those reuse the memory.
+  std::vector<P2pColumns> p2p;
+  if (options_.diff_analyze) p2p = P2pOf(npu, bench, pairs);
+  tbb::parallel_invoke([&] { op_rows_.Give(&npu.rows); }, [&] { op_rows_.Give(&bench.rows); });
+  ApplyVerdicts(&table.rows, table.mode);
+
+  std::error_code ec;
+  {
+    // Pairs in flight may share a directory, and libstdc++'s create_directories has crashed when
+    // racing itself (seen under ASan).
+    const std::lock_guard<std::mutex> lock(directories_mutex_);
+    fs::create_directories(spec.output_dir, ec);
+  }
+  if (ec) return Status::IOError(spec.output_dir, "cannot create the output directory: " + ec.message());
+  const std::string ts = OutputTimestamp();
+  const std::string stem = (fs::path(spec.output_dir) / ((npu.is_debug ? "debug_compare_result" : "compare_result") +
+                                                         spec.suffix + "_" + ts)).string();
+  result.mode = DumpModeName(table.mode);
+  MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, p2p, &table, &outcome));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  Summarize(table, result.outputs.empty() ? spec.target_json : result.outputs.front(), seconds, &outcome);
+  if (options_.write_xlsx && options_.diff_analyze) {
+    outcome.pending_xlsx = PendingXlsx{0, stem + ".xlsx", std::move(table)};  // its pair is set by Record
+  }
+  result_rows_.Give(&table.rows);
+  return outcome;
+}
+
+void CompareRun::Record(PairOutcome outcome) {
+  const size_t pair = report_.pairs.size();
+  report_.pairs.push_back(std::move(outcome.result));
+  if (outcome.junit) report_.junit.push_back(std::move(*outcome.junit));
+  if (outcome.rank) {
+    ranks_.push_back(std::move(*outcome.rank));
+    rank_pairs_.push_back(pair);
+    diff_rows_.push_back(std::move(outcome.diff_rows));
+  }
+  if (outcome.pending_xlsx) {
+    outcome.pending_xlsx->pair = pair;
+    pending_xlsx_.push_back(std::move(*outcome.pending_xlsx));
+  }
+}
+
+Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
+                                const std::vector<P2pColumns>& p2p, ResultTable* table, PairOutcome* outcome) const {
+  PairResult* result = &outcome->result;
+  // With -da the xlsx waits for the analysis across ranks, to mark the first diff.
+  const bool xlsx_now = options_.write_xlsx && !options_.diff_analyze;
+  std::string da_json;
+  std::vector<ApiCheck> checks;
+  if (options_.diff_analyze) {
+    // msprobe names the -da json "compare_result" + suffix whatever the json kind.
+    da_json = (fs::path(spec.output_dir) / ("compare_result" + spec.suffix + "_" + ts + ".json")).string();
+    checks = CheckApis(*table);
+    outcome->rank = CollectRankDiffs(RankOfSuffix(spec.suffix), *table, checks, p2p);
+    for (const DiffOp& op : outcome->rank->ops) {  // one row per differing API
+      if (op.is_diff) outcome->diff_rows.emplace(op.row, MakeRowRef(*table, op.row, ""));
+    }
+  }
+  // The writers only read the table: run them side by side (the xlsx is the slow one).
+  Result<std::vector<std::string>> csv = std::vector<std::string>{}, xlsx = std::vector<std::string>{};
+  Status json, da;
+  tbb::parallel_invoke([&] { if (options_.write_csv) csv = WriteCsv(stem + ".csv", *table); },
+                       [&] { if (xlsx_now) xlsx = WriteXlsx(stem + ".xlsx", *table); },
+                       [&] { if (options_.write_json) json = WriteJson(stem + ".json", *table); },
+                       [&] { if (options_.diff_analyze) da = WriteCompareResultJson(da_json, *table, p2p, checks); });
+  MSP_RETURN_IF_ERROR(da);
+  if (options_.diff_analyze) result->outputs.push_back(da_json);
+  for (Result<std::vector<std::string>>* written : {&csv, &xlsx}) {
+    MSP_RETURN_IF_ERROR(written->status());
+    result->outputs.insert(result->outputs.end(), (*written)->begin(), (*written)->end());
+  }
+  MSP_RETURN_IF_ERROR(json);
+  if (options_.write_json) result->outputs.push_back(stem + ".json");
+  return Status::Ok();
+}
+
+void CompareRun::Summarize(const ResultTable& table, const std::string& file, double seconds,
+                           PairOutcome* outcome) const {
+  PairResult* result = &outcome->result;
+  result->rows = table.rows.size();
+  for (const ResultRow& r : table.rows) {
+    if (r.result == "error") ++result->errors;
+    else if (r.result == "warning") ++result->warnings;
+    else ++result->passed;
+  }
+  result->first_error = FirstRowReaching(table, FailLevel::kError, file);
+  result->first_warning = FirstRowReaching(table, FailLevel::kWarning, file);
+  result->worst = WorstRows(table, kWorstRows);
+  if (!options_.junit_path.empty()) {
+    outcome->junit = BuildJunitSuite(result->label, file, table, options_.fail_on);
+    outcome->junit->seconds = seconds;
+  }
+}
+
+Status CompareRun::AnalyzeFirstDiff() {
+  report_.diff_analyzed = true;
+  // msprobe reads the per-rank files in rank order.
+  std::vector<size_t> order(ranks_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ranks_[a].rank < ranks_[b].rank; });
+  std::vector<RankDiffs> sorted;
+  std::vector<size_t> sorted_pairs, sorted_entries;
+  for (size_t i : order) {
+    sorted.push_back(std::move(ranks_[i]));
+    sorted_pairs.push_back(rank_pairs_[i]);
+    sorted_entries.push_back(i);
+  }
+  const FirstDiff diff = FindFirstDiff(sorted);
+  if (diff.stage == DiffStage::kNone) return Status::Ok();
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch());
+  const std::string path = (fs::path(options_.output_dir) / fmt::format("diff_analyze_{}.json", ns.count())).string();
+  MSP_RETURN_IF_ERROR(WriteDiffAnalyzeJson(path, sorted, diff));
+  FirstDiffReport& report = report_.first_diff;
+  report.stage = diff.stage;
+  report.analyze_file = path;
+  for (const DiffNodeRef& node : diff.nodes) {
+    const DiffOp& op = sorted[node.rank_pos].ops[node.op];
+    const size_t pair_idx = sorted_pairs[node.rank_pos];
+    const PairResult& pair = report_.pairs[pair_idx];
+    RowRef ref = diff_rows_[sorted_entries[node.rank_pos]].at(op.row);
+    ref.file = pair.outputs.empty() ? pair.target_json : pair.outputs.front();
+    for (PendingXlsx& pending : pending_xlsx_) {
+      if (pending.pair == pair_idx && !pending.table.first_diff_row) pending.table.first_diff_row = op.row;
+    }
+    report.nodes.push_back(std::move(ref));
+    report.ranks.push_back(sorted[node.rank_pos].rank);
+  }
+  return Status::Ok();
+}
+
+Result<CompareReport> CompareRun::Finish() && {
+  if (options_.diff_analyze) MSP_RETURN_IF_ERROR(AnalyzeFirstDiff());
+  for (PendingXlsx& pending : pending_xlsx_) {
+    MSP_ASSIGN_OR_RETURN(std::vector<std::string> written, WriteXlsx(pending.path, pending.table));
+    std::vector<std::string>& outputs = report_.pairs[pending.pair].outputs;
+    outputs.insert(outputs.end(), written.begin(), written.end());
+    pending.table = ResultTable{};
+  }
+  if (!options_.junit_path.empty()) MSP_RETURN_IF_ERROR(WriteJunit(options_.junit_path, report_.junit));
+  report_.summary_file = (fs::path(options_.output_dir) / "summary.json").string();
+  std::error_code ec;
+  fs::create_directories(options_.output_dir, ec);
+  if (ec) return Status::IOError(options_.output_dir, "cannot create the output directory: " + ec.message());
+  MSP_RETURN_IF_ERROR(WriteSummaryJson(report_.summary_file, options_, report_));
+  return std::move(report_);
+}
+
+// The progress of the pairs in flight as one: the sums over the pairs begun so far, not two sets of
+// numbers taking turns. Pairs are told apart by their label.
+class SummedProgress {
+ public:
+  explicit SummedProgress(const CompareProgress& progress) : progress_(progress) {}
+
+  // Empty when the caller wants no progress.
+  CompareProgress callback() {
+    if (!progress_) return {};
+    return [this](const std::string& label, uint64_t done, uint64_t total) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      auto& [pair_done, pair_total] = pairs_[label];
+      done_ += done - pair_done;
+      total_ += total - pair_total;
+      pair_done = done;
+      pair_total = total;
+      progress_(label, done_, total_);
+    };
+  }
+
+ private:
+  const CompareProgress& progress_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> pairs_;
+  uint64_t done_ = 0, total_ = 0;
+};
+
+// Two pairs at once keep both cores busy through each pair's serial steps, at twice the memory: a
+// statistics compare peaks at about 6 bytes per byte of dump.json, 7 with two pairs and the row
+// storage they pass on (VectorPool). So two only when the two largest pairs' dump.json files, at
+// that rate, fit in half the machine's memory.
+size_t PairsInFlight(const std::vector<ComparePairSpec>& specs) {
+  if (specs.size() < 2) return 1;
+  constexpr uint64_t kMemoryPerJsonByte = 7;
+  uint64_t largest = 0, second = 0;
+  for (const ComparePairSpec& spec : specs) {
+    std::error_code ec;
+    uint64_t bytes = 0;
+    for (const std::string& path : {spec.target_json, spec.golden_json}) {
+      const uintmax_t size = fs::file_size(path, ec);
+      if (!ec) bytes += size;
+    }
+    if (bytes > largest) {
+      second = largest;
+      largest = bytes;
+    } else if (bytes > second) {
+      second = bytes;
+    }
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page_size = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return 1;
+  const uint64_t memory = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+  return (largest + second) * kMemoryPerJsonByte <= memory / 2 ? 2 : 1;
+}
+
+}  // namespace
+
+Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress) {
+  MSP_ASSIGN_OR_RETURN(std::vector<ComparePairSpec> specs,
+                       ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
+  MSP_ASSIGN_OR_RETURN(Mappings mappings, LoadMappings(options));
+  SummedProgress summed(progress);
+  const CompareProgress summed_progress = summed.callback();  // the run keeps a reference
+  CompareRun run(options, mappings, summed_progress);
+  // Pairs are compared on all cores, up to PairsInFlight at once, and recorded in order; the first
+  // failure in pair order is the one reported, and no pair starts after it is seen (a pair already
+  // running still finishes and writes its files). An exception is caught in its pair and rethrown
+  // here in pair order: escaping the pipeline, it would cancel the other pair's nested work
+  // half-way, and that pair's files would be committed incomplete.
+  struct Token {
+    Result<PairOutcome> outcome = Status::Internal("", "not run");
+    std::exception_ptr exception;
+  };
+  size_t next = 0;
+  std::atomic<bool> threw{false};  // no pair starts once one has thrown, whatever its order
+  std::exception_ptr thrown;
+  const Status failed = internal::MapInOrder<size_t, std::shared_ptr<Token>>(
+      PairsInFlight(specs),
+      [&](size_t* i) {
+        if (next == specs.size() || threw.load()) return false;
+        *i = next++;
+        return true;
+      },
+      [&](size_t i) {
+        auto token = std::make_shared<Token>();
+        try {
+          token->outcome = run.ComparePair(specs[i]);
+        } catch (...) {
+          token->exception = std::current_exception();
+          threw.store(true);
+        }
+        return token;
+      },
+      [&](const std::shared_ptr<Token>& token) -> Status {
+        if (token->exception) {
+          thrown = token->exception;
+          return Status::Internal("", "a pair threw");  // rethrown below
+        }
+        MSP_RETURN_IF_ERROR(token->outcome.status());
+        run.Record(std::move(*token->outcome));
+        return Status::Ok();
+      });
+  if (thrown) std::rethrow_exception(thrown);
+  MSP_RETURN_IF_ERROR(failed);
+  return std::move(run).Finish();
+}
+
+std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const CompareReport& report) {
+  if (options.fail_on != FailLevel::kNone) {
+    for (const PairResult& pair : report.pairs) {
+      const std::optional<RowRef>& row = options.fail_on == FailLevel::kError ? pair.first_error : pair.first_warning;
+      if (row) return GateFailure{options.fail_on == FailLevel::kError ? "--fail-on error" : "--fail-on warning", *row};
+    }
+  }
+  if (options.fail_on_first_diff && !report.first_diff.nodes.empty()) {
+    return GateFailure{"--fail-on-first-diff", report.first_diff.nodes.front()};
+  }
+  return std::nullopt;
+}
+
+}  // namespace msprobe::compare

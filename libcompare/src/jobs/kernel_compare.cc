@@ -1,0 +1,363 @@
+// Kernel-dump compare (kernel_dump.md §6). Pairing as msprobe's ms_graph_compare, with our order: NPU
+// rows by timestamp then name, bench-only rows after them (msprobe's outer merge sorts by key).
+#include "msprobe/compare/jobs/kernel_compare.h"
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include "msprobe/compare/output/csv_writer.h"
+#include "msprobe/compare/output/output_timestamp.h"
+#include "msprobe/compare/metrics/tensor_compare.h"
+#include "msprobe/compare/output/xlsx_writer.h"
+#include "msprobe/dump/kernel/statistic_csv.h"
+#include "msprobe/dump/tensor/tensor_source.h"
+#include "msprobe/dump/tensor/tensor_stats.h"
+
+namespace msprobe::compare {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kBaseHeader = {
+    "NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape", "Bench Tensor Shape",
+    "NPU max", "NPU min", "NPU mean", "NPU l2norm", "Bench max", "Bench min", "Bench mean", "Bench l2norm",
+    "Accuracy Reached or Not", "Err_message"};
+const std::vector<std::string> kNpyMetrics = {"Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
+                                              "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
+const std::vector<std::string> kStatisticMetrics = {"Max diff", "Min diff", "Mean diff", "L2norm diff",
+                                                    "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr",
+                                                    "NormRelativeErr", "NPU CSV File", "Bench CSV File"};
+constexpr double kFloatEpsilon = 2.220446049250313e-16;  // the cosine zero-norm bound (compare.md §4.2)
+constexpr double kMagnitude = 0.5;                       // CompareConst.MAGNITUDE (§6.3)
+
+enum class Mode { kNone, kNpy, kStatistic };
+
+// One tensor of one side: a file (NPY mode) or a statistic.csv row (STATISTIC mode).
+struct Record {
+  std::string key;
+  uint64_t timestamp = 0;
+  const KernelDumpFile* file = nullptr;
+  StatisticRecord stat;
+  std::string csv_file;
+};
+
+struct Side {
+  Mode mode = Mode::kNone;
+  std::vector<Record> records;
+};
+
+std::string Key(std::string_view op_name, std::string_view task, std::string_view io, std::string_view slot) {
+  return fmt::format("{}.{}.{}.{}", op_name, task, io, slot);
+}
+
+Result<Side> CollectSide(const std::vector<KernelDumpDir>& dirs) {
+  Side side;
+  for (const KernelDumpDir& dir : dirs) {
+    if (!dir.tensors.empty()) side.mode = Mode::kNpy;
+  }
+  if (side.mode == Mode::kNone) {
+    for (const KernelDumpDir& dir : dirs) {
+      if (!dir.statistic_csv.empty()) side.mode = Mode::kStatistic;
+    }
+  }
+  for (const KernelDumpDir& dir : dirs) {
+    if (side.mode == Mode::kNpy) {
+      for (const KernelDumpFile& f : dir.tensors) {
+        Record r;
+        r.key = Key(f.name.op_name, std::to_string(f.name.task_id), f.name.io(), std::to_string(f.name.slot));
+        r.timestamp = f.name.timestamp;
+        r.file = &f;
+        side.records.push_back(std::move(r));
+      }
+    } else if (!dir.statistic_csv.empty()) {
+      MSP_ASSIGN_OR_RETURN(StatisticCsv csv, ReadStatisticCsv(dir.statistic_csv));
+      std::vector<StatisticRecord> rows = StatisticRecords(csv);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        Record r;
+        r.key = Key(rows[i].op_name, rows[i].task_id, rows[i].io, rows[i].slot);
+        char* end = nullptr;
+        r.timestamp = std::strtoull(rows[i].timestamp.c_str(), &end, 10);
+        if (rows[i].timestamp.empty() || *end != '\0') {
+          return Status::InvalidInput(dir.statistic_csv, "line " + std::to_string(csv.row_lines[i]) +
+                                                             ": Timestamp '" + rows[i].timestamp + "' is not a number");
+        }
+        r.stat = std::move(rows[i]);
+        r.csv_file = dir.statistic_csv;
+        side.records.push_back(std::move(r));
+      }
+    }
+  }
+  std::stable_sort(side.records.begin(), side.records.end(),
+                   [](const Record& a, const Record& b) { return a.timestamp < b.timestamp; });
+  return side;
+}
+
+// check_accuracy (§6.2) on the Cosine and MaxAbsErr cells.
+std::string CheckAccuracy(const Cell& cosine, const Cell& max_abs) {
+  if (cosine.IsText("shape unmatched")) return "Unmatched";
+  if (cosine.IsText("N/A") || max_abs.IsText("N/A")) return "No";
+  if (!cosine.is_number() || !max_abs.is_number()) return "None";
+  const double cos = cosine.number(), abs_err = max_abs.number();
+  if (cos < 0.99 && abs_err > 0.001) return "No";
+  if (cos < 0.9 || abs_err > 1) return "No";
+  return "Yes";
+}
+
+std::string ResultOf(std::string_view accuracy) {
+  return accuracy == "Yes" ? "pass" : accuracy == "No" ? "error" : "warning";
+}
+
+struct TensorSide {
+  std::optional<TensorInfo> info;
+  std::optional<TensorStats> stats;
+};
+
+// Reads one side's tensor and its statistics (in double; msprobe uses the native dtype, see
+// docs/compatibility.md). An unreadable file becomes a message.
+TensorSide LoadSide(const Record* r, std::string* message) {
+  TensorSide side;
+  if (!r) return side;
+  Result<TensorInfo> info = ReadKernelDumpTensor(*r->file);
+  if (!info.ok()) {
+    *message += info.status().ToString() + "\n";
+    return side;
+  }
+  StatsOptions options;
+  options.crc32 = false;
+  options.xor64 = false;
+  Result<TensorSource> source = TensorSource::Open(*info);
+  Result<TensorStats> stats = source.ok() ? ComputeStats(*source, options) : Result<TensorStats>(source.status());
+  if (!stats.ok()) {
+    *message += stats.status().ToString() + "\n";
+    return side;
+  }
+  side.info = std::move(*info);
+  side.stats = *stats;
+  return side;
+}
+
+void AppendStats(const TensorSide& side, std::vector<Cell>* cells) {
+  for (double TensorStats::*field : {&TensorStats::max, &TensorStats::min, &TensorStats::mean, &TensorStats::norm}) {
+    cells->push_back(side.stats && side.stats->has_values ? Cell::Float((*side.stats).*field) : Cell());
+  }
+}
+
+ResultRow NpyRow(const Record* npu, const Record* bench) {
+  std::string message;
+  const TensorSide n = LoadSide(npu, &message), b = LoadSide(bench, &message);
+  // npy_data_check (§6.2), every failure appended.
+  if (!n.info || !b.info) {
+    message += "Dump file is not ndarray.\n";
+  } else if (n.info->Numel() == 0 || b.info->Numel() == 0) {
+    message += "This is empty data, can not compare.\n";
+  } else {
+    if (n.info->shape.empty() || b.info->shape.empty()) message += "This is type of scalar data, can not compare.\n";
+    if (n.info->shape != b.info->shape) message += "Shape of NPU and bench Tensor do not match.\n";
+    if (n.info->dtype != b.info->dtype) message += "Dtype of NPU and bench Tensor do not match. Skipped.\n";
+  }
+  std::vector<Cell> metrics(kNpyMetrics.size());
+  std::string accuracy;
+  if (message.empty()) {
+    TensorCompareOptions options;
+    options.squeeze = false;  // kernel_dump.md §6.2: no squeeze, unlike the framework compare
+    const std::array<Cell, 6> cells = CompareTensorInfos(*n.info, *b.info, options);
+    if (cells[kCosine].IsText("N/A")) {
+      message = "The position of inf or nan in NPU and bench Tensor do not match.\n";
+    } else {
+      metrics.assign(cells.begin(), cells.end());
+      if (cells[kCosine].IsText("Nan")) {
+        message = n.stats->norm <= kFloatEpsilon ? "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data."
+                  : b.stats->norm <= kFloatEpsilon ? "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data."
+                                                  : "Cannot compare by Cosine Similarity, the dump data has NaN.";
+      }
+      accuracy = CheckAccuracy(cells[kCosine], cells[kMaxAbsErr]);
+    }
+  }
+  ResultRow row;
+  row.npu_name = npu ? npu->file->path : "";
+  row.bench_name = bench ? bench->file->path : "";
+  row.matched = npu && bench;
+  row.cells = {Cell::Text(row.npu_name), Cell::Text(row.bench_name),
+               Cell::Text(n.info ? std::string(Name(n.info->dtype)) : ""),
+               Cell::Text(b.info ? std::string(Name(b.info->dtype)) : ""),
+               Cell::Text(n.info ? n.info->ShapeString() : ""), Cell::Text(b.info ? b.info->ShapeString() : "")};
+  AppendStats(n, &row.cells);
+  AppendStats(b, &row.cells);
+  row.cells.push_back(Cell::Text(accuracy));
+  row.cells.push_back(Cell::Text(message));
+  row.cells.insert(row.cells.end(), metrics.begin(), metrics.end());
+  row.metrics = std::move(metrics);
+  row.result = ResultOf(accuracy);
+  return row;
+}
+
+// A statistic.csv value as msprobe reads it: "null"/"False" → 0, "True" → 1, then float32.
+float StatValue(const std::string& text) {
+  if (text == "null" || text == "False") return 0;
+  if (text == "True") return 1;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0') return NAN;
+  return static_cast<float>(v);
+}
+
+// str() of a numpy float32: the shortest repr that round-trips, with ".0" on integral values.
+std::string Float32Str(float v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+// MaxRelativeErr… of §6.3: "N/A" when bench is 0, "Nan" for NaN, else |diff / bench|·100 "%".
+Cell RelativeCell(float diff, float bench) {
+  if (bench == 0) return Cell::NA();
+  const float rel = std::fabs(diff / bench) * 100.0f;
+  if (std::isnan(rel)) return Cell::Nan();
+  return Cell::Text(Float32Str(rel) + "%");
+}
+
+ResultRow StatisticRow(const Record* npu, const Record* bench) {
+  ResultRow row;
+  row.npu_name = npu ? npu->key : "";
+  row.bench_name = bench ? bench->key : "";
+  row.matched = npu && bench;
+  const StatisticRecord empty;
+  const StatisticRecord& n = npu ? npu->stat : empty;
+  const StatisticRecord& b = bench ? bench->stat : empty;
+  const float nv[4] = {StatValue(n.max), StatValue(n.min), StatValue(n.mean), StatValue(n.norm)};
+  const float bv[4] = {StatValue(b.max), StatValue(b.min), StatValue(b.mean), StatValue(b.norm)};
+  std::string message;
+  if (!npu || !bench) message += "Dump file not found.\n";
+  if (n.shape.empty() || n.shape != b.shape) message += "Tensor shapes do not match.\n";
+  if (n.dtype != b.dtype) message += "Dtype of NPU and bench Tensor do not match.\n";
+  row.cells = {Cell::Text(row.npu_name), Cell::Text(row.bench_name), Cell::Text(n.dtype), Cell::Text(b.dtype),
+               Cell::Text(n.shape), Cell::Text(b.shape)};
+  for (const float* v : {nv, bv}) {
+    for (int i = 0; i < 4; ++i) row.cells.push_back(npu || v == bv ? Cell::Float(v[i]) : Cell());
+  }
+  if (!npu) std::fill(row.cells.begin() + 6, row.cells.begin() + 10, Cell());
+  if (!bench) std::fill(row.cells.begin() + 10, row.cells.begin() + 14, Cell());
+  std::vector<Cell> metrics(8);
+  std::string accuracy;
+  if (message.empty()) {
+    for (int i = 0; i < 4; ++i) {
+      const float diff = nv[i] - bv[i];  // signed, NPU - Bench
+      metrics[i] = Cell::Float(diff);
+      metrics[4 + i] = RelativeCell(diff, bv[i]);
+    }
+    double magnitude = static_cast<double>(nv[0] - bv[0]) / (std::max<double>(nv[0], bv[0]) + 1e-10);
+    if (std::isnan(nv[0]) && std::isnan(bv[0])) magnitude = 0;
+    accuracy = magnitude <= kMagnitude ? "Yes" : "No";
+  }
+  row.cells.push_back(Cell::Text(accuracy));
+  row.cells.push_back(Cell::Text(message));
+  row.cells.insert(row.cells.end(), metrics.begin(), metrics.end());
+  row.cells.push_back(Cell::Text(npu ? npu->csv_file : ""));
+  row.cells.push_back(Cell::Text(bench ? bench->csv_file : ""));
+  row.metrics = std::move(metrics);
+  row.result = ResultOf(accuracy);
+  return row;
+}
+
+bool Selected(const std::vector<int64_t>& wanted, int64_t v) {
+  return wanted.empty() || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
+}
+
+using DirsByRankStep = std::map<std::pair<int64_t, int64_t>, std::vector<KernelDumpDir>>;
+
+Result<DirsByRankStep> GroupDirs(const std::string& root, const KernelCompareOptions& options) {
+  MSP_ASSIGN_OR_RETURN(std::vector<KernelDumpDir> dirs, FindKernelDumpDirs(root));
+  DirsByRankStep groups;
+  for (KernelDumpDir& dir : dirs) {
+    if (!dir.rank || !dir.step || !Selected(options.ranks, *dir.rank) || !Selected(options.steps, *dir.step)) continue;
+    groups[{*dir.rank, *dir.step}].push_back(std::move(dir));
+  }
+  return groups;
+}
+
+}  // namespace
+
+Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs, const std::vector<KernelDumpDir>& bench_dirs) {
+  MSP_ASSIGN_OR_RETURN(Side npu, CollectSide(npu_dirs));
+  MSP_ASSIGN_OR_RETURN(Side bench, CollectSide(bench_dirs));
+  const std::string where = npu_dirs.empty() ? std::string() : npu_dirs.front().path;
+  if (npu.mode == Mode::kNone || bench.mode == Mode::kNone) {
+    return Status::InvalidInput(where, "no tensor files and no statistic.csv to compare");
+  }
+  if (npu.mode != bench.mode) {
+    return Status::InvalidInput(where, std::string("the target dump holds ") +
+                                           (npu.mode == Mode::kNpy ? "tensor files" : "only statistic.csv") +
+                                           ", the golden dump " + (bench.mode == Mode::kNpy ? "tensor files" : "only statistic.csv"));
+  }
+  // Local Index: the occurrence of a key in timestamp order, on each side.
+  std::map<std::pair<std::string, size_t>, size_t> bench_index;
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < bench.records.size(); ++i) bench_index[{bench.records[i].key, seen[bench.records[i].key]++}] = i;
+  seen.clear();
+  std::vector<std::pair<const Record*, const Record*>> pairs;
+  std::vector<bool> bench_used(bench.records.size());
+  for (const Record& r : npu.records) {
+    const auto it = bench_index.find({r.key, seen[r.key]++});
+    const Record* match = nullptr;
+    if (it != bench_index.end()) {
+      match = &bench.records[it->second];
+      bench_used[it->second] = true;
+    }
+    pairs.emplace_back(&r, match);
+  }
+  for (size_t i = 0; i < bench.records.size(); ++i) {
+    if (!bench_used[i]) pairs.emplace_back(nullptr, &bench.records[i]);
+  }
+
+  ResultTable table;
+  const bool npy = npu.mode == Mode::kNpy;
+  table.mode = npy ? CompareMode::kTensor : CompareMode::kSummary;
+  table.header = kBaseHeader;
+  const std::vector<std::string>& metrics = npy ? kNpyMetrics : kStatisticMetrics;
+  table.header.insert(table.header.end(), metrics.begin(), metrics.end());
+  table.rows.resize(pairs.size());
+  tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
+    table.rows[i] = npy ? NpyRow(pairs[i].first, pairs[i].second) : StatisticRow(pairs[i].first, pairs[i].second);
+  });
+  return table;
+}
+
+Result<std::vector<std::string>> RunKernelCompare(const KernelCompareOptions& options) {
+  MSP_ASSIGN_OR_RETURN(DirsByRankStep npu, GroupDirs(options.target_dir, options));
+  MSP_ASSIGN_OR_RETURN(DirsByRankStep bench, GroupDirs(options.golden_dir, options));
+  std::error_code ec;
+  fs::create_directories(options.output_dir, ec);
+  if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
+  const std::string ts = OutputTimestamp();
+  std::vector<std::string> written;
+  for (const auto& [rank_step, npu_dirs] : npu) {
+    const auto it = bench.find(rank_step);
+    if (it == bench.end()) continue;
+    MSP_ASSIGN_OR_RETURN(ResultTable table, CompareKernelDirs(npu_dirs, it->second));
+    const std::string stem = (fs::path(options.output_dir) /
+                              fmt::format("compare_result_{}_{}_{}", rank_step.first, rank_step.second, ts)).string();
+    if (options.csv) {
+      MSP_ASSIGN_OR_RETURN(std::vector<std::string> files, WriteCsv(stem + ".csv", table));
+      written.insert(written.end(), files.begin(), files.end());
+    }
+    if (options.xlsx) {
+      MSP_ASSIGN_OR_RETURN(std::vector<std::string> files, WriteXlsx(stem + ".xlsx", table));
+      written.insert(written.end(), files.begin(), files.end());
+    }
+  }
+  if (written.empty() && (options.csv || options.xlsx)) {
+    return Status::InvalidInput(options.target_dir, "no (rank, step) kernel dump directory in common with " + options.golden_dir);
+  }
+  return written;
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,317 @@
+#include "msprobe/compare/merge/merge_job.h"
+
+#include <fmt/format.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <ctime>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "msprobe/compare/merge/compare_result_reader.h"
+#include "msprobe/compare/merge/merge_config.h"
+#include "msprobe/compare/merge/merge_header.h"
+#include "msprobe/compare/merge/merge_table.h"
+#include "msprobe/compare/merge/merge_writer.h"
+#include "msprobe/compare/output/output_timestamp.h"
+#include "msprobe/dump/formats/python_format.h"
+
+namespace msprobe::compare {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kNotShown = "The compare result will not be shown in merged result.";
+
+// What one result contributes, made in parallel and consumed in rank order. The names and text
+// values view `data`, which stays in place when the extract moves.
+struct RankData {
+  CompareResultColumns table;
+  std::deque<std::string> replaced;  // "NPU:…  Bench:…" texts (a deque never moves its strings)
+};
+struct RankExtract {
+  MergeInput input;
+  std::vector<std::string> warnings;          // in the order msprobe logs them
+  bool usable = false;                        // false: dropped or empty
+  std::vector<std::string> indexes;           // what was read: the config's list, or the mode's full list
+  std::unique_ptr<RankData> data;
+  std::vector<std::string_view> names;        // full names in first-seen order (repeats are left to MergeTable)
+  std::vector<std::vector<MergeValue>> values;  // per index, aligned with names
+};
+
+bool IsReplaced(std::string_view text) { return text == "N/A" || text == "unsupported" || text == "Nan"; }
+
+// Python's str() of a kept cell.
+std::string ToPython(const CompareResultColumns& table, const PackedCell& cell) {
+  switch (cell.kind) {
+    case Cell::Kind::kText: return std::string(table.TextOf(cell));
+    case Cell::Kind::kFloat: return PythonFloatRepr(std::bit_cast<double>(cell.payload));
+    case Cell::Kind::kInt: return std::to_string(static_cast<int64_t>(cell.payload));
+    case Cell::Kind::kBool: return cell.payload != 0 ? "True" : "False";
+  }
+  return {};
+}
+
+MergeValue ViewOf(const CompareResultColumns& table, const PackedCell& cell) {
+  MergeValue v;
+  switch (cell.kind) {
+    case Cell::Kind::kText:
+      v.kind = MergeValue::Kind::kText;
+      v.text = table.TextOf(cell);
+      break;
+    case Cell::Kind::kFloat:
+      v.kind = MergeValue::Kind::kFloat;
+      v.number = std::bit_cast<double>(cell.payload);
+      break;
+    case Cell::Kind::kInt:
+      v.kind = MergeValue::Kind::kInt;
+      v.integer = static_cast<int64_t>(cell.payload);
+      break;
+    case Cell::Kind::kBool:
+      v.kind = MergeValue::Kind::kBool;
+      v.integer = cell.payload != 0 ? 1 : 0;
+      break;
+  }
+  return v;
+}
+
+// Python's repr of a set of strings, in the given order: {'Cosine', 'EucDist'}.
+std::string PythonSet(const std::vector<std::string>& items) {
+  std::string out = "{";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", '" : "'") + items[i] + "'";
+  return out + "}";
+}
+
+std::vector<std::string> MissingFrom(const std::vector<std::string>& wanted, const std::vector<std::string>& have) {
+  std::vector<std::string> missing;
+  for (const std::string& w : wanted) {
+    if (std::find(have.begin(), have.end(), w) == have.end()) missing.push_back(w);
+  }
+  return missing;
+}
+
+std::vector<std::string> InconsistentWarnings(uint64_t rank, const std::vector<std::string>& missing) {
+  return {fmt::format("Compare indexes in rank{} compare result are not consistent with those in other compare "
+                      "results, please check!", rank),
+          kNotShown, "The invalid compare indexes: " + PythonSet(missing)};
+}
+
+class RankReader {
+ public:
+  explicit RankReader(const MergeConfig& config) : config_(config) {
+    for (const std::string& api : config.apis) patterns_.push_back(api + ".");
+  }
+
+  RankExtract Read(const MergeInput& input) const {
+    RankExtract out;
+    out.input = input;
+    const uint64_t rank = input.rank;
+    bool dropped = false;  // select() refused the header; its warnings are in out.warnings
+    CompareResultQuery query;
+    query.select = [&](const std::vector<std::string>& header) -> Result<std::vector<size_t>> {
+      const MergeMode mode = DetectMergeMode(header);
+      if (mode == MergeMode::kUnknown || mode == MergeMode::kMd5) {
+        out.warnings.push_back(
+            mode == MergeMode::kMd5
+                ? fmt::format("Rank{} compare result is 'md5' dump task and does not support merging result, please "
+                              "check! {}", rank, kNotShown)
+                : fmt::format("A valid dump task can not be identified from rank{} compare result, please check! {}",
+                              rank, kNotShown));
+        dropped = true;
+        return Status::InvalidInput(input.path, "dropped");
+      }
+      const std::vector<std::string>& mergeable = MergeableIndexes(mode);
+      out.indexes = config_.compare_index.empty() ? mergeable : config_.compare_index;
+      if (const auto missing = MissingFrom(out.indexes, mergeable); !missing.empty()) {
+        const auto lines = InconsistentWarnings(rank, missing);
+        out.warnings.insert(out.warnings.end(), lines.begin(), lines.end());
+        dropped = true;
+        return Status::InvalidInput(input.path, "dropped");
+      }
+      std::vector<size_t> columns;
+      auto position = [&](const std::string& name) {
+        return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+      };
+      columns.push_back(position(kNpuNameColumn));
+      for (const std::string& index : out.indexes) columns.push_back(position(index));
+      columns.push_back(position(kNpuMaxColumn));
+      columns.push_back(position(kBenchMaxColumn));
+      return columns;
+    };
+    std::vector<uint32_t> first_api;  // per kept row, the first api it matches
+    query.keep = [&](std::string_view name) {
+      const size_t a = FirstMatch(name, 0);
+      if (a == patterns_.size()) return false;
+      first_api.push_back(static_cast<uint32_t>(a));
+      return true;
+    };
+
+    Result<CompareResultColumns> result = ReadCompareResult(input.path, query);
+    if (!result.ok()) {
+      if (!dropped) out.warnings.push_back(fmt::format("cannot be read ({}). {}", result.status().message(), kNotShown));
+      return out;
+    }
+    if (result->data_rows == 0) {
+      out.warnings.push_back(fmt::format("Rank{} compare result is empty and will not shown in merged result.", rank));
+      return out;
+    }
+    out.data = std::make_unique<RankData>();
+    out.data->table = std::move(*result);
+    Extract(first_api, &out);
+    out.usable = true;
+    return out;
+  }
+
+ private:
+  // The first api at or after `a` whose pattern `name` holds, or patterns_.size().
+  size_t FirstMatch(std::string_view name, size_t a) const {
+    while (a < patterns_.size() && name.find(patterns_[a]) == std::string_view::npos) ++a;
+    return a;
+  }
+
+  // formats.md §5.5 steps 2–5 over the kept rows: [name, indexes…, NPU max, Bench max]. Rows come
+  // grouped by api in config order, each group in sheet order; a row matching two apis comes twice
+  // and a name on two rows comes twice: MergeTable keeps the first of each name, as msprobe's
+  // "first row per name" lookup does.
+  // `first_api[r]`: the first api kept row r matches (the reader's keep() found it).
+  void Extract(const std::vector<uint32_t>& first_api, RankExtract* out) const {
+    const CompareResultColumns& table = out->data->table;
+    const size_t rows = table.row_count();
+    std::vector<std::vector<uint32_t>> groups(patterns_.size());
+    for (size_t r = 0; r < rows; ++r) {
+      const std::string_view name = table.TextOf(table.at(r, 0));
+      for (size_t a = first_api[r]; a < patterns_.size(); a = FirstMatch(name, a + 1)) {
+        groups[a].push_back(static_cast<uint32_t>(r));
+      }
+    }
+    size_t picked = 0;
+    for (size_t a = 0; a < patterns_.size(); ++a) {
+      picked += groups[a].size();
+      if (groups[a].empty()) {
+        out->warnings.push_back(fmt::format("{} not found in rank{} compare result.", config_.apis[a], out->input.rank));
+      }
+    }
+    const size_t n = out->indexes.size();
+    out->names.reserve(picked);
+    out->values.assign(n, {});
+    for (auto& column : out->values) column.reserve(picked);
+    for (const std::vector<uint32_t>& group : groups) {
+      for (const uint32_t r : group) {
+        out->names.push_back(table.TextOf(table.at(r, 0)));
+        for (size_t k = 0; k < n; ++k) {
+          const PackedCell& value = table.at(r, k + 1);
+          if (value.kind == Cell::Kind::kText && IsReplaced(table.TextOf(value))) {
+            const std::string& text = out->data->replaced.emplace_back(
+                "NPU:" + ToPython(table, table.at(r, n + 1)) + "  Bench:" + ToPython(table, table.at(r, n + 2)));
+            MergeValue v;
+            v.kind = MergeValue::Kind::kText;
+            v.text = text;
+            out->values[k].push_back(v);
+          } else {
+            out->values[k].push_back(ViewOf(table, value));
+          }
+        }
+      }
+    }
+  }
+
+  const MergeConfig& config_;
+  std::vector<std::string> patterns_;
+};
+
+// Consumes extracts in rank order: warnings, the index list, the table.
+class MergeAssembler {
+ public:
+  MergeAssembler(const MergeConfig& config, const MergeWarn& warn) : config_(config), warn_(warn) {}
+
+  void Add(RankExtract&& extract) {
+    const std::string& source = extract.input.path;
+    for (const std::string& w : extract.warnings) Warn(source, w);
+    if (!extract.usable) return;
+    if (!table_) {
+      table_ = std::make_unique<MergeTable>(extract.indexes);  // the lowest usable rank fixes the list
+    } else if (config_.compare_index.empty()) {
+      if (const auto missing = MissingFrom(table_->indexes(), extract.indexes); !missing.empty()) {
+        for (const std::string& w : InconsistentWarnings(extract.input.rank, missing)) Warn(source, w);
+        return;
+      }
+    }
+    // Values in the table's index order.
+    std::vector<std::vector<MergeValue>> values;
+    for (const std::string& index : table_->indexes()) {
+      const size_t k = std::find(extract.indexes.begin(), extract.indexes.end(), index) - extract.indexes.begin();
+      values.push_back(std::move(extract.values[k]));
+    }
+    table_->AddRank(extract.input.rank, extract.names, values);
+  }
+
+  std::unique_ptr<MergeTable> Finish() && { return std::move(table_); }
+
+ private:
+  void Warn(const std::string& source, const std::string& message) const {
+    if (warn_) warn_(source, message);
+  }
+  const MergeConfig& config_;
+  const MergeWarn& warn_;
+  std::unique_ptr<MergeTable> table_;
+};
+
+}  // namespace
+
+std::string MergeOutputName() { return "multi_ranks_compare_merge_" + OutputTimestamp() + ".xlsx"; }
+
+Result<MergeReport> RunMerge(const MergeOptions& options) {
+  const MergeWarn warn = options.warn ? options.warn : [](const std::string&, const std::string&) {};
+  // msprobe's order: create the output directory, find the results, then load the config.
+  std::error_code ec;
+  fs::create_directories(options.output_dir, ec);
+  if (ec || !fs::is_directory(options.output_dir)) {
+    return Status::IOError(options.output_dir, "cannot create the output directory" + (ec ? ": " + ec.message() : ""));
+  }
+  MSP_ASSIGN_OR_RETURN(std::vector<MergeInput> inputs, DiscoverMergeInputs(options.input_dir, warn));
+  MSP_ASSIGN_OR_RETURN(MergeConfig config, LoadMergeConfig(options.config_path));
+
+  RankReader reader(config);
+  MergeAssembler assembler(config, warn);
+  std::atomic<uint64_t> done{0};
+  size_t next = 0;
+  // Two results per worker in flight bounds memory; order is restored before assembling.
+  const size_t tokens = 2 * static_cast<size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
+  tbb::parallel_pipeline(
+      tokens,
+      tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
+                                     [&](tbb::flow_control& fc) -> size_t {
+                                       if (next == inputs.size()) fc.stop();
+                                       return next++;
+                                     }) &
+          tbb::make_filter<size_t, std::shared_ptr<RankExtract>>(
+              tbb::filter_mode::parallel,
+              [&](size_t i) { return std::make_shared<RankExtract>(reader.Read(inputs[i])); }) &
+          tbb::make_filter<std::shared_ptr<RankExtract>, void>(tbb::filter_mode::serial_in_order,
+                                                               [&](std::shared_ptr<RankExtract> extract) {
+                                                                 assembler.Add(std::move(*extract));
+                                                                 if (options.progress) {
+                                                                   options.progress(++done, inputs.size());
+                                                                 }
+                                                               }));
+
+  std::unique_ptr<MergeTable> table = std::move(assembler).Finish();
+  if (!table) return Status::InvalidInput(options.input_dir, "Nothing to merge.");
+  if (table->rank_count() == 1) warn(options.input_dir, "Only one compare result gets merge data.");
+
+  MergeReport report;
+  report.output_path = (fs::path(options.output_dir) / MergeOutputName()).string();
+  if (fs::exists(report.output_path, ec)) warn(report.output_path, report.output_path + " will be deleted.");
+  MSP_RETURN_IF_ERROR(WriteMergeWorkbook(report.output_path, *table, config.highlight_factor));
+  for (size_t c = 0; c < table->rank_count(); ++c) report.ranks.push_back(table->rank(c));
+  report.sheets = table->indexes();
+  report.rows = table->row_count();
+  return report;
+}
+
+}  // namespace msprobe::compare

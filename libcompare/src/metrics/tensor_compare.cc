@@ -1,0 +1,427 @@
+// CompareTensors: locate and load the two files, the validation chain and the metric cells of
+// compare.md §4.2. The reductions themselves are in pair_kernel.cc.
+#include "msprobe/compare/metrics/tensor_compare.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/compare/output/result_row.h"
+#include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/tensor/element_types.h"
+#include "msprobe/dump/formats/npy_reader.h"
+#include "msprobe/dump/formats/pt_reader.h"
+#include "msprobe/dump/tensor/tensor_file.h"
+#include "msprobe/dump/tensor/tensor_source.h"
+#include "metrics/pair_kernel_internal.h"
+
+namespace msprobe::compare {
+namespace {
+
+using internal::PairSums;
+using internal::RelPrecision;
+
+using Cells = std::array<Cell, 6>;
+
+constexpr double kFloatEpsilon = 2.220446049250313e-16;  // Const.FLOAT_EPSILON, the cosine zero-norm bound
+constexpr double kCosineThreshold = 0.9999;               // COSINE_THRESHOLD: above it, round(x, 6) (§9.16)
+constexpr uint64_t kParallelWindows = 4;                  // tensors over this many windows use TBB
+
+Cells All(const Cell& cell) {
+  Cells cells;
+  cells.fill(cell);
+  return cells;
+}
+
+// Files up to this size are read whole with one read() instead of being mapped: with 4 KiB tensors
+// the mmap/munmap calls (and their lock, shared by the threads) cost more than the metrics.
+constexpr uint64_t kSmallFileBytes = 64 << 10;
+
+// One side of the pair: a small contiguous tensor held in memory, or a TensorSource streaming windows.
+class LoadedTensor {
+ public:
+  static Result<LoadedTensor> Load(const std::string& dir, const std::string& data_name);
+  // A tensor a reader has already described; streamed from its file.
+  static Result<LoadedTensor> FromInfo(TensorInfo info);
+
+  const TensorInfo& info() const { return info_; }
+  uint64_t numel() const { return numel_; }
+  // Points *out at elements [first, first + count) in native byte order; `window` holds them if needed.
+  Status Read(uint64_t first, uint64_t count, ElementWindow* window, Bytes* out) const {
+    if (!source_) {
+      const uint64_t item = Info(info_.dtype).bits / 8;
+      *out = elements_.subspan(first * item, count * item);
+      return Status::Ok();
+    }
+    MSP_RETURN_IF_ERROR(source_->Read(first, count, window));
+    *out = window->bytes();
+    return Status::Ok();
+  }
+
+ private:
+  TensorInfo info_;
+  uint64_t numel_ = 0;
+  std::optional<TensorSource> source_;
+  std::vector<std::byte> file_;
+  Bytes elements_;
+};
+
+// The whole file when it is a regular file of at most kSmallFileBytes; nullopt otherwise.
+std::optional<std::vector<std::byte>> ReadSmallFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::vector<std::byte>> bytes;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kSmallFileBytes) {
+    std::vector<std::byte> buffer(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < buffer.size()) {
+      const ssize_t got = ::pread(fd, buffer.data() + done, buffer.size() - done, static_cast<off_t>(done));
+      if (got <= 0) break;
+      done += static_cast<size_t>(got);
+    }
+    if (done == buffer.size()) bytes = std::move(buffer);
+  }
+  ::close(fd);
+  return bytes;
+}
+
+Result<LoadedTensor> LoadedTensor::Load(const std::string& dir, const std::string& data_name) {
+  MSP_ASSIGN_OR_RETURN(std::string path, ResolveDataName(dir, data_name));
+  LoadedTensor t;
+  std::optional<std::vector<std::byte>> small = ReadSmallFile(path);
+  if (small) {
+    // ReadTensorFile's dispatch on the leading bytes, over the bytes already read.
+    const Bytes bytes(small->data(), small->size());
+    const std::string_view head = AsChars(bytes.first(std::min<size_t>(bytes.size(), 8)));
+    if (head.starts_with("\x93NUMPY")) {
+      MSP_ASSIGN_OR_RETURN(t.info_, ParseNpy(bytes, path));
+    } else if (head.starts_with("PK\x03\x04") || head.starts_with("\x80\x02")) {
+      MSP_ASSIGN_OR_RETURN(t.info_, ParsePt(bytes, path));
+    } else {
+      MSP_ASSIGN_OR_RETURN(t.info_, ReadTensorFile(path));  // fails, explaining why
+    }
+  } else {
+    MSP_ASSIGN_OR_RETURN(t.info_, ReadTensorFile(path));
+  }
+  if (!internal::KernelSupports(t.info_.dtype)) return Status::Unsupported(path, "int4 tensors cannot be compared");
+  t.numel_ = t.info_.Numel();
+  const uint64_t item = Info(t.info_.dtype).bits / 8;
+  const uint64_t storage_bytes = ByteSize(t.info_.dtype, t.info_.storage_elements);
+  if (small && t.info_.IsContiguous() && (!t.info_.big_endian || item == 1) &&
+      t.info_.data_offset <= small->size() && storage_bytes <= small->size() - t.info_.data_offset) {
+    // The readers checked that the elements lie inside the storage (ValidateExtent).
+    t.file_ = std::move(*small);
+    t.elements_ = Bytes(t.file_.data() + t.info_.data_offset + static_cast<uint64_t>(t.info_.storage_offset) * item,
+                        t.numel_ * item);
+    return t;
+  }
+  MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(t.info_));
+  t.source_.emplace(std::move(source));
+  return t;
+}
+
+Result<LoadedTensor> LoadedTensor::FromInfo(TensorInfo info) {
+  if (!internal::KernelSupports(info.dtype)) return Status::Unsupported(info.path, "int4 tensors cannot be compared");
+  LoadedTensor t;
+  t.info_ = std::move(info);
+  t.numel_ = t.info_.Numel();
+  MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(t.info_));
+  t.source_.emplace(std::move(source));
+  return t;
+}
+
+// np.squeeze: the shape without its size-1 dims (compare.md §6).
+std::vector<int64_t> Squeezed(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> out;
+  for (int64_t d : shape) {
+    if (d != 1) out.push_back(d);
+  }
+  return out;
+}
+
+Cell Fv(double x) { return Cell::Float(RoundTo12Decimals(x)); }
+
+// ---- 0-d tensors (§4.2 step 4 "0-d" and step 6.6) ---------------------------------------------------
+
+// A numpy scalar type as msprobe sees it after loading (bf16/float8 already float32).
+struct ScalarType {
+  enum Kind : uint8_t { kBool, kSigned, kUnsigned, kFloat } kind;
+  int bits;
+};
+
+ScalarType ScalarTypeOf(DType t) {
+  const DTypeInfo& info = Info(t);
+  switch (info.kind) {
+    case DTypeKind::kBool: return {ScalarType::kBool, 8};
+    case DTypeKind::kSigned: return {ScalarType::kSigned, info.bits};
+    case DTypeKind::kUnsigned: return {ScalarType::kUnsigned, info.bits};
+    case DTypeKind::kComplex: return {ScalarType::kFloat, 64};  // real part, as astype(float)
+    case DTypeKind::kFloat: return {ScalarType::kFloat, t == DType::kF16 ? 16 : t == DType::kF64 ? 64 : 32};
+  }
+  return {ScalarType::kFloat, 64};
+}
+
+// numpy's promote_types for the scalar kinds above (numpy 1.x: when every operand is 0-d, the usual
+// type promotion applies).
+ScalarType Promote(ScalarType a, ScalarType b) {
+  if (a.kind == b.kind) return {a.kind, std::max(a.bits, b.bits)};
+  if (a.kind == ScalarType::kBool) return b;
+  if (b.kind == ScalarType::kBool) return a;
+  if (b.kind == ScalarType::kFloat) std::swap(a, b);
+  if (a.kind == ScalarType::kFloat) {  // int with float: a float that holds every value of the int
+    return {ScalarType::kFloat, std::max(a.bits, b.bits == 8 ? 16 : b.bits == 16 ? 32 : 64)};
+  }
+  if (a.kind == ScalarType::kUnsigned) std::swap(a, b);  // a signed, b unsigned
+  if (a.bits > b.bits) return a;
+  if (b.bits < 64) return {ScalarType::kSigned, std::max(a.bits, 2 * b.bits)};
+  return {ScalarType::kFloat, 64};
+}
+
+// One element as numpy holds it: integers exactly, everything else as double.
+struct Scalar {
+  ScalarType type;
+  double value = 0;
+  int64_t signed_value = 0;
+  uint64_t unsigned_value = 0;
+};
+
+Result<Scalar> ReadScalar(const LoadedTensor& source) {
+  ElementWindow window;
+  Bytes bytes;
+  MSP_RETURN_IF_ERROR(source.Read(0, 1, &window, &bytes));
+  const std::byte* p = bytes.data();
+  const DType dtype = source.info().dtype;
+  Scalar s{ScalarTypeOf(dtype)};
+  if (dtype == DType::kBool) {
+    s.signed_value = s.unsigned_value = p[0] != std::byte{0};
+    s.value = static_cast<double>(s.signed_value);
+    return s;
+  }
+  VisitDType(dtype, [&](auto tag) {
+    using E = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<E> && !std::is_same_v<E, bool>) {
+      E e;
+      std::memcpy(&e, p, sizeof(E));
+      s.signed_value = static_cast<int64_t>(e);
+      s.unsigned_value = static_cast<uint64_t>(e);
+      s.value = static_cast<double>(e);
+    } else if constexpr (std::is_same_v<E, std::complex<float>> || std::is_same_v<E, std::complex<double>>) {
+      E e;
+      std::memcpy(&e, p, sizeof(E));
+      s.value = e.real();
+    } else if constexpr (std::is_same_v<E, Complex32>) {
+      E e;
+      std::memcpy(&e, p, sizeof(E));
+      s.value = Float16ToFloat(e.re.bits);
+    } else {
+      s.value = ElementToDouble(dtype, p, 0);
+    }
+  });
+  return s;
+}
+
+// Round-to-nearest-even of a double to float16, as a double.
+double RoundToHalf(double x) {
+  if (!std::isfinite(x) || x == 0) return x;
+  const int exponent = std::max(std::ilogb(x), -14);
+  const double quantum = std::ldexp(1.0, exponent - 10);
+  const double r = std::nearbyint(x / quantum) * quantum;
+  return std::fabs(r) >= 65520.0 ? std::copysign(INFINITY, r) : r;
+}
+
+// v cut to a two's-complement integer of `bits` bits, sign-extended for signed types.
+uint64_t WrapBits(ScalarType type, uint64_t v) {
+  if (type.bits >= 64) return v;
+  const uint64_t mask = (uint64_t{1} << type.bits) - 1;
+  v &= mask;
+  if (type.kind == ScalarType::kSigned && (v >> (type.bits - 1)) != 0) v |= ~mask;
+  return v;
+}
+
+// np.max(np.abs(n - b)) on 0-d arrays: bool pairs become float64 (reshape_value), the rest keep the
+// promoted dtype, so integers wrap and abs() of the most negative value stays negative.
+double ZeroDimAbsDiff(const Scalar& n, const Scalar& b) {
+  const ScalarType type = n.type.kind == ScalarType::kBool ? ScalarType{ScalarType::kFloat, 64} : Promote(n.type, b.type);
+  if (type.kind == ScalarType::kFloat) {
+    if (type.bits == 16) return std::fabs(RoundToHalf(n.value - b.value));  // exact in double, then rounded
+    if (type.bits == 32) return std::fabs(static_cast<double>(static_cast<float>(n.value) - static_cast<float>(b.value)));
+    return std::fabs(n.value - b.value);
+  }
+  const uint64_t diff = WrapBits(type, n.unsigned_value - b.unsigned_value);
+  if (type.kind == ScalarType::kUnsigned) return static_cast<double>(diff);
+  const auto signed_diff = static_cast<int64_t>(diff);
+  const uint64_t magnitude = signed_diff < 0 ? uint64_t{0} - diff : diff;
+  return static_cast<double>(static_cast<int64_t>(WrapBits(type, magnitude)));
+}
+
+// §4.2 step 6 for 0-d arrays. T follows NumPy 1.x value-based casting (step 6.6, our choice; msprobe's
+// verified 0-d values come from NumPy 1.24): result_type(n, b, float32) is float32 unless a float64
+// side (ints and bools are float64 by then) holds a finite value of magnitude >= 3.4e38, which
+// numpy's min_scalar_type puts beyond float32.
+template <class T>
+double ZeroDimRelErr(double n, double b) {
+  const bool zero = b == 0;  // the mask is taken before the cast
+  T nt = static_cast<T>(n), bt = static_cast<T>(b);
+  if (zero) {
+    nt += std::numeric_limits<T>::epsilon();
+    bt += std::numeric_limits<T>::epsilon();
+  }
+  const T diff = nt - bt;
+  const T re = diff / bt;
+  return std::fabs(static_cast<double>(re));
+}
+
+Cells CompareZeroDim(const LoadedTensor& npu, const LoadedTensor& bench) {
+  Result<Scalar> n = ReadScalar(npu);
+  Result<Scalar> b = ReadScalar(bench);
+  if (!n.ok() || !b.ok()) return All(Cell::Unsupported());
+  auto beyond_float32 = [](const Scalar& s) {
+    const bool float64 = s.type.kind != ScalarType::kFloat || s.type.bits == 64;
+    return float64 && std::isfinite(s.value) && std::fabs(s.value) >= 3.4e38;
+  };
+  const bool wide = beyond_float32(*n) || beyond_float32(*b);
+  const double re = wide ? ZeroDimRelErr<double>(n->value, b->value) : ZeroDimRelErr<float>(n->value, b->value);
+  const double abs_diff = ZeroDimAbsDiff(*n, *b);
+  Cells cells = All(Cell::Unsupported());
+  cells[kMaxAbsErr] = std::isnan(abs_diff) ? Cell::Nan() : Fv(abs_diff);
+  cells[kMaxRelativeErr] = std::isnan(re) ? Cell::Nan() : Fv(re);
+  return cells;
+}
+
+// ---- streaming ---------------------------------------------------------------------------------------
+
+// A run of windows, or the first read error met in it.
+struct Partial {
+  PairSums sums;
+  Status status;
+};
+
+Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, uint64_t chunk_elements) {
+  const uint64_t numel = npu.numel();
+  // Windows start at multiples of kBlock so the sums do not depend on the window size (pair_kernel).
+  const uint64_t block = internal::kBlock;
+  const uint64_t window = std::max<uint64_t>(block, (chunk_elements + block - 1) / block * block);
+  const uint64_t windows = (numel + window - 1) / window;
+  const DType npu_dtype = npu.info().dtype, bench_dtype = bench.info().dtype;
+  const RelPrecision precision = internal::RelPrecisionOf(npu_dtype, bench_dtype);
+
+  auto consume = [&](uint64_t index, ElementWindow* a, ElementWindow* b, Partial* partial) {
+    if (!partial->status.ok()) return;
+    const uint64_t first = index * window;
+    const uint64_t count = std::min(window, numel - first);
+    Bytes npu_bytes, bench_bytes;
+    Status status = npu.Read(first, count, a, &npu_bytes);
+    if (status.ok()) status = bench.Read(first, count, b, &bench_bytes);
+    if (!status.ok()) {
+      partial->status = std::move(status);
+      return;
+    }
+    internal::ConsumePair(npu_dtype, npu_bytes.data(), bench_dtype, bench_bytes.data(), count, precision,
+                          &partial->sums);
+  };
+
+  Partial total;
+  if (windows <= kParallelWindows) {
+    ElementWindow a, b;
+    for (uint64_t index = 0; index < windows; ++index) consume(index, &a, &b, &total);
+  } else {
+    total = tbb::parallel_deterministic_reduce(
+        tbb::blocked_range<uint64_t>(0, windows, 1), total,
+        [&](const tbb::blocked_range<uint64_t>& range, Partial partial) {
+          ElementWindow a, b;  // one window per side alive per task: memory bounded by the window size
+          for (uint64_t index = range.begin(); index != range.end(); ++index) consume(index, &a, &b, &partial);
+          return partial;
+        },
+        [](Partial left, const Partial& right) {
+          if (left.status.ok()) {
+            if (right.status.ok()) left.sums.Merge(right.sums);
+            else left.status = right.status;
+          }
+          return left;
+        });
+  }
+  if (!total.status.ok()) return total.status;
+  return total.sums;
+}
+
+// The step-6 table from the reductions of a tensor with numel >= 2 elements.
+Cells MetricCells(const PairSums& sums, uint64_t numel) {
+  Cells cells;
+  const double npu_norm = std::sqrt(sums.npu_sq.Value()), bench_norm = std::sqrt(sums.bench_sq.Value());
+  if (npu_norm <= kFloatEpsilon && bench_norm <= kFloatEpsilon) {
+    cells[kCosine] = Cell::Float(1.0);
+  } else if (npu_norm <= kFloatEpsilon || bench_norm <= kFloatEpsilon) {
+    cells[kCosine] = Cell::Nan();  // "All the data is Zero in npu/Bench dump data."
+  } else {
+    const double cosine = sums.dot.Value() / (npu_norm * bench_norm);
+    if (std::isnan(cosine)) {
+      cells[kCosine] = Cell::Nan();
+    } else {
+      double value = RoundTo12Decimals(cosine);
+      if (value > kCosineThreshold) value = PythonRound(value, 6);
+      cells[kCosine] = Cell::Float(value);
+    }
+  }
+  cells[kEucDist] = Cell::Float(std::sqrt(sums.diff_sq.Value()));  // not rounded (§4.2 table)
+  cells[kMaxAbsErr] = std::isnan(sums.max_abs) ? Cell::Nan() : Fv(sums.max_abs);
+  cells[kMaxRelativeErr] = std::isnan(sums.max_rel) ? Cell::Nan() : Fv(sums.max_rel);
+  const auto size = static_cast<double>(numel);
+  cells[kOneThousandth] = Fv(static_cast<double>(sums.below_thousandth) / size);
+  cells[kFiveThousandths] = Fv(static_cast<double>(sums.below_five_thousandths) / size);
+  return cells;
+}
+
+// Steps 4-6 of §4.2 on two loaded tensors.
+Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const TensorCompareOptions& options) {
+  // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
+  if (npu.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
+  const auto shape_of = [&](const LoadedTensor& t) { return options.squeeze ? Squeezed(t.info().shape) : t.info().shape; };
+  const std::vector<int64_t> shape = shape_of(npu);
+  if (shape != shape_of(bench)) return All(Cell::Text("shape unmatched"));
+  if (shape.empty()) return CompareZeroDim(npu, bench);
+
+  Result<PairSums> sums = StreamPair(npu, bench, options.chunk_elements);
+  if (!sums.ok()) return All(Cell::Unsupported());
+  if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
+  Cells cells = MetricCells(*sums, npu.numel());
+  if (npu.numel() == 1) cells[kCosine] = Cell::Unsupported();  // a length-1 vector (only unsqueezed)
+  return cells;
+}
+
+}  // namespace
+
+Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options) {
+  // Step 1, locate: "No real data" and "api unmatched" both end as "unsupported" (step 5).
+  if (input.npu_data_name == "-1" || input.bench_data_name == "-1") return All(Cell::Unsupported());
+  if (!input.bench_matched || input.npu_data_name == "N/A" || input.bench_data_name == "N/A") {
+    return All(Cell::Unsupported());
+  }
+  // Step 2, load: a missing, unreadable or refused file is "No data" -> "unsupported".
+  Result<LoadedTensor> npu = LoadedTensor::Load(input.npu_tensor_dir, input.npu_data_name);
+  if (!npu.ok()) return All(Cell::Unsupported());
+  Result<LoadedTensor> bench = LoadedTensor::Load(input.bench_tensor_dir, input.bench_data_name);
+  if (!bench.ok()) return All(Cell::Unsupported());
+  return CompareLoaded(*npu, *bench, options);
+}
+
+Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_info, const TensorCompareOptions& options) {
+  Result<LoadedTensor> npu = LoadedTensor::FromInfo(npu_info);
+  if (!npu.ok()) return All(Cell::Unsupported());
+  Result<LoadedTensor> bench = LoadedTensor::FromInfo(bench_info);
+  if (!bench.ok()) return All(Cell::Unsupported());
+  return CompareLoaded(*npu, *bench, options);
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,327 @@
+#include "msprobe/compare/metrics/verdict.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "msprobe/compare/metrics/stats_diff.h"
+#include "msprobe/compare/metrics/thresholds.h"
+
+namespace msprobe::compare {
+namespace {
+
+// Exact texts of msprobe's checkers (compare.md §5.1).
+constexpr const char* kInfNanMsg = "error: There is nan/inf/-inf in the maximum or minimum value of NPU.";
+// Says 0.6 while the check uses kOneThousandthOutputMax (0.1): msprobe prints this text.
+constexpr const char* kOneThousandthMsg =
+    "error: The input/parameters of One Thousandth Err Ratio > 0.9 while the output < 0.6.";
+constexpr const char* kRelativeErrMsg = "error: The NormRelativeErr of output is greater than 0.5.";
+constexpr const char* kRequiresGradMsg = "error: The Required_Grad of NPU and Bench are inconsistent";
+constexpr const char* kParametersMsg = "error: The scalar parameters of NPU and Bench are inconsistent.";
+constexpr const char* kDtypeMsg = "error: The dtype of NPU and Bench are inconsistent.";
+constexpr const char* kShapeMsg = "error: The shape of NPU and Bench are inconsistent.";
+constexpr const char* kCosineWarnMsg =
+    "warning: The input/parameters of Cosine > 0.9, and input/parameters - output > 0.1";
+constexpr const char* kRelativeWarnMsg = "warning: The norm relative error of output is 10 times that of input.";
+constexpr const char* kCrcMismatchMsg = "warning: The parameter of NPU does not match the bench.";
+constexpr const char* kCrcDiffersMsg = "error: The CRC-32 value of NPU differs from that of the bench.";
+
+enum class Level : uint8_t { kPass, kWarning, kError };
+enum class Ignore : uint8_t { kNone, kInputs, kAll };
+
+struct Entry {
+  ResultRow* row;
+  Level level = Level::kPass;
+};
+
+using Entries = std::span<Entry* const>;
+
+// One API's rows, as two adjacent runs of one array: its inputs, then its outputs (NPU Name
+// contains ".output."), each in row order.
+struct ApiGroup {
+  Entries inputs, outputs;
+  Ignore ignore = Ignore::kNone;
+
+  // Rows the per-row checkers visit (get_data_list_by_ignore_info).
+  Entries Checked() const {
+    if (ignore == Ignore::kAll) return {};
+    if (ignore == Ignore::kInputs) return outputs;
+    return All();
+  }
+  Entries All() const { return {inputs.data(), inputs.size() + outputs.size()}; }
+};
+
+void Flag(Entry* e, Level level, const char* message) {
+  e->level = std::max(e->level, level);
+  e->row->err_messages.emplace_back(message);
+}
+
+const Cell& Metric(const ResultRow& row, int index) {
+  static const Cell kMissing = Cell::NA();
+  return index < static_cast<int>(row.metrics.size()) ? row.metrics[index] : kMissing;
+}
+
+std::string_view Strip(std::string_view s, std::string_view chars) {
+  const size_t b = s.find_first_not_of(chars);
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(chars) - b + 1);
+}
+
+// Python float(s): blanks around, inf/infinity/nan in any case, or a decimal literal.
+std::optional<double> PythonFloat(std::string_view s) {
+  s = Strip(s, " \t\n\r\f\v");
+  std::string t(s);
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string_view body = t;
+  const bool negative = !body.empty() && body[0] == '-';
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) body.remove_prefix(1);
+  if (body == "inf" || body == "infinity") return negative ? -HUGE_VAL : HUGE_VAL;
+  if (body == "nan") return NAN;
+  if (t.empty() || t.find_first_not_of("0123456789+-.e") != std::string::npos) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (end != t.c_str() + t.size()) return std::nullopt;
+  return v;
+}
+
+// msprobe's str2float: strip '%' from both ends, float() / 100; anything else (a non-string
+// value included) is 0.
+double Str2Float(const Cell& c) {
+  if (!c.is_text()) return 0;
+  const std::optional<double> v = PythonFloat(Strip(c.text(), "%"));
+  return v ? *v / 100 : 0;
+}
+
+// get_min_or_max_value: fold one metric over rows starting at 1.0 (min) or 0.0 (max), skipping
+// "Nan", "N/A" and every string that does not end in '%' (so '0', 'inf' and 'unsupported').
+double Agg(Entries rows, int column, bool is_min) {
+  double acc = is_min ? 1.0 : 0.0;
+  for (const Entry* e : rows) {
+    const Cell& c = Metric(*e->row, column);
+    double v;
+    if (c.is_text()) {
+      if (c.text() == "Nan" || c.text() == "N/A" || c.text().empty() || c.text().back() != '%') continue;
+      v = Str2Float(c);
+    } else {
+      v = c.kind() == Cell::Kind::kBool ? static_cast<double>(c.boolean()) : c.number();
+    }
+    // Python min()/max() keep the first argument unless the second compares less/greater,
+    // so a NaN never replaces the running value.
+    if (is_min ? v < acc : v > acc) acc = v;
+  }
+  return acc;
+}
+
+bool IsInfOrNan(const Cell& c) {
+  if (c.kind() == Cell::Kind::kFloat) return std::isnan(c.number()) || std::isinf(c.number());
+  if (!c.is_text()) return false;
+  std::string s(Strip(c.text(), " \t\n\r\f\v"));
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s == "inf" || s == "-inf" || s == "nan";
+}
+
+// Python `a == b` on the statistic values: numbers compare by value (1 == 1.0), a number never
+// equals a string, strings (and msprobe's "True"/"False" booleans) compare as text.
+bool PythonEquals(const Cell& a, const Cell& b) {
+  const bool a_num = a.kind() == Cell::Kind::kFloat || a.kind() == Cell::Kind::kInt;
+  const bool b_num = b.kind() == Cell::Kind::kFloat || b.kind() == Cell::Kind::kInt;
+  if (a_num != b_num) return false;
+  if (!a_num) return a.ToPython() == b.ToPython();
+  if (a.kind() == Cell::Kind::kInt && b.kind() == Cell::Kind::kInt) return a.integer() == b.integer();
+  return a.number() == b.number();
+}
+
+template <size_t N>
+bool Contains(const std::array<std::string_view, N>& set, std::string_view s) {
+  return std::find(set.begin(), set.end(), s) != set.end();
+}
+
+// Keyed on name.split('.')[1] of the group's first input row; no input rows, no ignoring.
+Ignore IgnoreOf(const ApiGroup& g) {
+  if (g.inputs.empty()) return Ignore::kNone;
+  const std::string& name = g.inputs.front()->row->npu_name;
+  const size_t first = name.find('.');
+  if (first == std::string::npos) return Ignore::kNone;
+  const size_t second = name.find('.', first + 1);
+  const std::string_view api = std::string_view(name).substr(first + 1, second == std::string::npos
+                                                                             ? std::string::npos
+                                                                             : second - first - 1);
+  if (Contains(kAllIgnoreApis, api)) return Ignore::kAll;
+  if (Contains(kInputIgnoreApis, api)) return Ignore::kInputs;
+  return Ignore::kNone;
+}
+
+bool GroupChecksSkipped(const ApiGroup& g) { return g.ignore != Ignore::kNone; }
+
+// --- Checkers, in the order msprobe runs them ---
+
+void InfNan(const ApiGroup& g) {
+  for (Entry* e : g.Checked()) {
+    const ResultRow& r = *e->row;
+    if (IsInfOrNan(r.bench_stats[0]) || IsInfOrNan(r.bench_stats[1])) continue;  // bench has it too
+    if (IsInfOrNan(r.npu_stats[0]) || IsInfOrNan(r.npu_stats[1])) Flag(e, Level::kError, kInfNanMsg);
+  }
+}
+
+void OneThousandth(const ApiGroup& g) {
+  if (GroupChecksSkipped(g) || g.outputs.empty()) return;
+  if (Agg(g.inputs, kOneThousandth, true) > kOneThousandthInputMin &&
+      Agg(g.outputs, kOneThousandth, true) < kOneThousandthOutputMax) {
+    Flag(g.outputs.front(), Level::kError, kOneThousandthMsg);
+  }
+}
+
+void RelativeErr(const ApiGroup& g) {
+  if (GroupChecksSkipped(g)) return;
+  if (!(std::fabs(Agg(g.inputs, kNormRel, false)) < kRelativeErrInputMax)) return;
+  for (Entry* e : g.outputs) {
+    if (std::fabs(Str2Float(Metric(*e->row, kNormRel))) > kRelativeErrOutputMin) {
+      Flag(e, Level::kError, kRelativeErrMsg);
+    }
+  }
+}
+
+void RequiresGrad(const ApiGroup& g) {
+  for (Entry* e : g.Checked()) {
+    const ResultRow& r = *e->row;
+    if (IsUnmatched(r) || r.npu_requires_grad.empty() || r.bench_requires_grad.empty()) continue;
+    if (r.npu_requires_grad != r.bench_requires_grad) Flag(e, Level::kError, kRequiresGradMsg);
+  }
+}
+
+void Parameters(const ApiGroup& g) {
+  if (GroupChecksSkipped(g)) return;
+  for (Entry* e : g.inputs) {
+    const ResultRow& r = *e->row;
+    if (IsUnmatched(r) || r.npu_dtype.empty() || r.bench_dtype.empty()) continue;
+    // Non-tensor scalars have dtypes like "<class 'int'>" and shape "[]".
+    if (r.npu_dtype.find("class") == std::string::npos || r.bench_dtype.find("class") == std::string::npos) continue;
+    if (r.npu_shape != "[]") continue;
+    if (!PythonEquals(r.npu_stats[0], r.bench_stats[0])) Flag(e, Level::kError, kParametersMsg);
+  }
+}
+
+void Dtype(const ApiGroup& g) {
+  for (Entry* e : g.Checked()) {
+    const ResultRow& r = *e->row;
+    if (IsUnmatched(r)) continue;
+    const bool fused = std::any_of(kDtypeCheckSkipNames.begin(), kDtypeCheckSkipNames.end(),
+                                   [&](std::string_view s) { return r.bench_name.find(s) != std::string::npos; });
+    if (fused || r.npu_dtype.empty() || r.bench_dtype.empty()) continue;
+    if (r.npu_dtype != r.bench_dtype) Flag(e, Level::kError, kDtypeMsg);
+  }
+}
+
+void Shape(const ApiGroup& g) {
+  for (Entry* e : g.Checked()) {
+    const ResultRow& r = *e->row;
+    if (!IsUnmatched(r) && r.npu_shape != r.bench_shape) Flag(e, Level::kError, kShapeMsg);
+  }
+}
+
+void CosineWarn(const ApiGroup& g) {
+  if (GroupChecksSkipped(g) || g.outputs.empty()) return;
+  const double in = Agg(g.inputs, kCosine, true), out = Agg(g.outputs, kCosine, true);
+  if (in > kCosineWarnInputMin && in - out > kCosineWarnDrop) Flag(g.outputs.front(), Level::kWarning, kCosineWarnMsg);
+}
+
+void RelativeWarn(const ApiGroup& g) {
+  if (GroupChecksSkipped(g) || g.outputs.empty()) return;
+  const double in = std::fabs(Agg(g.inputs, kNormRel, false));
+  const double out = std::fabs(Agg(g.outputs, kNormRel, false));
+  const bool fire = in == 0 ? out > kRelativeWarnZeroInput : out / in > kRelativeWarnRatio;
+  if (fire) Flag(g.outputs.front(), Level::kWarning, kRelativeWarnMsg);
+}
+
+void Crc32(const ApiGroup& g) {
+  for (Entry* e : g.Checked()) {
+    const std::string npu = Metric(*e->row, 0).ToPython(), bench = Metric(*e->row, 1).ToPython();
+    if (npu == bench) continue;
+    // compare.md §5.1 counts '' with N/A and Nan as "not matched".
+    const auto missing = [](const std::string& s) { return s == "N/A" || s == "Nan" || s.empty(); };
+    if (missing(npu) || missing(bench)) {
+      Flag(e, Level::kWarning, kCrcMismatchMsg);
+    } else {
+      Flag(e, Level::kError, kCrcDiffersMsg);
+    }
+  }
+}
+
+const char* LevelText(Level level) {
+  switch (level) {
+    case Level::kPass: return "pass";
+    case Level::kWarning: return "warning";
+    case Level::kError: return "error";
+  }
+  return "pass";
+}
+
+}  // namespace
+
+void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
+  const size_t n = rows->size();
+  std::vector<Entry> entries(n);
+  // Groups are numbered in order of first appearance; each keeps its inputs then its outputs in
+  // one slice of `slots`, laid out by counting, so a group costs no allocation of its own.
+  struct Counts {
+    size_t inputs = 0, outputs = 0;
+  };
+  std::vector<Counts> counts;
+  std::vector<uint32_t> group(n);
+  std::vector<bool> is_output(n);
+  std::unordered_map<std::string_view, uint32_t> group_of;  // keys point into the rows
+  group_of.reserve(n / 4);
+  for (size_t i = 0; i < n; ++i) {
+    ResultRow& row = (*rows)[i];
+    row.result = "pass";
+    row.err_messages.clear();
+    entries[i].row = &row;
+    // An API's rows are usually adjacent: the previous row's group saves the lookup.
+    if (i == 0 || row.api != (*rows)[i - 1].api) {
+      const auto [it, added] = group_of.try_emplace(row.api, static_cast<uint32_t>(counts.size()));
+      if (added) counts.emplace_back();
+      group[i] = it->second;
+    } else {
+      group[i] = group[i - 1];
+    }
+    is_output[i] = row.npu_name.find(".output.") != std::string::npos;
+    ++(is_output[i] ? counts[group[i]].outputs : counts[group[i]].inputs);
+  }
+  std::vector<Entry*> slots(n);
+  std::vector<ApiGroup> groups(counts.size());
+  std::vector<size_t> next_input(counts.size()), next_output(counts.size());
+  for (size_t g = 0, start = 0; g < counts.size(); ++g) {
+    groups[g].inputs = Entries(slots.data() + start, counts[g].inputs);
+    groups[g].outputs = Entries(slots.data() + start + counts[g].inputs, counts[g].outputs);
+    next_input[g] = start;
+    next_output[g] = start + counts[g].inputs;
+    start += counts[g].inputs + counts[g].outputs;
+  }
+  for (size_t i = 0; i < n; ++i) slots[is_output[i] ? next_output[group[i]]++ : next_input[group[i]]++] = &entries[i];
+
+  tbb::parallel_for(size_t{0}, groups.size(), [&](size_t i) {  // a group's rows are its own
+    ApiGroup& g = groups[i];
+    g.ignore = IgnoreOf(g);
+    switch (mode) {
+      case CompareMode::kTensor:
+        for (auto* check : {InfNan, OneThousandth, RequiresGrad, Parameters, Dtype, Shape, CosineWarn}) check(g);
+        break;
+      case CompareMode::kSummary:
+        for (auto* check : {InfNan, RelativeErr, RequiresGrad, Parameters, Dtype, Shape, RelativeWarn}) check(g);
+        break;
+      case CompareMode::kMd5: Crc32(g); break;
+    }
+    for (Entry* e : g.All()) e->row->result = LevelText(e->level);
+  });
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,248 @@
+#include "msprobe/compare/output/csv_writer.h"
+
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/io/atomic_file.h"
+#include "output/ordered_blocks_internal.h"
+
+namespace msprobe::compare {
+namespace {
+
+bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool EqualsIgnoreCase(std::string_view s, std::string_view lower) {
+  if (s.size() != lower.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+
+// Digits with single '_' between them (PEP 515), as float() accepts; advances `i`.
+bool ConsumeDigits(std::string_view s, size_t* i) {
+  if (*i >= s.size() || !IsAsciiDigit(s[*i])) return false;
+  while (*i < s.size()) {
+    if (IsAsciiDigit(s[*i])) {
+      ++*i;
+    } else if (s[*i] == '_' && *i + 1 < s.size() && IsAsciiDigit(s[*i + 1])) {
+      ++*i;
+    } else {
+      break;
+    }
+  }
+  return true;
+}
+
+// Whether Python's float(text) succeeds: G3 lets such texts through its formula check
+// ("-1.00 or +1.00 should be considered as digit numbers").
+bool ParsesAsPythonFloat(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\n\r\f\v";
+  const size_t first = s.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return false;
+  s = s.substr(first, s.find_last_not_of(kSpace) - first + 1);
+  size_t i = 0;
+  if (s[i] == '+' || s[i] == '-') ++i;
+  const std::string_view rest = s.substr(i);
+  if (EqualsIgnoreCase(rest, "inf") || EqualsIgnoreCase(rest, "infinity") || EqualsIgnoreCase(rest, "nan")) {
+    return true;
+  }
+  const bool int_part = ConsumeDigits(s, &i);
+  bool frac_part = false;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    frac_part = ConsumeDigits(s, &i);
+  }
+  if (!int_part && !frac_part) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!ConsumeDigits(s, &i)) return false;
+  }
+  return i == s.size();
+}
+
+// G3 CSV_BLACK_LIST's leading characters: + - = % @ and their full-width forms (U+FF0B, U+FF0D,
+// U+FF1D, U+FF05, U+FF20, each EF BC xx in UTF-8).
+bool StartsWithFormulaChar(std::string_view s) {
+  if (s.empty()) return false;
+  switch (s[0]) {
+    case '+': case '-': case '=': case '%': case '@': return true;
+    default: break;
+  }
+  if (s.size() < 3 || static_cast<unsigned char>(s[0]) != 0xEF || static_cast<unsigned char>(s[1]) != 0xBC) {
+    return false;
+  }
+  switch (static_cast<unsigned char>(s[2])) {
+    case 0x8B: case 0x8D: case 0x9D: case 0x85: case 0xA0: return true;
+    default: return false;
+  }
+}
+
+bool MatchesBlackList(std::string_view s) {
+  if (StartsWithFormulaChar(s)) return true;
+  for (size_t pos = s.find(';'); pos != std::string_view::npos; pos = s.find(';', pos + 1)) {
+    if (StartsWithFormulaChar(s.substr(pos + 1))) return true;
+  }
+  return false;
+}
+
+// Python csv QUOTE_MINIMAL with pandas' dialect: quote when the field holds the delimiter, the
+// quote character or '\n'; embedded quotes are doubled. Python 3.11 leaves a bare '\r' unquoted
+// (lineterminator is "\n"), which its own reader then takes for a line end; we quote it too.
+void AppendQuoted(std::string* out, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    *out += field;
+    return;
+  }
+  *out += '"';
+  for (char c : field) {
+    if (c == '"') *out += '"';
+    *out += c;
+  }
+  *out += '"';
+}
+
+std::string PartPath(const std::string& path, size_t part) {
+  const std::filesystem::path p(path);
+  std::filesystem::path name = p.stem();
+  name += "_part_" + std::to_string(part);
+  name += p.extension();
+  return (p.parent_path() / name).string();
+}
+
+// Appends a row's cells to a block, comma-separated.
+class CsvRowFormatter : public ResultCellVisitor {
+ public:
+  explicit CsvRowFormatter(std::string* out) : out_(out) {}
+  void Text(std::string_view text) override {
+    Separate();
+    AppendCsvText(out_, text);
+  }
+  void Value(const Cell& cell) override {
+    Separate();
+    AppendCsvField(out_, cell);
+  }
+  void EndRow() {
+    *out_ += '\n';
+    first_ = true;
+  }
+
+ private:
+  void Separate() {
+    if (!first_) *out_ += ',';
+    first_ = false;
+  }
+  std::string* out_;
+  bool first_ = true;
+};
+
+// Formats rows [begin, end) in blocks on all cores and writes the blocks in order.
+Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile* file) {
+  constexpr size_t kBlockRows = 4096;
+  size_t next = begin;
+  return internal::FormatBlocksInOrder(
+      [&](internal::BlockRange* range) {
+        *range = {next, std::min(end, next + kBlockRows)};
+        next = range->second;
+        return range->first < end;
+      },
+      [&](internal::BlockRange range) {
+        std::string block;
+        CsvRowFormatter format(&block);
+        for (size_t row_idx = range.first; row_idx < range.second; ++row_idx) {
+          VisitResultCells(table.rows[row_idx], table.mode, table.with_stack, &format);
+          format.EndRow();
+        }
+        return block;
+      },
+      [&](const std::string& block) { return file->Write(block); });
+}
+
+}  // namespace
+
+// The cheap pattern test first: most texts start with neither a formula character nor hold a ';'.
+bool LooksLikeFormula(std::string_view text) { return MatchesBlackList(text) && !ParsesAsPythonFloat(text); }
+
+void AppendCsvField(std::string* out, const Cell& cell) {
+  switch (cell.kind()) {
+    case Cell::Kind::kFloat: {
+      const double v = cell.number();
+      // G3 replaces float ±inf by " inf"/" -inf" so spreadsheets do not show #NAME? (compare.md §4.1);
+      // pandas writes a float NaN as its na_rep, the empty string.
+      if (std::isnan(v)) return;
+      if (std::isinf(v)) {
+        *out += v > 0 ? " inf" : " -inf";
+        return;
+      }
+      char repr[48];
+      out->append(repr, AppendPythonFloatRepr(repr, v));
+      return;
+    }
+    case Cell::Kind::kInt: *out += std::to_string(cell.integer()); return;
+    case Cell::Kind::kBool: *out += cell.boolean() ? "True" : "False"; return;
+    case Cell::Kind::kText: AppendCsvText(out, cell.text()); return;
+  }
+}
+
+void AppendCsvText(std::string* out, std::string_view text) {
+  // G3 aborts the whole write on such a value (compare.md §1.4); we keep the row and defuse the
+  // text the way spreadsheets expect, with a leading apostrophe.
+  if (!LooksLikeFormula(text)) {
+    AppendQuoted(out, text);
+    return;
+  }
+  std::string defused(1, '\'');
+  defused.append(text);
+  AppendQuoted(out, defused);
+}
+
+std::string CsvField(const Cell& cell) {
+  std::string out;
+  AppendCsvField(&out, cell);
+  return out;
+}
+
+Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultTable& table,
+                                          size_t max_rows_per_file) {
+  if (max_rows_per_file == 0) return Status::Internal(path, "csv split size must be positive");
+  const size_t total = table.rows.size();
+  const size_t files = total == 0 ? 1 : (total + max_rows_per_file - 1) / max_rows_per_file;
+
+  std::string header_line;
+  const std::vector<std::string> header = table.Header();
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (i) header_line += ',';
+    AppendQuoted(&header_line, header[i]);
+  }
+  header_line += '\n';
+
+  std::vector<AtomicFile> outputs;
+  std::vector<std::string> paths;
+  for (size_t file_idx = 0; file_idx < files; ++file_idx) {
+    const std::string file_path = files == 1 ? path : PartPath(path, file_idx + 1);
+    MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(file_path));
+    MSP_RETURN_IF_ERROR(file.Write(header_line));
+    const size_t begin = file_idx * max_rows_per_file, end = std::min(total, begin + max_rows_per_file);
+    MSP_RETURN_IF_ERROR(WriteRows(table, begin, end, &file));
+    outputs.push_back(std::move(file));
+    paths.push_back(file_path);
+  }
+  // Commit only when every part is complete; undo the parts already renamed if a later one fails.
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Status st = outputs[i].Commit();
+    if (!st.ok()) {
+      for (size_t done = 0; done < i; ++done) std::remove(paths[done].c_str());
+      return st;
+    }
+  }
+  return paths;
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,73 @@
+#include "msprobe/compare/output/json_writer.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cmath>
+
+#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/io/atomic_file.h"
+
+namespace msprobe::compare {
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void WriteCell(JsonWriter* w, const Cell& cell) {
+  switch (cell.kind()) {
+    case Cell::Kind::kText: w->String(cell.text().data(), static_cast<rapidjson::SizeType>(cell.text().size())); return;
+    case Cell::Kind::kInt: w->Int64(cell.integer()); return;
+    case Cell::Kind::kBool: w->Bool(cell.boolean()); return;
+    case Cell::Kind::kFloat: break;
+  }
+  const std::string repr = PythonFloatRepr(cell.number());
+  if (std::isfinite(cell.number())) {
+    // repr() digits ("1e-05", "3.0") are valid JSON numbers and match the CSV exactly.
+    w->RawValue(repr.data(), repr.size(), rapidjson::kNumberType);
+  } else {
+    w->String(repr.data(), static_cast<rapidjson::SizeType>(repr.size()));
+  }
+}
+
+}  // namespace
+
+const char* DumpModeName(CompareMode mode) {
+  switch (mode) {
+    case CompareMode::kTensor: return "ALL";
+    case CompareMode::kSummary: return "SUMMARY";
+    case CompareMode::kMd5: return "MD5";
+  }
+  return "SUMMARY";
+}
+
+Status WriteJson(const std::string& path, const ResultTable& table) {
+  MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
+  rapidjson::StringBuffer sb;
+  JsonWriter w(sb);
+  std::string out = std::string("{\"mode\": \"") + DumpModeName(table.mode) + "\",\n \"header\": ";
+  w.StartArray();
+  for (const std::string& name : table.Header()) w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+  w.EndArray();
+  out.append(sb.GetString(), sb.GetSize());
+  out += ",\n \"rows\": [";
+  for (size_t row_idx = 0; row_idx < table.rows.size(); ++row_idx) {
+    sb.Clear();
+    w.Reset(sb);
+    w.StartArray();
+    for (const Cell& cell : ResultCells(table.rows[row_idx], table.mode, table.with_stack)) WriteCell(&w, cell);
+    w.EndArray();
+    out += row_idx ? ",\n  " : "\n  ";
+    out.append(sb.GetString(), sb.GetSize());
+    if (out.size() >= kFlushBytes) {
+      MSP_RETURN_IF_ERROR(file.Write(out));
+      out.clear();
+    }
+  }
+  out += table.rows.empty() ? "]}\n" : "\n ]}\n";
+  MSP_RETURN_IF_ERROR(file.Write(out));
+  return file.Commit();
+}
+
+}  // namespace msprobe::compare

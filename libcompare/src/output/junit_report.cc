@@ -1,0 +1,84 @@
+#include "msprobe/compare/output/junit_report.h"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/io/atomic_file.h"
+
+namespace msprobe::compare {
+namespace {
+
+// XML 1.0 text or attribute: escapes markup and quotes; control characters XML cannot hold become '?'.
+std::string Xml(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\t': out += "&#9;"; break;
+      case '\r': out += "&#13;"; break;
+      default: out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table, FailLevel level) {
+  if (level == FailLevel::kNone) level = FailLevel::kError;
+  JunitSuite suite{std::move(name), std::move(file), 0, {}};
+  std::unordered_map<std::string_view, size_t> index;
+  for (const ResultRow& row : table.rows) {
+    const auto [it, inserted] = index.emplace(row.api, suite.cases.size());
+    if (inserted) suite.cases.push_back({row.api, {}});
+    if (Reaches(row.result, level)) {
+      suite.cases[it->second].failures.push_back({row.npu_name, row.result, JsonDumpsStrings(row.err_messages)});
+    }
+  }
+  return suite;
+}
+
+Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites) {
+  size_t tests = 0, failures = 0;
+  for (const JunitSuite& suite : suites) {
+    tests += suite.cases.size();
+    for (const JunitCase& c : suite.cases) failures += c.failures.empty() ? 0 : 1;
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuites name=\"msprobe-compare\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", tests, failures);
+  for (const JunitSuite& suite : suites) {
+    size_t suite_failures = 0;
+    for (const JunitCase& c : suite.cases) suite_failures += c.failures.empty() ? 0 : 1;
+    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
+                       Xml(suite.name), suite.cases.size(), suite_failures, suite.seconds);
+    out += fmt::format("    <properties>\n      <property name=\"result_file\" value=\"{}\"/>\n    </properties>\n",
+                       Xml(suite.file));
+    for (const JunitCase& c : suite.cases) {
+      if (c.failures.empty()) {
+        out += fmt::format("    <testcase name=\"{}\" classname=\"{}\"/>\n", Xml(c.name), Xml(suite.name));
+        continue;
+      }
+      const JunitFailure& first = c.failures.front();
+      out += fmt::format("    <testcase name=\"{}\" classname=\"{}\">\n", Xml(c.name), Xml(suite.name));
+      out += fmt::format("      <failure message=\"{}: {}: {}\" type=\"{}\">", Xml(first.npu_name), Xml(first.result),
+                         Xml(first.err_message), Xml(first.result));
+      for (const JunitFailure& f : c.failures) {
+        out += Xml(fmt::format("{}\t{}\t{}", f.npu_name, f.result, f.err_message)) + "&#10;";
+      }
+      out += "</failure>\n    </testcase>\n";
+    }
+    out += "  </testsuite>\n";
+  }
+  out += "</testsuites>\n";
+  return WriteFileAtomically(path, out);
+}
+
+}  // namespace msprobe::compare

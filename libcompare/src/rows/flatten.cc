@@ -1,0 +1,585 @@
+#include "msprobe/compare/rows/flatten.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "msprobe/dump/formats/python_format.h"
+#include "rows/vector_pool_internal.h"
+
+namespace msprobe::compare {
+namespace {
+
+// Const.MAX_DEPTH: op_item_parse refuses deeper nesting (compare.md §2.3).
+constexpr int kMaxParseDepth = 400;
+// Python's json.load gives up (RecursionError) near its default recursion limit of 1000; refusing
+// such documents up front also keeps every recursive renderer here off a deep stack.
+constexpr int kMaxJsonDepth = 1000;
+
+constexpr std::string_view kParamsGrad = "parameters_grad";
+
+// The fields read_op walks, in its fixed order, with their name suffix and state (§2.3).
+struct IoField {
+  const char* key;
+  const char* suffix;
+  RowState state;
+};
+constexpr std::array<IoField, 5> kIoFields = {{
+    {"input_args", ".input", RowState::kInput},
+    {"input_kwargs", ".input", RowState::kInput},
+    {"input", ".input", RowState::kInput},
+    {"output", ".output", RowState::kOutput},
+    {"parameters", ".parameters", RowState::kParameters},
+}};
+
+std::string_view StringOf(const JsonValue& v) { return {v.GetString(), v.GetStringLength()}; }
+
+bool HasComponent(std::string_view name, std::string_view component) {
+  for (size_t start = 0;;) {
+    const size_t dot = name.find('.', start);
+    if (name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start) == component) {
+      return true;
+    }
+    if (dot == std::string_view::npos) return false;
+    start = dot + 1;
+  }
+}
+
+// s.split('.')[-1] and [-2], the second empty when s has no '.'.
+std::array<std::string_view, 2> LastTwoComponents(std::string_view s) {
+  const size_t last_dot = s.rfind('.');
+  if (last_dot == std::string_view::npos) return {s, {}};
+  const std::string_view rest = s.substr(0, last_dot);
+  const size_t prev_dot = rest.rfind('.');
+  return {s.substr(last_dot + 1), prev_dot == std::string_view::npos ? rest : rest.substr(prev_dot + 1)};
+}
+
+// str.replace(old, ''), every occurrence.
+std::string RemoveAll(std::string s, std::string_view needle) {
+  if (needle.empty()) return s;
+  for (size_t at; (at = s.find(needle)) != std::string::npos;) s.erase(at, needle.size());
+  return s;
+}
+
+// Python truthiness of what json.load made.
+bool Truthy(const JsonValue* v) {
+  if (v == nullptr || v->IsNull()) return false;
+  if (v->IsBool()) return v->GetBool();
+  if (v->IsInt64()) return v->GetInt64() != 0;
+  if (v->IsUint64()) return v->GetUint64() != 0;
+  if (v->IsNumber()) return v->GetDouble() != 0;  // NaN is truthy, as in Python
+  if (v->IsString()) return v->GetStringLength() != 0;
+  if (v->IsArray()) return !v->Empty();
+  return v->MemberCount() != 0;
+}
+
+// gen_op_item turns every top-level bool of a leaf into "True"/"False" before looking at it, so
+// a bool field is always present and truthy.
+bool TruthyAfterBoolToStr(const JsonValue* v) { return v != nullptr && (v->IsBool() || Truthy(v)); }
+
+// str(value) with None for a missing key.
+std::string StrOrNone(const JsonValue* v) { return v ? PythonStr(*v) : "None"; }
+
+// A statistic as msprobe keeps it: numbers stay numbers, NaN becomes "Nan", None "None", and
+// `bool_as_text` says whether gen_op_item already turned a bool into its string.
+Cell StatCell(const JsonValue* v, bool bool_as_text) {
+  if (v == nullptr || v->IsNull()) return Cell::None();
+  if (v->IsBool()) return bool_as_text ? Cell::Text(v->GetBool() ? "True" : "False") : Cell::Bool(v->GetBool());
+  if (v->IsInt64()) return Cell::Int(v->GetInt64());
+  if (v->IsDouble()) return std::isnan(v->GetDouble()) ? Cell::Nan() : Cell::Float(v->GetDouble());
+  if (v->IsString()) return Cell::Text(std::string(StringOf(*v)));
+  return Cell::Text(PythonStr(*v));  // uint64 past int64, lists, dicts
+}
+
+// str(type(value)) for the value json.load made.
+std::string PythonTypeStr(const JsonValue* v) {
+  const char* name = "NoneType";
+  if (v == nullptr || v->IsNull()) name = "NoneType";
+  else if (v->IsBool()) name = "bool";
+  else if (v->IsInt64() || v->IsUint64()) name = "int";
+  else if (v->IsNumber()) name = "float";
+  else if (v->IsString()) name = "str";
+  else if (v->IsArray()) name = "list";
+  else name = "dict";
+  return fmt::format("<class '{}'>", name);
+}
+
+// str(np.shape(np.array(value))) for a slice's [start, stop, step]: "(3,)", "()" for a scalar.
+std::string NumpyShapeStr(const JsonValue* v) {
+  std::vector<size_t> dims;
+  while (v != nullptr && v->IsArray()) {
+    dims.push_back(v->Size());
+    if (v->Empty()) break;
+    const JsonValue& first = (*v)[0];
+    const bool regular = first.IsArray() && std::all_of(v->Begin(), v->End(), [&](const JsonValue& e) {
+      return e.IsArray() && e.Size() == first.Size();
+    });
+    v = regular ? &first : nullptr;
+  }
+  if (dims.size() == 1) return fmt::format("({},)", dims[0]);
+  return fmt::format("({})", fmt::join(dims, ", "));
+}
+
+// "%08x" % zlib.crc32(text): the md5 msprobe gives a leaf that has none.
+std::string Crc32Hex(std::string_view text) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size()));
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex(8, '0');
+  for (int i = 7; i >= 0; --i, crc >>= 4) hex[static_cast<size_t>(i)] = kDigits[crc & 0xF];
+  return hex;
+}
+
+bool DepthAtMost(const JsonValue& v, int budget) {
+  if (budget < 0) return false;
+  if (v.IsArray()) {
+    for (const auto& e : v.GetArray()) {
+      if (!DepthAtMost(e, budget - 1)) return false;
+    }
+  } else if (v.IsObject()) {
+    for (const auto& m : v.GetObject()) {
+      if (!DepthAtMost(m.value, budget - 1)) return false;
+    }
+  }
+  return true;
+}
+
+// Fills the row of a None argument (rows are filled where they stay: they are large).
+void FillNoneRow(std::string name, RowState state, OpRow* out) {
+  OpRow& row = *out;
+  row.name = std::move(name);
+  row.state = state;
+  row.dtype = "None";
+  row.shape = "None";
+  row.stats = {Cell::None(), Cell::None(), Cell::None(), Cell::None()};
+  // msprobe's md5 is None here and pandas' fillna shows it as N/A.
+  row.md5 = "N/A";
+}
+
+// The members gen_op_item reads, found in one pass over the leaf (it has a dozen members, and a
+// lookup per key would scan them a dozen times). A repeated key keeps its first value, as Member().
+struct LeafMembers {
+  std::array<const JsonValue*, 4> stats{};  // Max, Min, Mean, Norm
+  const JsonValue *data_name = nullptr, *requires_grad = nullptr, *md5 = nullptr, *dtype = nullptr,
+                  *value = nullptr, *type = nullptr, *shape = nullptr, *group_ranks = nullptr;
+
+  explicit LeafMembers(const JsonValue& leaf) {
+    if (!leaf.IsObject()) return;
+    for (const auto& member : leaf.GetObject()) {
+      if (const JsonValue** slot = Slot(StringOf(member.name)); slot != nullptr && *slot == nullptr) {
+        *slot = &member.value;
+      }
+    }
+  }
+
+ private:
+  const JsonValue** Slot(std::string_view key) {
+    if (key == "Max") return &stats[0];
+    if (key == "Min") return &stats[1];
+    if (key == "Mean") return &stats[2];
+    if (key == "Norm") return &stats[3];
+    if (key == "data_name") return &data_name;
+    if (key == "requires_grad") return &requires_grad;
+    if (key == "md5") return &md5;
+    if (key == "dtype") return &dtype;
+    if (key == "value") return &value;
+    if (key == "type") return &type;
+    if (key == "shape") return &shape;
+    if (key == "group_ranks") return &group_ranks;
+    return nullptr;
+  }
+};
+
+// gen_op_item: one row from a leaf object (compare.md §2.3), filled into a default row.
+void FillLeafRow(const JsonValue& leaf, const std::string& name, RowState state, OpRow* out) {
+  OpRow& row = *out;
+  row.state = state;
+  const LeafMembers m(leaf);
+  for (size_t i = 0; i < m.stats.size(); ++i) row.stats[i] = StatCell(m.stats[i], true);
+
+  const JsonValue* data_name = m.data_name;
+  if (Truthy(data_name)) {
+    row.data_name = data_name->IsString() ? std::string(StringOf(*data_name)) : PythonStr(*data_name);
+  }
+  if (std::string_view(row.data_name) != "-1") {
+    const size_t dot = row.data_name.rfind('.');
+    row.name = dot == std::string::npos ? row.data_name : row.data_name.substr(0, dot);
+  } else {
+    row.name = name;
+  }
+
+  const JsonValue* requires_grad = m.requires_grad;
+  if (requires_grad != nullptr && !requires_grad->IsNull()) row.requires_grad = PythonStr(*requires_grad);
+
+  const JsonValue* md5 = m.md5;
+  bool has_md5 = TruthyAfterBoolToStr(md5);
+  if (has_md5) row.md5 = PythonStr(*md5);
+
+  const JsonValue* dtype = m.dtype;
+  const JsonValue* value = m.value;
+  const JsonValue* type_v = m.type;
+  const std::string_view type = type_v && type_v->IsString() ? StringOf(*type_v) : std::string_view();
+  if (TruthyAfterBoolToStr(dtype)) {
+    row.dtype = PythonStr(*dtype);
+    row.shape = StrOrNone(m.shape);
+  } else if (type == "torch.Size") {
+    row.dtype = type;
+    row.shape = StrOrNone(value);
+  } else if (type == "slice") {
+    row.dtype = type;
+    row.shape = NumpyShapeStr(value);  // the statistics stay as recorded (normally absent: None)
+  } else if (type == "ellipsis") {
+    row.dtype = type;
+    row.shape = "[]";
+    row.stats.fill(StatCell(value, false));
+  } else if (const std::string_view last = LastTwoComponents(name)[0];
+             last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
+    row.dtype = StrOrNone(type_v);
+    row.shape = "[]";
+    row.md5 = StrOrNone(value);
+    row.stats.fill(Cell::Text(row.md5));
+    has_md5 = !row.md5.empty();
+  } else if (type == "torch.ProcessGroup") {
+    row.dtype = type;
+    row.shape = "[]";
+    row.md5 = StrOrNone(m.group_ranks);
+    row.stats.fill(Cell::Text(row.md5));
+    has_md5 = !row.md5.empty();
+  } else {
+    row.dtype = PythonTypeStr(value);
+    row.shape = "[]";
+    row.stats.fill(StatCell(value, false));
+  }
+  // op_data.get('value', ''): a missing value hashes "", a null one "None".
+  if (!has_md5) row.md5 = Crc32Hex(value ? PythonStr(*value) : std::string());
+}
+
+// op_item_parse: the rows of one argument value, depth-first in JSON order.
+Status ParseItem(const JsonValue& v, const std::string& name, RowState state, int depth, const std::string& source,
+                 std::vector<OpRow>* rows) {
+  if (depth > kMaxParseDepth) {
+    return Status::InvalidInput(source, fmt::format("parse of '{}' exceeds the recursion limit of {}", name,
+                                                    kMaxParseDepth));
+  }
+  if (v.IsNull()) {
+    FillNoneRow(name, state, &rows->emplace_back());
+    return Status::Ok();
+  }
+  if (!Truthy(&v)) return Status::Ok();
+  if (v.IsArray()) {
+    // Parameter-gradient lists hold one tensor each; msprobe names it after the parameter alone.
+    const bool keep_name = HasComponent(name, kParamsGrad);
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      const std::string child = keep_name ? name : name + '.' + std::to_string(i);
+      MSP_RETURN_IF_ERROR(ParseItem(v[i], child, state, depth + 1, source, rows));
+    }
+    return Status::Ok();
+  }
+  if (!v.IsObject()) return Status::Ok();  // a bare scalar is not an argument encoding
+  const char* class_type = StringMember(v, "class_type");
+  if (class_type && std::string_view(class_type) == "torch.distributed.P2POp") {
+    const JsonValue* tensor = Member(v, "tensor");
+    OpRow& row = rows->emplace_back();
+    if (tensor && tensor->IsObject()) {
+      FillLeafRow(*tensor, name, state, &row);
+    } else {
+      FillNoneRow(name, state, &row);
+    }
+    row.p2p_op = StrOrNone(Member(v, "op"));
+    row.p2p_peer = StrOrNone(Member(v, "peer"));
+    return Status::Ok();
+  }
+  if (StringMember(v, "type") != nullptr) {
+    FillLeafRow(v, name, state, &rows->emplace_back());
+    return Status::Ok();
+  }
+  for (const auto& m : v.GetObject()) {
+    MSP_RETURN_IF_ERROR(ParseItem(m.value, name + '.' + std::string(StringOf(m.name)), state, depth + 1, source, rows));
+  }
+  return Status::Ok();
+}
+
+// read_op: the rows of one data entry, in parse order (before reordering).
+Status ReadEntry(const JsonValue& value, const std::string& key, const std::string& source, std::vector<OpRow>* rows) {
+  const auto [last, prev] = LastTwoComponents(key);
+  if (last == "debug") return ParseItem(value, key, RowState::kDebug, 0, source, rows);
+  if (last == kParamsGrad || prev == kParamsGrad) {
+    return ParseItem(value, key, RowState::kParametersGrad, 0, source, rows);
+  }
+  if (!value.IsObject()) return Status::InvalidInput(source, fmt::format("entry '{}' is not an object", key));
+  for (const IoField& field : kIoFields) {
+    if (const JsonValue* v = Member(value, field.key)) {
+      MSP_RETURN_IF_ERROR(ParseItem(*v, key + field.suffix, field.state, 0, source, rows));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+KeyParts SplitKey(std::string_view key, bool is_debug) {
+  if (is_debug) return {std::string(key), std::string(key), std::string(key)};
+  const auto [last, prev] = LastTwoComponents(key);
+  const bool has_dot = last.data() != key.data(), has_two_dots = has_dot && prev.data() != key.data();
+  // ".".join(parts[:-n]): the key before one of its last components.
+  const auto before = [&](std::string_view part) {
+    return std::string(key.substr(0, static_cast<size_t>(part.data() - key.data()) - 1));
+  };
+  if (last == kParamsGrad || prev == kParamsGrad) {
+    return {has_dot ? before(last) : "", std::string(kParamsGrad), std::string(kParamsGrad)};
+  }
+  for (std::string_view direction : {"forward", "backward"}) {
+    if (last == direction || prev == direction) {
+      return {has_two_dots ? before(prev) : "", std::string(prev) + '.' + std::string(last), std::string(direction)};
+    }
+  }
+  return {};
+}
+
+bool MayBeBackwardKey(std::string_view key) {
+  const auto [last, prev] = LastTwoComponents(key);
+  return last == "backward" || prev == "backward";
+}
+
+std::string NameSuffix(const OpRow& row) { return RemoveAll(row.name, row.api); }
+
+namespace {
+
+// reorder_index: inputs (and debug rows), then parameters, outputs, parameter gradients.
+int OrderClass(RowState s) {
+  switch (s) {
+    case RowState::kParameters: return 1;
+    case RowState::kOutput: return 2;
+    case RowState::kParametersGrad: return 3;
+    default: return 0;
+  }
+}
+
+// load_stack_json: entry name → stack list, from either stack.json format (compare.md §2.5).
+Result<std::unordered_map<std::string, const JsonValue*>> IndexStacks(const JsonValue& stack,
+                                                                       const std::string& stack_source) {
+  if (!stack.IsObject()) return Status::InvalidInput(stack_source, "stack.json is not a JSON object");
+  std::unordered_map<std::string, const JsonValue*> index;
+  if (!Truthy(Member(stack, "0"))) {  // old format: {entry: [lines]}
+    for (const auto& m : stack.GetObject()) index[std::string(StringOf(m.name))] = &m.value;
+    return index;
+  }
+  for (const auto& m : stack.GetObject()) {  // new format: {"0": [[entries], [lines]], ...}
+    const JsonValue& group = m.value;
+    if (!group.IsArray() || group.Size() != 2 || !group[0].IsArray()) continue;
+    for (const auto& api : group[0].GetArray()) {
+      if (api.IsString()) index[std::string(StringOf(api))] = &group[1];
+    }
+  }
+  return index;
+}
+
+// md5_find (compare.md §2.1) for one entry of `data`: whether a statistics dump holds md5 (CRC-32)
+// summaries. A debug.json is searched everywhere; a dump.json only in each entry's fields and their
+// list items.
+bool EntryHasMd5(std::string_view key, const JsonValue& entry, bool is_debug) {
+  if (is_debug) {
+    if (key == "md5") return true;
+    std::vector<const JsonValue*> todo = {&entry};
+    while (!todo.empty()) {
+      const JsonValue* v = todo.back();
+      todo.pop_back();
+      if (v->IsObject()) {
+        if (v->HasMember("md5")) return true;
+        for (const auto& m : v->GetObject()) todo.push_back(&m.value);
+      } else if (v->IsArray()) {
+        for (const auto& e : v->GetArray()) todo.push_back(&e);
+      }
+    }
+    return false;
+  }
+  // Python's `"md5" in x`: a dict key, a substring, or a list element.
+  const auto contains_md5 = [](const JsonValue& v) {
+    if (v.IsObject()) return v.HasMember("md5");
+    if (v.IsString()) return StringOf(v).find("md5") != std::string_view::npos;
+    if (v.IsArray()) {
+      return std::any_of(v.Begin(), v.End(), [](const JsonValue& e) { return e.IsString() && StringOf(e) == "md5"; });
+    }
+    return false;
+  };
+  if (!entry.IsObject()) return false;
+  for (const auto& field : entry.GetObject()) {
+    const JsonValue& v = field.value;
+    if (v.IsArray()) {
+      if (std::any_of(v.Begin(), v.End(), [&](const JsonValue& e) { return Truthy(&e) && contains_md5(e); })) {
+        return true;
+      }
+    } else if (!v.IsBool() && Truthy(&v) && contains_md5(v)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Flattens a dump one `data` entry at a time, so a streamed file never needs its whole document.
+class Flattener {
+ public:
+  Flattener(const std::string& source, const std::string& stack_source) : source_(source), stack_source_(stack_source) {
+    dump_.json_path = source;
+    dump_.framework = "pytorch";
+    file_name_ = std::filesystem::path(source).filename().string();
+    dump_.is_debug = file_name_ == "debug.json";
+  }
+
+  // Rows go into `storage` (its rows dropped, its capacity kept), with room for `rows` of them.
+  void Reserve(std::vector<OpRow> storage, size_t rows) {
+    dump_.rows = std::move(storage);
+    dump_.rows.clear();
+    internal::ReserveWithSlack(&dump_.rows, rows);
+  }
+
+  Status IndexStack(const JsonValue& stack) {
+    if (!DepthAtMost(stack, kMaxJsonDepth)) {
+      return Status::InvalidInput(stack_source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+    }
+    MSP_ASSIGN_OR_RETURN(stacks_, IndexStacks(stack, stack_source_));
+    return Status::Ok();
+  }
+
+  // A top-level member other than the entries of "data".
+  Status Top(std::string_view key, const JsonValue& v) {
+    if (!DepthAtMost(v, kMaxJsonDepth - 1)) {
+      return Status::InvalidInput(source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+    }
+    if (key == "task") {
+      has_task_ = Truthy(&v);
+      if (has_task_) dump_.task = PythonStr(v);
+    } else if (key == "level" && v.IsString()) {
+      dump_.level = v.GetString();
+      // Ours: a json with level "debug" not named dump.json is read as a debug.json.
+      if (file_name_ != "dump.json" && dump_.level == "debug") dump_.is_debug = true;
+    } else if (key == "framework" && v.IsString()) {
+      dump_.framework = v.GetString();
+    } else if (key == "data") {
+      if (!v.IsObject()) return Status::InvalidInput(source_, "data is missing or not an object");
+      has_data_ = true;  // an empty object; a non-empty one arrives entry by entry
+    }
+    return Status::Ok();
+  }
+
+  Status Entry(std::string_view key_view, const JsonValue& value) {
+    has_data_ = true;
+    if (!DepthAtMost(value, kMaxJsonDepth - 2)) {
+      return Status::InvalidInput(source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+    }
+    const std::string key(key_view);
+    has_md5_ = has_md5_ || EntryHasMd5(key, value, dump_.is_debug);
+    // The entry's rows go straight to their place at the end of the dump.
+    const auto first_row = static_cast<std::ptrdiff_t>(dump_.rows.size());
+    MSP_RETURN_IF_ERROR(ReadEntry(value, key, source_, &dump_.rows));
+    const auto entry_begin = [&] { return dump_.rows.begin() + first_row; };  // valid once the rows are read
+    const JsonValue* stack_lines = nullptr;
+    if (const auto it = stacks_.find(key); it != stacks_.end() && !it->second->IsNull()) {
+      if (!it->second->IsArray()) {
+        return Status::InvalidInput(stack_source_, fmt::format("stack of '{}' is not a list", key));
+      }
+      stack_lines = it->second;
+    }
+    KeyParts parts = SplitKey(key, dump_.is_debug);
+    if (parts.op_no_number.empty()) {  // neither forward, backward nor parameters_grad
+      dump_.rows.erase(entry_begin(), dump_.rows.end());
+      return Status::Ok();
+    }
+    auto& [forward_count, backward_count] = call_counts_[parts.op_no_number];
+    const int forward_order = forward_count, backward_order = backward_count;
+    if (parts.direction == "forward") ++forward_count;
+    if (parts.direction == "backward") ++backward_count;
+
+    // read_op gives inputs, outputs, then parameters: a stable sort by OrderClass puts the
+    // parameters before the outputs. Most entries have none and are in order already.
+    const auto by_class = [](const OpRow& a, const OpRow& b) { return OrderClass(a.state) < OrderClass(b.state); };
+    if (!std::is_sorted(entry_begin(), dump_.rows.end(), by_class)) {
+      std::stable_sort(entry_begin(), dump_.rows.end(), by_class);
+    }
+    bool first = true;
+    for (auto row = entry_begin(); row != dump_.rows.end(); ++row) {
+      FinishRow(&*row, key, forward_order, backward_order, first ? stack_lines : nullptr);
+      first = false;
+    }
+    return Status::Ok();
+  }
+
+  // The key-derived fields every row of an entry shares; the stack goes on the entry's first row.
+  static void FinishRow(OpRow* row, const std::string& key, int forward_order, int backward_order,
+                        const JsonValue* stack_lines) {
+    row->api = key;
+    row->forward_call_order = forward_order;
+    row->backward_call_order = backward_order;
+    if (stack_lines != nullptr) row->stack_info = PythonStr(*stack_lines);
+  }
+
+  Result<FlatDump> Finish() && {
+    if (!has_task_) return Status::InvalidInput(source_, "task is missing or empty");
+    if (!has_data_) return Status::InvalidInput(source_, "data is missing or not an object");
+    if (dump_.task == "tensor") {
+      dump_.mode = CompareMode::kTensor;
+    } else if (dump_.task == "statistics") {
+      dump_.mode = has_md5_ ? CompareMode::kMd5 : CompareMode::kSummary;
+    } else if (dump_.task == "structure") {
+      return Status::InvalidInput(source_, "task structure holds no data to compare");
+    } else {
+      return Status::InvalidInput(source_, fmt::format("task {} is not comparable (compare needs tensor or statistics)",
+                                                       dump_.task));
+    }
+    return std::move(dump_);
+  }
+
+ private:
+  const std::string& source_;
+  const std::string& stack_source_;
+  std::string file_name_;
+  FlatDump dump_;
+  bool has_task_ = false, has_data_ = false, has_md5_ = false;
+  std::unordered_map<std::string, const JsonValue*> stacks_;
+  std::unordered_map<std::string, std::pair<int, int>> call_counts_;  // op_no_number → forward, backward calls so far
+};
+
+}  // namespace
+
+Result<FlatDump> FlattenDocument(const JsonValue& root, const JsonValue* stack, const std::string& source) {
+  const std::string stack_source = "stack.json";
+  if (!root.IsObject()) return Status::InvalidInput(source, "not a JSON object");
+  Flattener flattener(source, stack_source);
+  if (stack != nullptr) MSP_RETURN_IF_ERROR(flattener.IndexStack(*stack));
+  // Header members first, as msprobe reads them before the data.
+  for (const auto& m : root.GetObject()) MSP_RETURN_IF_ERROR(flattener.Top(StringOf(m.name), m.value));
+  if (const JsonValue* data = Member(root, "data"); data != nullptr && data->IsObject()) {
+    for (const auto& m : data->GetObject()) MSP_RETURN_IF_ERROR(flattener.Entry(StringOf(m.name), m.value));
+  }
+  return std::move(flattener).Finish();
+}
+
+Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
+                             std::vector<OpRow> storage) {
+  Flattener flattener(json_path, stack_json);
+  std::error_code ec;
+  // msprobe's indent-1 json spends about 250 bytes on a tensor row, fewer on a scalar: reserve for
+  // rows of 160 bytes (capped) so that the rows are not moved, and their memory touched twice, as
+  // they grow. Untouched capacity costs no memory.
+  const uintmax_t bytes = std::filesystem::file_size(json_path, ec);
+  flattener.Reserve(std::move(storage), ec ? 0 : std::min<uintmax_t>(bytes / 160, uintmax_t{4} << 20));
+  rapidjson::Document stack;
+  if (!stack_json.empty()) {
+    MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
+    MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));
+  }
+  MSP_RETURN_IF_ERROR(StreamJsonObject(
+      json_path, "data", [&](std::string_view key, const JsonValue& v) { return flattener.Top(key, v); },
+      [&](std::string_view key, const JsonValue& v) { return flattener.Entry(key, v); }));
+  return std::move(flattener).Finish();
+}
+
+}  // namespace msprobe::compare

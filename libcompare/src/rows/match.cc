@@ -1,0 +1,274 @@
+#include "msprobe/compare/rows/match.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include <array>
+#include <deque>
+#include <functional>
+
+#include "msprobe/compare/rows/api_mapping.h"
+#include "msprobe/compare/rows/flatten.h"
+#include "msprobe/compare/rows/fuzzy_match.h"
+
+namespace msprobe::compare {
+namespace {
+
+bool IsDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// Cross-framework coarse dtype classes (compare.md §3.2.4, msprobe `cross_dtype_mapping`);
+// strings not listed are compared as they are.
+std::string_view CoarseDtype(std::string_view dtype) {
+  struct Class {
+    std::string_view dtype, coarse;
+  };
+  static constexpr Class kClasses[] = {
+      {"Int8", "int"},        {"torch.int8", "int"},        {"UInt8", "int"},
+      {"torch.uint8", "int"}, {"Int16", "int"},             {"torch.int16", "int"},
+      {"UInt16", "int"},      {"torch.uint16", "int"},      {"Int32", "int"},
+      {"torch.int32", "int"}, {"UInt32", "int"},            {"torch.uint32", "int"},
+      {"Int64", "int"},       {"torch.int64", "int"},       {"UInt64", "int"},
+      {"torch.uint64", "int"},
+      {"Float16", "float"},   {"torch.float16", "float"},   {"Float32", "float"},
+      {"torch.float32", "float"}, {"Float64", "float"},     {"torch.float64", "float"},
+      {"BFloat16", "float"},  {"torch.bfloat16", "float"},
+      {"Bool", "bool"},       {"torch.bool", "bool"},
+      {"Complex64", "complex"}, {"torch.complex64", "complex"},
+      {"Complex128", "complex"}, {"torch.complex128", "complex"},
+  };
+  for (const Class& c : kClasses) {
+    if (c.dtype == dtype) return c.coarse;
+  }
+  return dtype;
+}
+
+bool InGroup(std::string_view dtype, const std::array<std::string_view, 3>& group) {
+  for (std::string_view member : group) {
+    if (member == dtype) return true;
+  }
+  return false;
+}
+
+constexpr size_t kNoRow = static_cast<size_t>(-1);
+
+// One shard of the bench keys, by open addressing: a slot per distinct key, holding its hash and
+// the chain of its bench rows (first, last; linked through `next`, in bench order). Flat, so a
+// million keys cost no allocation each.
+class KeyShard {
+ public:
+  KeyShard() = default;
+  KeyShard(const std::vector<size_t>& rows, const std::vector<std::string_view>& keys,
+           const std::vector<size_t>& hashes, std::vector<size_t>* next) {
+    size_t capacity = 16;
+    while (capacity < 2 * rows.size()) capacity *= 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    for (const size_t b : rows) {  // a bench row's chain lives in one shard: no race on next
+      Slot& slot = slots_[Find(keys[b], hashes[b], keys)];
+      if (slot.first == kNoRow) {
+        slot = {hashes[b], b, b};
+      } else {
+        (*next)[slot.last] = b;
+        slot.last = b;
+      }
+    }
+  }
+
+  // The first bench row of `key`, or kNoRow.
+  size_t First(std::string_view key, size_t hash, const std::vector<std::string_view>& keys) const {
+    return slots_.empty() ? kNoRow : slots_[Find(key, hash, keys)].first;
+  }
+
+ private:
+  struct Slot {
+    size_t hash = 0, first = kNoRow, last = kNoRow;
+  };
+  // The key's slot, or the empty one where it would go. The shard was picked by the hash's low
+  // bits, so the slot comes from the bits above them.
+  size_t Find(std::string_view key, size_t hash, const std::vector<std::string_view>& keys) const {
+    for (size_t i = (hash >> 6) & mask_;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.first == kNoRow || (slot.hash == hash && keys[slot.first] == key)) return i;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+};
+
+std::vector<size_t> HashAll(const std::vector<std::string_view>& keys) {
+  std::vector<size_t> hashes(keys.size());
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i) hashes[i] = std::hash<std::string_view>{}(keys[i]);
+  });
+  return hashes;
+}
+
+// Outer join on the key restricted to the NPU side, in NPU order (§3.2 steps 1-3): G3's outer
+// merge followed by dropping bench-only rows and a stable sort on the NPU index, which is also what
+// the -dm left join gives. Duplicate keys give every bench row, in bench order.
+// On all cores: the bench keys go to shards by hash, each shard's table is built in bench order, and
+// the NPU rows look up, count and fill their pairs in parallel.
+std::vector<RowPair> JoinOnKeys(const std::vector<std::string_view>& npu_keys,
+                                const std::vector<std::string_view>& bench_keys) {
+  constexpr size_t kShards = 64;  // KeyShard::Find skips the 6 bits that pick the shard
+  std::vector<size_t> npu_hash, bench_hash;
+  tbb::parallel_invoke([&] { npu_hash = HashAll(npu_keys); }, [&] { bench_hash = HashAll(bench_keys); });
+
+  std::array<std::vector<size_t>, kShards> shard_rows;
+  for (size_t b = 0; b < bench_keys.size(); ++b) shard_rows[bench_hash[b] % kShards].push_back(b);
+  std::array<KeyShard, kShards> shards;
+  std::vector<size_t> next(bench_keys.size(), kNoRow);
+  tbb::parallel_for(size_t{0}, kShards,
+                    [&](size_t s) { shards[s] = KeyShard(shard_rows[s], bench_keys, bench_hash, &next); });
+
+  // Per NPU row: its chain's first bench row and the number of pairs it makes (at least one).
+  std::vector<size_t> first(npu_keys.size(), kNoRow), offset(npu_keys.size() + 1, 0);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t n = r.begin(); n != r.end(); ++n) {
+      first[n] = shards[npu_hash[n] % kShards].First(npu_keys[n], npu_hash[n], bench_keys);
+      size_t count = first[n] == kNoRow ? 1 : 0;
+      for (size_t b = first[n]; b != kNoRow; b = next[b]) ++count;
+      offset[n + 1] = count;
+    }
+  });
+  for (size_t n = 0; n < npu_keys.size(); ++n) offset[n + 1] += offset[n];
+  std::vector<RowPair> out(offset.back());
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t n = r.begin(); n != r.end(); ++n) {
+      size_t at = offset[n];
+      if (first[n] == kNoRow) {
+        out[at] = {n, std::nullopt};
+        continue;
+      }
+      for (size_t b = first[n]; b != kNoRow; b = next[b]) out[at++] = {n, b};
+    }
+  });
+  return out;
+}
+
+bool Renumbers(const MatchOptions& options) { return !options.fuzzy && !options.is_debug; }
+
+// The compare keys of rows without a mapping (§3.1): views of the row names, or of `renumbered`
+// for the backward rows whose key is renumbered. The rows and `renumbered` must outlive them.
+std::vector<std::string_view> PlainKeys(const std::vector<OpRow>& rows, const MatchOptions& options,
+                                        std::deque<std::string>* renumbered) {
+  std::vector<std::string_view> keys;
+  keys.reserve(rows.size());
+  for (const OpRow& row : rows) {
+    if (!Renumbers(options) || !MayBeBackwardKey(row.api)) {
+      keys.push_back(row.name);
+      continue;
+    }
+    std::string key = BackwardRenumberedName(row);
+    if (key == row.name) {
+      keys.push_back(row.name);
+    } else {
+      keys.push_back(renumbered->emplace_back(std::move(key)));
+    }
+  }
+  return keys;
+}
+
+std::vector<std::string> Strings(const std::vector<std::string_view>& views) {
+  return std::vector<std::string>(views.begin(), views.end());
+}
+
+}  // namespace
+
+std::string BackwardRenumberedName(const OpRow& row) {
+  if (!MayBeBackwardKey(row.api)) return row.name;
+  const KeyParts parts = SplitKey(row.api, false);
+  if (parts.direction != "backward") return row.name;
+  const size_t dot = parts.call_direction.rfind('.');
+  if (dot == std::string::npos) return row.name;
+  std::string head = parts.call_direction.substr(0, dot);
+  std::string tail = parts.call_direction.substr(dot + 1);
+  const bool head_digits = IsDigits(head), tail_digits = IsDigits(tail);
+  if (!head_digits && !tail_digits) return row.name;
+  const std::string order = std::to_string(row.backward_call_order);
+  if (head_digits) head = order;
+  if (tail_digits) tail = order;
+  return parts.op_no_number + "." + head + "." + tail + NameSuffix(row);
+}
+
+std::vector<std::string> BenchCompareKeys(const std::vector<OpRow>& bench, const MatchOptions& options) {
+  std::deque<std::string> renumbered;
+  return Strings(PlainKeys(bench, options, &renumbered));
+}
+
+std::vector<std::string> NpuCompareKeys(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+                                        const MatchOptions& options) {
+  std::vector<std::string> keys;
+  // With a mapping, G3 derives the NPU key from the row name as dumped, not renumbered (§3.1);
+  // the priority is -am, then -cm, then -dm.
+  if (options.api_mapping) {
+    keys.reserve(npu.size());
+    for (const OpRow& row : npu) keys.push_back(BuiltinApiMappedKey(row.name));
+    ApplyUserApiMapping(*options.api_mapping, npu, bench, &keys);
+  } else if (options.cell_mapping) {
+    keys.reserve(npu.size());
+    for (const OpRow& row : npu) keys.push_back(CellMappedKey(row.name, *options.cell_mapping));
+  } else if (options.data_mapping) {
+    keys.reserve(npu.size());
+    for (const OpRow& row : npu) keys.push_back(DataMappedKey(row.name, *options.data_mapping));
+  } else {
+    std::deque<std::string> renumbered;
+    keys = Strings(PlainKeys(npu, options, &renumbered));
+  }
+  return keys;
+}
+
+bool DtypesCompatible(std::string_view npu_dtype, std::string_view bench_dtype, bool cross_framework) {
+  static constexpr std::array<std::string_view, 3> kMindSporeFloats = {"Float16", "Float32", "BFloat16"};
+  static constexpr std::array<std::string_view, 3> kTorchFloats = {"torch.float16", "torch.float32",
+                                                                   "torch.bfloat16"};
+  if (cross_framework) {
+    npu_dtype = CoarseDtype(npu_dtype);
+    bench_dtype = CoarseDtype(bench_dtype);
+  }
+  if (npu_dtype == bench_dtype) return true;
+  return (InGroup(npu_dtype, kMindSporeFloats) && InGroup(bench_dtype, kMindSporeFloats)) ||
+         (InGroup(npu_dtype, kTorchFloats) && InGroup(bench_dtype, kTorchFloats));
+}
+
+std::vector<RowPair> MatchRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+                               const MatchOptions& options) {
+  // Keys are views: of the row names where the key is the name (most rows), else of these.
+  std::deque<std::string> npu_renumbered, bench_renumbered;
+  std::vector<std::string> npu_mapped;
+  std::vector<std::string_view> npu_keys, bench_keys;
+  const bool mapped = options.api_mapping || options.cell_mapping || options.data_mapping;
+  tbb::parallel_invoke(
+      [&] {
+        if (mapped) {
+          npu_mapped = NpuCompareKeys(npu, bench, options);
+          npu_keys.assign(npu_mapped.begin(), npu_mapped.end());
+        } else {
+          npu_keys = PlainKeys(npu, options, &npu_renumbered);
+        }
+      },
+      [&] { bench_keys = PlainKeys(bench, options, &bench_renumbered); });
+  // G3 checks -dm before -fm, so -dm with -fm is the -dm left join.
+  std::vector<RowPair> pairs = (options.fuzzy && !options.data_mapping) ? FuzzyMatchKeys(npu_keys, bench_keys)
+                                                                        : JoinOnKeys(npu_keys, bench_keys);
+  if (options.data_mapping) return pairs;  // -dm skips the dtype check
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, pairs.size()), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i) {
+      RowPair& pair = pairs[i];
+      if (pair.bench && !DtypesCompatible(npu[pair.npu].dtype, bench[*pair.bench].dtype, options.cross_framework)) {
+        pair.bench.reset();
+      }
+    }
+  });
+  return pairs;
+}
+
+}  // namespace msprobe::compare

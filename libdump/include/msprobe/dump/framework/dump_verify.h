@@ -1,0 +1,48 @@
+// msprobe-dump verify: recompute the statistics of every tensor file a dump.json/debug.json names
+// and check them against what the json recorded; report missing, unreadable, mismatching and
+// unreferenced files. Catches corrupted or incomplete dumps before a long compare.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "msprobe/dump/framework/dump_json.h"
+#include "msprobe/dump/status.h"
+#include "msprobe/dump/tensor/tensor_stats.h"
+
+namespace msprobe {
+
+enum class VerifyFinding : uint8_t { kMismatch, kMissing, kUnreadable, kUnreferenced };
+std::string_view FindingName(VerifyFinding f);  // "mismatch", "missing", ...
+
+struct VerifyIssue {
+  VerifyFinding kind;
+  std::string file;    // the tensor file (or the data_name when it could not be resolved)
+  std::string where;   // "<entry>.<path>" in the json, empty for unreferenced files
+  std::string detail;  // e.g. "Mean recorded 0.5, computed 0.25"
+};
+
+struct VerifyReport {
+  std::vector<std::string> json_files;
+  uint64_t tensor_records = 0;  // tensor objects in the json files
+  uint64_t files_checked = 0;   // data_name files read and compared
+  uint64_t bytes_read = 0;
+  std::vector<VerifyIssue> issues;
+  bool ok() const { return issues.empty(); }
+};
+
+// Called after each checked file with (done, total).
+using ProgressFn = std::function<void(uint64_t, uint64_t)>;
+
+// `path`: a dump.json, a debug.json, a rank dir, a step dir or a dump root. A json that cannot be
+// read or parsed is an error (the whole verify fails); problems with tensor files are issues.
+Result<VerifyReport> VerifyDump(const std::string& path, const ProgressFn& progress = {});
+
+// Checks one record against the statistics of its file; appends what disagrees to `issues`.
+// Exposed for tests.
+void CheckRecord(const TensorRecord& record, const TensorInfo& file_info, const TensorStats& stats,
+                 const std::string& file, std::vector<VerifyIssue>* issues);
+
+}  // namespace msprobe

@@ -1,0 +1,73 @@
+// Writes a file under a temporary name beside its final one and renames it into place only when it
+// is complete, so no reader ever sees a partial output under the final name.
+//
+// Output is gathered in an aligned buffer. A file that grows past one buffer is written from then on
+// with O_DIRECT where the file system allows it: the device reads the buffer itself, instead of the
+// kernel copying every byte into the page cache (on the machines we measured, that copy cost a core
+// for every 0.4 GB/s written, and a -da run writes gigabytes of json), and a large output does not
+// evict the dumps being compared from the cache. The tail, and every file of one buffer or less, is
+// written normally. Where O_DIRECT is refused, all of it is.
+//
+// A full buffer is written by a thread of its own while the caller fills the next one: a writer
+// blocked on the device would otherwise leave its core idle (the work that feeds it runs on the
+// same few cores). At most one buffer is in flight; its error comes back from the next flush or Commit().
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "msprobe/dump/io/byte_cursor.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe {
+
+class AtomicFile {
+ public:
+  // Creates "<path>.tmp.<pid>" for writing.
+  static Result<AtomicFile> Create(const std::string& path);
+  AtomicFile(AtomicFile&& other) noexcept;
+  AtomicFile& operator=(AtomicFile&&) = delete;
+  AtomicFile(const AtomicFile&) = delete;
+  ~AtomicFile();  // removes the temporary file unless Commit() succeeded
+
+  Status Write(Bytes data);
+  Status Write(std::string_view text) { return Write(AsBytes(text)); }
+  // Writes what is buffered, closes and renames the temporary file to the final path.
+  Status Commit();
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_path_; }
+
+  static constexpr size_t kBufferBytes = 8u << 20;  // a multiple of every device's block size
+
+ private:
+  struct FreeBuffer {
+    void operator()(char* p) const;
+  };
+  AtomicFile(std::string path, std::string temp_path, int fd)
+      : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
+  // Hands the full buffer to a writer thread, switching the file to O_DIRECT the first time.
+  Status FlushFullBuffer();
+  // Waits for the buffer in flight; its write's status.
+  Status WaitForWrite();
+  Status WriteAll(const char* data, size_t size);
+
+  std::string path_;
+  std::string temp_path_;
+  int fd_ = -1;
+  std::unique_ptr<char, FreeBuffer> buffer_;  // kBufferBytes, page-aligned; allocated on first write
+  std::unique_ptr<char, FreeBuffer> flushing_;  // the buffer being written by writer_
+  std::thread writer_;
+  Status written_;  // writer_'s result
+  size_t used_ = 0;
+  bool direct_tried_ = false;
+  bool direct_ = false;
+  bool committed_ = false;
+};
+
+// Writes `data` to `path` atomically.
+Status WriteFileAtomically(const std::string& path, std::string_view data);
+
+}  // namespace msprobe

@@ -1,0 +1,54 @@
+// Streams a tensor's elements in logical (C) order, in native byte order, as contiguous windows of
+// a bounded size: zero-copy mmap windows for contiguous native-order tensors, a gathered buffer
+// otherwise (views, Fortran order, big-endian). Windows are independent, so they can be read in
+// parallel.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "msprobe/dump/io/mapped_file.h"
+#include "msprobe/dump/tensor/tensor.h"
+
+namespace msprobe {
+
+// Holds the bytes of one window: a mapping or a buffer. Reuse one per thread to avoid reallocations.
+class ElementWindow {
+ public:
+  Bytes bytes() const { return bytes_; }
+
+ private:
+  friend class TensorSource;
+  MappedRegion region_;
+  std::vector<std::byte> buffer_;
+  Bytes bytes_;
+};
+
+class TensorSource {
+ public:
+  // Opens info.path and checks the storage against the file size. The TensorInfo must have passed
+  // ValidateExtent (readers do that).
+  static Result<TensorSource> Open(const TensorInfo& info);
+  // For a file that is already open (the .pt reader keeps its archive mapped).
+  static Result<TensorSource> Open(const TensorInfo& info, std::shared_ptr<const MappedFile> file);
+
+  const TensorInfo& info() const { return info_; }
+  uint64_t numel() const { return numel_; }
+  // Fills `out` with elements [first, first + count). REQUIRES: first + count <= numel(); for int4,
+  // `first` is even.
+  Status Read(uint64_t first, uint64_t count, ElementWindow* out) const;
+
+ private:
+  TensorSource(TensorInfo info, std::shared_ptr<const MappedFile> file);
+  Status Gather(uint64_t first, uint64_t count, ElementWindow* out) const;
+
+  TensorInfo info_;
+  std::shared_ptr<const MappedFile> file_;
+  std::vector<int64_t> strides_;  // always filled
+  uint64_t numel_ = 0;
+  bool direct_ = false;           // contiguous, native order: windows map the file directly
+  std::shared_ptr<const MappedRegion> storage_;  // whole storage, mapped lazily for gathers
+};
+
+}  // namespace msprobe

@@ -1,0 +1,241 @@
+#include "msprobe/dump/formats/json_file.h"
+
+#include <fmt/format.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <memory>
+
+#include "msprobe/dump/io/mapped_file.h"
+
+namespace msprobe {
+namespace {
+
+// RapidJSON hands every number over as text and we convert it: its own full-precision strtod reads
+// out of bounds on exponents near INT_MAX (a fuzzer found it), and its fast path can be 1 ulp off the
+// exact doubles Python wrote. std::from_chars rounds correctly, like Python's float().
+constexpr unsigned kBaseFlags =
+    rapidjson::kParseNanAndInfFlag | rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseIterativeFlag;
+
+bool IsIntegerText(std::string_view text) {
+  for (size_t i = text.empty() || text[0] != '-' ? 0 : 1; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  return true;
+}
+
+// Forwards every SAX event to a document, converting numbers from their text.
+class ExactNumberHandler {
+ public:
+  explicit ExactNumberHandler(rapidjson::Document& doc) : doc_(doc) {}
+
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool /*copy*/) {
+    const std::string_view text(str, length);
+    if (IsIntegerText(text)) {
+      // Integers beyond 64 bits fall through to a double, as RapidJSON and Python's json both keep them.
+      if (text[0] == '-') {
+        int64_t i = 0;
+        if (std::from_chars(text.data(), text.data() + text.size(), i).ec == std::errc()) return doc_.Int64(i);
+      } else {
+        uint64_t u = 0;
+        if (std::from_chars(text.data(), text.data() + text.size(), u).ec == std::errc()) return doc_.Uint64(u);
+      }
+    }
+    double d = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (ec == std::errc::result_out_of_range) {
+      d = std::strtod(str, nullptr);  // ±inf or 0 as Python's float() gives; str is NUL-terminated
+    } else if (ec != std::errc() || end != text.data() + text.size()) {
+      return false;
+    }
+    return doc_.Double(d);
+  }
+
+  bool Null() { return doc_.Null(); }
+  bool Bool(bool b) { return doc_.Bool(b); }
+  bool Int(int i) { return doc_.Int(i); }
+  bool Uint(unsigned u) { return doc_.Uint(u); }
+  bool Int64(int64_t i) { return doc_.Int64(i); }
+  bool Uint64(uint64_t u) { return doc_.Uint64(u); }
+  bool Double(double d) { return doc_.Double(d); }
+  bool String(const char* str, rapidjson::SizeType length, bool copy) { return doc_.String(str, length, copy); }
+  bool StartObject() { return doc_.StartObject(); }
+  bool Key(const char* str, rapidjson::SizeType length, bool copy) { return doc_.Key(str, length, copy); }
+  bool EndObject(rapidjson::SizeType members) { return doc_.EndObject(members); }
+  bool StartArray() { return doc_.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) { return doc_.EndArray(elements); }
+
+ private:
+  rapidjson::Document& doc_;
+};
+
+// Parses one value from `stream` into `doc`; a parse error names the source and byte offset.
+template <unsigned kExtraFlags, typename Stream>
+Status ParseValueInto(Stream& stream, rapidjson::Document* doc, const std::string& source) {
+  rapidjson::Reader reader;
+  rapidjson::ParseResult result;
+  auto generate = [&](rapidjson::Document& d) {
+    ExactNumberHandler handler(d);
+    result = reader.Parse<kBaseFlags | kExtraFlags>(stream, handler);
+    return !result.IsError();
+  };
+  doc->Populate(generate);
+  if (result.IsError()) {
+    return Status::InvalidInput(source, fmt::format("invalid JSON at byte {}: {}", result.Offset(),
+                                                    rapidjson::GetParseError_En(result.Code())));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<rapidjson::Document> ParseJsonText(std::string_view text, const std::string& source) {
+  rapidjson::Document doc;
+  rapidjson::MemoryStream stream(text.data(), text.size());
+  MSP_RETURN_IF_ERROR(ParseValueInto<0>(stream, &doc, source));
+  return doc;
+}
+
+Result<rapidjson::Document> ReadJsonFile(const std::string& path) {
+  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
+  MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
+  if (region.bytes().empty()) return Status::InvalidInput(path, "empty file, expected JSON");
+  return ParseJsonText(AsChars(region.bytes()), path);
+}
+
+const JsonValue* Member(const JsonValue& object, const char* key) {
+  if (!object.IsObject()) return nullptr;
+  const auto it = object.FindMember(key);
+  return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+const char* StringMember(const JsonValue& object, const char* key) {
+  const JsonValue* v = Member(object, key);
+  return v && v->IsString() ? v->GetString() : nullptr;
+}
+
+}  // namespace msprobe
+
+namespace msprobe {
+namespace {
+
+
+// Walks the punctuation of one object by hand and lets RapidJSON parse each key and value in place.
+class ObjectStreamer {
+ public:
+  ObjectStreamer(MappedRegion* region, const std::string& source)
+      : region_(region),
+        stream_(AsChars(region->bytes()).data(), region->bytes().size()),
+        source_(source),
+        pool_buffer_(std::make_unique<char[]>(kPoolBytes)),
+        pool_(pool_buffer_.get(), kPoolBytes) {}
+
+  // Calls fn(key, value) for each member of the object starting at the cursor; `descend(key)` says
+  // whether a member is itself to be streamed (then fn is not called for it).
+  Status Members(const std::function<Status(const std::string&)>& descend, const JsonMemberFn& fn) {
+    MSP_RETURN_IF_ERROR(Expect('{'));
+    SkipSpace();
+    if (stream_.Peek() == '}') return Expect('}');
+    while (true) {
+      // Every member's key and value share one pool, emptied here: a document of its own would
+      // allocate and free a 64 KB chunk for each, twice per member of a file with millions.
+      // (A nested Members call empties it too; by then this member's key is copied into `name`.)
+      pool_.Clear();
+      rapidjson::Document key(&pool_);
+      MSP_RETURN_IF_ERROR(ParseValue(&key));
+      if (!key.IsString()) return Error("an object key is not a string");
+      const std::string name(key.GetString(), key.GetStringLength());
+      MSP_RETURN_IF_ERROR(Expect(':'));
+      bool streamed = false;
+      if (descend) {
+        Status st = descend(name);
+        if (st.code() == Code::kOk) streamed = true;
+        else if (st.code() != Code::kNotFound) return st;
+      }
+      if (!streamed) {
+        rapidjson::Document value(&pool_);
+        MSP_RETURN_IF_ERROR(ParseValue(&value));
+        MSP_RETURN_IF_ERROR(fn(name, value));
+        DiscardConsumed();
+      }
+      SkipSpace();
+      if (stream_.Peek() == ',') {
+        stream_.Take();
+        continue;
+      }
+      return Expect('}');
+    }
+  }
+  Status ExpectEnd() {
+    SkipSpace();
+    if (stream_.Tell() != stream_.size_) return Error("unexpected text after the top-level object");
+    return Status::Ok();
+  }
+  char PeekAfterSpace() {
+    SkipSpace();
+    return stream_.Peek();
+  }
+
+ private:
+  void SkipSpace() {
+    while (true) {
+      const char c = stream_.Peek();
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+      stream_.Take();
+    }
+  }
+  Status Expect(char c) {
+    SkipSpace();
+    if (stream_.Peek() != c || stream_.Tell() >= stream_.size_) {
+      return Error(fmt::format("expected '{}'{}", c, stream_.Tell() >= stream_.size_ ? " before the end of the file" : ""));
+    }
+    stream_.Take();
+    return Status::Ok();
+  }
+  Status ParseValue(rapidjson::Document* doc) {
+    return ParseValueInto<rapidjson::kParseStopWhenDoneFlag>(stream_, doc, source_);
+  }
+  Status Error(std::string what) const {
+    return Status::InvalidInput(source_, fmt::format("invalid JSON at byte {}: {}", stream_.Tell(), what));
+  }
+
+  // Drops what was parsed from the resident set every 64 MB: the file is read once, front to back.
+  void DiscardConsumed() {
+    constexpr size_t kStep = size_t{64} << 20;
+    if (stream_.Tell() - discarded_ < kStep) return;
+    discarded_ = stream_.Tell();
+    region_->DiscardPrefix(discarded_);
+  }
+
+  static constexpr size_t kPoolBytes = 256 << 10;  // a dump.json member is a few KB; larger ones add chunks
+
+  MappedRegion* region_;
+  rapidjson::MemoryStream stream_;
+  const std::string& source_;
+  size_t discarded_ = 0;
+  std::unique_ptr<char[]> pool_buffer_;
+  rapidjson::MemoryPoolAllocator<> pool_;
+};
+
+}  // namespace
+
+Status StreamJsonObject(const std::string& path, std::string_view expand, const JsonMemberFn& on_member,
+                        const JsonMemberFn& on_entry) {
+  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
+  MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
+  if (region.bytes().empty()) return Status::InvalidInput(path, "empty file, expected JSON");
+  ObjectStreamer streamer(&region, path);
+  if (streamer.PeekAfterSpace() != '{') return Status::InvalidInput(path, "top level is not a JSON object");
+  const auto descend = [&](const std::string& key) -> Status {
+    if (key != expand || streamer.PeekAfterSpace() != '{') return Status::NotFound(path, key);
+    MSP_RETURN_IF_ERROR(on_member(key, rapidjson::Value(rapidjson::kObjectType)));  // announce it
+    return streamer.Members(nullptr, on_entry);
+  };
+  MSP_RETURN_IF_ERROR(streamer.Members(descend, on_member));
+  return streamer.ExpectEnd();
+}
+
+}  // namespace msprobe

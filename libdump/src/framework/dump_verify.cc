@@ -1,0 +1,186 @@
+#include "msprobe/dump/framework/dump_verify.h"
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/tensor/tensor_file.h"
+#include "msprobe/dump/tensor/tensor_source.h"
+
+namespace msprobe {
+namespace {
+
+// Relative tolerance for a recorded statistic. msprobe's values come from torch reductions in the
+// tensor's own dtype (fp16/bf16 with low precision) or in float32 (everything else, including the
+// int and float64 casts of older versions); ours are in double (formats.md §1.4).
+double Tolerance(DType recorded) {
+  switch (recorded) {
+    case DType::kBF16: return 1.6e-2;  // 2^-6: a few bf16 ulps
+    case DType::kF16: return 4e-3;     // 2^-8: a few fp16 ulps
+    default: return 1e-5;              // float32 reduction over large tensors
+  }
+}
+
+bool Close(double recorded, double computed, double rtol, double atol) {
+  if (std::isnan(recorded) || std::isnan(computed)) return std::isnan(recorded) && std::isnan(computed);
+  if (std::isinf(recorded) || std::isinf(computed)) return recorded == computed;
+  return std::fabs(recorded - computed) <= atol + rtol * std::max(std::fabs(recorded), std::fabs(computed));
+}
+
+std::string Where(const TensorRecord& r) { return r.path.empty() ? r.entry : r.entry + "." + r.path; }
+
+// A dtype recorded in the json may legitimately differ from the file's: MindSpore saves bf16 and
+// float8 tensors as float32 .npy files (formats.md §6.1).
+bool DTypeCompatible(DType recorded, DType stored) {
+  return recorded == stored || ((recorded == DType::kBF16 || IsFloat8(recorded)) && stored == DType::kF32);
+}
+
+std::optional<DType> RecordedDType(const TensorRecord& r) {
+  if (r.type == "numpy.ndarray") return FromName(r.dtype);
+  return FromDumpName(r.dtype);
+}
+
+void CheckMd5(const TensorRecord& r, const TensorStats& stats, const std::string& file,
+              std::vector<VerifyIssue>* issues) {
+  const std::string& md5 = *r.md5;
+  std::string computed;
+  bool agree = true;
+  if (md5.size() == 8) {  // summary_mode md5: CRC-32 of the raw bytes, or (older, MindSpore) of float32
+    const std::string raw = fmt::format("{:08x}", stats.crc32);
+    const std::string f32 = fmt::format("{:08x}", stats.crc32_f32);
+    agree = md5 == raw || (stats.crc32_f32 != 0 && md5 == f32);
+    computed = raw;
+  } else if (md5.size() == 18 && md5.starts_with("0x")) {  // summary_mode xor
+    computed = fmt::format("0x{:016x}", stats.xor64);
+    agree = md5 == computed;
+  } else {
+    return;  // the 0-d xor quirk writes the value itself; Max/Min already cover it
+  }
+  if (!agree) {
+    issues->push_back({VerifyFinding::kMismatch, file, Where(r), fmt::format("md5 recorded {}, computed {}", md5, computed)});
+  }
+}
+
+}  // namespace
+
+std::string_view FindingName(VerifyFinding f) {
+  switch (f) {
+    case VerifyFinding::kMismatch: return "mismatch";
+    case VerifyFinding::kMissing: return "missing";
+    case VerifyFinding::kUnreadable: return "unreadable";
+    case VerifyFinding::kUnreferenced: return "unreferenced";
+  }
+  return "?";
+}
+
+void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStats& stats, const std::string& file,
+                 std::vector<VerifyIssue>* issues) {
+  const auto mismatch = [&](std::string detail) {
+    issues->push_back({VerifyFinding::kMismatch, file, Where(r), std::move(detail)});
+  };
+  const std::optional<DType> recorded = RecordedDType(r);
+  if (recorded && !DTypeCompatible(*recorded, info.dtype)) {
+    mismatch(fmt::format("dtype recorded {}, file holds {}", r.dtype, Name(info.dtype)));
+    return;
+  }
+  if (r.shape != info.shape) {
+    mismatch(fmt::format("shape recorded [{}], file holds {}", fmt::join(r.shape, ", "), info.ShapeString()));
+    return;
+  }
+  const double rtol = Tolerance(recorded.value_or(info.dtype));
+  // The error of a float32 sum is bounded by eps·Σ|x| ≤ eps·√n·‖x‖, so a mean near zero needs an
+  // absolute allowance of rtol·‖x‖/√n.
+  const double mean_atol = stats.numel ? rtol * stats.norm / std::sqrt(static_cast<double>(stats.numel)) : 0;
+  // msprobe writes a 0-d tensor's value for all four statistics, Norm included (formats.md §1.4).
+  const double norm = info.shape.empty() ? stats.mean : stats.norm;
+  const struct { const char* name; const RecordedStat& rec; double computed; double atol; } checks[] = {
+      {"Max", r.max, stats.max, 0}, {"Min", r.min, stats.min, 0},
+      {"Mean", r.mean, stats.mean, mean_atol}, {"Norm", r.norm, norm, 0}};
+  for (const auto& c : checks) {
+    if (c.rec.kind == RecordedStat::Kind::kAbsent || c.rec.kind == RecordedStat::Kind::kNull) continue;
+    if (!stats.has_values) {
+      mismatch(fmt::format("{} recorded {} for a tensor with no elements", c.name, c.rec.number));
+    } else if (!Close(c.rec.number, c.computed, rtol, c.atol)) {
+      mismatch(fmt::format("{} recorded {}, computed {}", c.name, c.rec.number, c.computed));
+    }
+  }
+  if (r.md5) CheckMd5(r, stats, file, issues);
+}
+
+Result<VerifyReport> VerifyDump(const std::string& path, const ProgressFn& progress) {
+  VerifyReport report;
+  MSP_ASSIGN_OR_RETURN(report.json_files, FindDumpJsonFiles(path));
+  struct Job { const TensorRecord* record; std::string file; };
+  std::vector<DumpJson> dumps;
+  dumps.reserve(report.json_files.size());
+  std::vector<Job> jobs;
+  std::vector<VerifyIssue> unreferenced_issues;  // reported after the per-file findings
+  for (const std::string& json : report.json_files) {
+    MSP_ASSIGN_OR_RETURN(DumpJson dump, ReadDumpJson(json));
+    dumps.push_back(std::move(dump));
+  }
+  for (const DumpJson& dump : dumps) {
+    report.tensor_records += dump.tensors.size();
+    const std::string tensor_dir = TensorDataDir(dump.path);
+    std::set<std::string> referenced;
+    for (const TensorRecord& r : dump.tensors) {
+      if (!r.data_name) continue;
+      Result<std::string> file = ResolveDataName(tensor_dir, *r.data_name);
+      if (!file.ok()) {
+        report.issues.push_back({VerifyFinding::kUnreadable, *r.data_name, Where(r), file.status().message()});
+        continue;
+      }
+      referenced.insert(std::filesystem::path(*file).filename().string());
+      jobs.push_back({&r, *file});
+    }
+    std::error_code ec;
+    std::vector<std::string> unreferenced;
+    for (std::filesystem::directory_iterator it(tensor_dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (!referenced.count(name)) unreferenced.push_back(it->path().string());
+    }
+    std::sort(unreferenced.begin(), unreferenced.end());
+    for (std::string& f : unreferenced) {
+      unreferenced_issues.push_back({VerifyFinding::kUnreferenced, std::move(f), "", "no tensor object in the json names this file"});
+    }
+  }
+
+  std::vector<std::vector<VerifyIssue>> found(jobs.size());
+  std::vector<uint64_t> bytes(jobs.size());
+  std::atomic<uint64_t> done{0};
+  tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t i) {
+    const Job& job = jobs[i];
+    const auto finish = [&] { if (progress) progress(++done, jobs.size()); };
+    std::error_code ec;
+    if (!std::filesystem::exists(job.file, ec)) {
+      found[i].push_back({VerifyFinding::kMissing, job.file, Where(*job.record), "file named by data_name does not exist"});
+      return finish();
+    }
+    Result<TensorInfo> info = ReadTensorFile(job.file);
+    Result<TensorSource> source = info.ok() ? TensorSource::Open(*info) : Result<TensorSource>(info.status());
+    StatsOptions options;
+    options.crc32_as_float32 = true;
+    Result<TensorStats> stats = source.ok() ? ComputeStats(*source, options) : Result<TensorStats>(source.status());
+    if (!stats.ok()) {
+      found[i].push_back({VerifyFinding::kUnreadable, job.file, Where(*job.record), stats.status().message()});
+      return finish();
+    }
+    bytes[i] = ByteSize(info->dtype, info->Numel());
+    CheckRecord(*job.record, *info, *stats, job.file, &found[i]);
+    finish();
+  });
+  report.files_checked = jobs.size();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    report.bytes_read += bytes[i];
+    for (VerifyIssue& issue : found[i]) report.issues.push_back(std::move(issue));
+  }
+  for (VerifyIssue& issue : unreferenced_issues) report.issues.push_back(std::move(issue));
+  return report;
+}
+
+}  // namespace msprobe

@@ -1,0 +1,28 @@
+#include "msprobe/dump/kernel/bin_convert.h"
+
+#include <vector>
+
+#include "msprobe/dump/tensor/host_dtype.h"
+#include "msprobe/dump/formats/npy_writer.h"
+
+namespace msprobe {
+
+Status WriteSlotNpy(const MappedFile& file, const BinSlot& slot, const LayoutPlan& plan, const std::string& path) {
+  const DType stored = *slot.dtype;
+  const DType written = NpyDType(stored);
+  // int4 reaches the sink already widened to int8, which is what gets written.
+  const DType streamed = stored == DType::kI4 ? DType::kI8 : stored;
+  MSP_ASSIGN_OR_RETURN(NpyWriter writer, NpyWriter::Create(path, written, plan.host_shape));
+  std::vector<std::byte> converted;
+  const uint64_t in_item = Info(streamed).bits / 8, out_item = Info(written).bits / 8;
+  MSP_RETURN_IF_ERROR(StreamHostOrder(file, slot.tensor, plan, [&](Bytes chunk) -> Status {
+    if (streamed == written) return writer.Append(chunk);
+    const uint64_t count = chunk.size() / in_item;
+    converted.resize(count * out_item);
+    ConvertForNpy(stored, chunk, count, converted.data());
+    return writer.Append(converted);
+  }));
+  return writer.Finish();
+}
+
+}  // namespace msprobe
