@@ -5,9 +5,8 @@
 
 #include <cmath>
 
-#include "msprobe/compare/output/cell.h"
 
-namespace msprobe::compare {
+namespace msprobe {
 namespace {
 
 TEST(PythonFormatTest, FloatReprMatchesCPython) {
@@ -42,12 +41,5 @@ TEST(PythonFormatTest, StrOfJsonValues) {
   EXPECT_EQ(PythonStr((*doc)[4]), "s");  // a bare str prints without quotes
 }
 
-TEST(PythonFormatTest, CellsPrintAsPythonStr) {
-  EXPECT_EQ(Cell::Float(2.0).ToPython(), "2.0");
-  EXPECT_EQ(Cell::Int(3).ToPython(), "3");
-  EXPECT_EQ(Cell::Bool(true).ToPython(), "True");
-  EXPECT_EQ(Cell::NA().ToPython(), "N/A");
-}
-
 }  // namespace
-}  // namespace msprobe::compare
+}  // namespace msprobe

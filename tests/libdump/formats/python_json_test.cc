@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-namespace msprobe::compare {
+namespace msprobe {
 namespace {
 
 TEST(PythonJsonTest, WritesWhatJsonDumpsWritesWithIndentFour) {
@@ -70,4 +70,4 @@ TEST(PythonJsonTest, LongOutputsGrowTheBufferIntact) {
 }
 
 }  // namespace
-}  // namespace msprobe::compare
+}  // namespace msprobe

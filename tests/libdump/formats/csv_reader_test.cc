@@ -7,7 +7,7 @@
 
 #include "test_support.h"
 
-namespace msprobe::compare {
+namespace msprobe {
 namespace {
 
 struct Record {
@@ -78,4 +78,4 @@ TEST(CsvReader, CharacterAfterClosingQuoteIsAnError) {
 }
 
 }  // namespace
-}  // namespace msprobe::compare
+}  // namespace msprobe
