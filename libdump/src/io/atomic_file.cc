@@ -1,15 +1,21 @@
 #include "msprobe/dump/io/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
 #include <utility>
+
+#include "io/pending_files_internal.h"
 
 namespace msprobe {
 namespace {
@@ -23,21 +29,37 @@ bool SetDirect(int fd, bool on) {
   return ::fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT)) == 0;
 }
 
+// 16 hex digits from the kernel's random source, so no one can plant a link at the name ahead of us.
+// Safety does not rest on it (O_EXCL never opens what exists); without entropy the clock serves.
+std::string RandomSuffix() {
+  uint64_t bits = 0;
+  if (::getrandom(&bits, sizeof bits, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof bits)) {
+    bits = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  return fmt::format("{:016x}", bits);
+}
+
 }  // namespace
 
 void AtomicFile::FreeBuffer::operator()(char* p) const { std::free(p); }
 
 Result<AtomicFile> AtomicFile::Create(const std::string& path) {
-  std::string temp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return Status::IOError(path, std::string("cannot create: ") + std::strerror(errno));
-  return AtomicFile(path, std::move(temp), fd);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string temp = path + ".tmp." + RandomSuffix();
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) return Status::IOError(path, std::string("cannot create: ") + std::strerror(errno));
+    const int slot = internal::RegisterPendingFile(temp.c_str());
+    return AtomicFile(path, std::move(temp), fd, slot);
+  }
+  return Status::IOError(path, "cannot create a temporary file beside it: every name tried exists");
 }
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept : written_(other.WaitForWrite()) {  // its writer uses `other`
   path_ = std::move(other.path_);
   temp_path_ = std::move(other.temp_path_);
   fd_ = std::exchange(other.fd_, -1);
+  pending_slot_ = std::exchange(other.pending_slot_, -1);
   buffer_ = std::move(other.buffer_);
   flushing_ = std::move(other.flushing_);
   used_ = other.used_;
@@ -50,6 +72,7 @@ AtomicFile::~AtomicFile() {
   (void)WaitForWrite();
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !temp_path_.empty()) std::remove(temp_path_.c_str());
+  internal::ReleasePendingFile(pending_slot_);
 }
 
 Status AtomicFile::WriteAll(const char* data, size_t size) {
@@ -135,6 +158,7 @@ Status AtomicFile::Commit() {
     return Status::IOError(path_, std::string("cannot rename into place: ") + std::strerror(errno));
   }
   committed_ = true;
+  internal::ReleasePendingFile(std::exchange(pending_slot_, -1));
   return Status::Ok();
 }
 

@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -119,6 +120,57 @@ TEST(AtomicFile, MissingDirectoryIsAnError) {
   TempDir dir;
   EXPECT_STATUS(AtomicFile::Create(dir.Path("no/such/dir/out.csv")), Code::kIOError, "cannot create");
 }
+
+// The name "<final>.tmp.<pid>" was once predictable: a link planted there made the writer overwrite
+// the link's target, anywhere. Now that name is never opened.
+TEST(AtomicFile, PlantedLinkAtThePredictableNameIsNotFollowed) {
+  TempDir dir;
+  const std::string victim = dir.Path("victim.txt"), path = dir.Path("out.csv");
+  ASSERT_TRUE(WriteFileAtomically(victim, "keep").ok());
+  std::filesystem::create_symlink(victim, path + ".tmp." + std::to_string(::getpid()));
+  ASSERT_TRUE(WriteFileAtomically(path, "new").ok());
+  EXPECT_EQ(ReadFile(victim), "keep");
+  EXPECT_EQ(ReadFile(path), "new");
+}
+
+TEST(AtomicFile, TemporaryNamesAreRandomAndDistinct) {
+  TempDir dir;
+  const std::string path = dir.Path("out.csv");
+  auto a = AtomicFile::Create(path);
+  auto b = AtomicFile::Create(path);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->temp_path(), b->temp_path());
+  for (const std::string& temp : {a->temp_path(), b->temp_path()}) {
+    ASSERT_EQ(temp.rfind(path + ".tmp.", 0), 0u) << temp;
+    const std::string suffix = temp.substr(path.size() + 5);
+    EXPECT_EQ(suffix.size(), 16u) << temp;
+    EXPECT_EQ(suffix.find_first_not_of("0123456789abcdef"), std::string::npos) << temp;
+  }
+}
+
+// A child process with outputs in flight is ended by `sig`: it dies of that signal, and no temporary
+// file is left beside the outputs.
+void ExpectSignalLeavesNoTemporaryFile(int sig) {
+  TempDir dir;
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto small = AtomicFile::Create(dir.Path("small.csv"));
+    auto large = AtomicFile::Create(dir.Path("large.json"));
+    if (!small.ok() || !large.ok() || !small->Write("a,b\n").ok()) ::_exit(10);
+    if (!large->Write(Pattern(AtomicFile::kBufferBytes + 100)).ok()) ::_exit(11);
+    ::raise(sig);
+    ::_exit(12);  // not reached: the signal ends the process
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), sig);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.root()));
+}
+
+TEST(AtomicFile, SigtermLeavesNoTemporaryFile) { ExpectSignalLeavesNoTemporaryFile(SIGTERM); }
+TEST(AtomicFile, SigintLeavesNoTemporaryFile) { ExpectSignalLeavesNoTemporaryFile(SIGINT); }
 
 }  // namespace
 }  // namespace msprobe

@@ -8,6 +8,10 @@
 // evict the dumps being compared from the cache. The tail, and every file of one buffer or less, is
 // written normally. Where O_DIRECT is refused, all of it is.
 //
+// The temporary name is "<path>.tmp.<16 random hex digits>", created with O_EXCL | O_NOFOLLOW: a name
+// that cannot be guessed, and never a file or link planted there, so nothing outside the output
+// directory can be overwritten through it. A SIGINT or SIGTERM removes the temporary files in flight.
+//
 // A full buffer is written by a thread of its own while the caller fills the next one: a writer
 // blocked on the device would otherwise leave its core idle (the work that feeds it runs on the
 // same few cores). At most one buffer is in flight; its error comes back from the next flush or Commit().
@@ -26,7 +30,7 @@ namespace msprobe {
 
 class AtomicFile {
  public:
-  // Creates "<path>.tmp.<pid>" for writing.
+  // Creates a new temporary file beside `path` for writing.
   static Result<AtomicFile> Create(const std::string& path);
   AtomicFile(AtomicFile&& other) noexcept;
   AtomicFile& operator=(AtomicFile&&) = delete;
@@ -46,8 +50,8 @@ class AtomicFile {
   struct FreeBuffer {
     void operator()(char* p) const;
   };
-  AtomicFile(std::string path, std::string temp_path, int fd)
-      : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
+  AtomicFile(std::string path, std::string temp_path, int fd, int pending_slot)
+      : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd), pending_slot_(pending_slot) {}
   // Hands the full buffer to a writer thread, switching the file to O_DIRECT the first time.
   Status FlushFullBuffer();
   // Waits for the buffer in flight; its write's status.
@@ -57,6 +61,7 @@ class AtomicFile {
   std::string path_;
   std::string temp_path_;
   int fd_ = -1;
+  int pending_slot_ = -1;  // the temporary file's entry for removal on SIGINT/SIGTERM
   std::unique_ptr<char, FreeBuffer> buffer_;  // kBufferBytes, page-aligned; allocated on first write
   std::unique_ptr<char, FreeBuffer> flushing_;  // the buffer being written by writer_
   std::thread writer_;
