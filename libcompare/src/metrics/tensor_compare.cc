@@ -79,7 +79,7 @@ class LoadedTensor {
 
 // The whole file when it is a regular file of at most kSmallFileBytes; nullopt otherwise.
 std::optional<std::vector<std::byte>> ReadSmallFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not wait for a writer
   if (fd < 0) return std::nullopt;
   std::optional<std::vector<std::byte>> bytes;
   struct stat st {};
