@@ -330,6 +330,8 @@ Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, 
     }
     internal::ConsumePair(npu_dtype, npu_bytes.data(), bench_dtype, bench_bytes.data(), count, precision,
                           &partial->sums);
+    status = a->Intact();
+    partial->status = status.ok() ? b->Intact() : std::move(status);
   };
 
   Partial total;

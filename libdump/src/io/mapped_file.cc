@@ -9,16 +9,30 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/mapping_guard_internal.h"
+
 namespace msprobe {
+
+void MappedRegion::Unmap() {
+  internal::ReleaseMappingGuard(std::exchange(guard_, -1));
+  if (base_) munmap(std::exchange(base_, nullptr), length_);
+}
 
 MappedRegion& MappedRegion::operator=(MappedRegion&& other) noexcept {
   if (this != &other) {
-    if (base_) munmap(base_, length_);
+    Unmap();
     base_ = std::exchange(other.base_, nullptr);
     length_ = std::exchange(other.length_, 0);
     bytes_ = std::exchange(other.bytes_, Bytes{});
+    guard_ = std::exchange(other.guard_, -1);
+    path_ = std::move(other.path_);
   }
   return *this;
+}
+
+Status MappedRegion::Intact() const {
+  if (!internal::MappingTruncated(guard_)) return Status::Ok();
+  return Status::IOError(path_, "the file was truncated while it was being read");
 }
 
 void MappedRegion::DiscardPrefix(size_t bytes) {
@@ -28,9 +42,7 @@ void MappedRegion::DiscardPrefix(size_t bytes) {
   if (pages > 0) madvise(base_, pages, MADV_DONTNEED);  // advisory: a failure only costs memory
 }
 
-MappedRegion::~MappedRegion() {
-  if (base_) munmap(base_, length_);
-}
+MappedRegion::~MappedRegion() { Unmap(); }
 
 Result<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever; it is refused
@@ -75,6 +87,8 @@ Result<MappedRegion> MappedFile::Map(uint64_t offset, uint64_t length, bool popu
   if (base == MAP_FAILED) return Status::IOError(path_, std::string("mmap failed: ") + std::strerror(errno));
   region.base_ = base;
   region.length_ = span;
+  region.guard_ = internal::GuardMapping(base, span);
+  region.path_ = path_;
   region.bytes_ = Bytes(static_cast<const std::byte*>(base) + (offset - start), length);
   return region;
 }

@@ -401,12 +401,13 @@ Status StreamDirect(const MappedFile& file, const TensorInfo& tensor, const Elem
                          file.Map(tensor.data_offset + begin, ByteSize(tensor.dtype, first + count) - begin, true));
     if (!int4) {
       MSP_RETURN_IF_ERROR(sink(region.bytes()));
-      continue;
+    } else {
+      widened.resize(count);
+      const WidenInt4 widen;
+      for (uint64_t i = 0; i < count; ++i) widen(region.bytes().data(), i, &widened[i]);
+      MSP_RETURN_IF_ERROR(sink(Bytes(widened.data(), count)));
     }
-    widened.resize(count);
-    const WidenInt4 widen;
-    for (uint64_t i = 0; i < count; ++i) widen(region.bytes().data(), i, &widened[i]);
-    MSP_RETURN_IF_ERROR(sink(Bytes(widened.data(), count)));
+    MSP_RETURN_IF_ERROR(region.Intact());  // the sink's output is not committed after an error
   }
   return Status::Ok();
 }
@@ -426,15 +427,19 @@ Status StreamHostOrder(const MappedFile& file, const TensorInfo& tensor, const L
   const Bytes dev = region.bytes();
   const uint64_t chunk = std::min<uint64_t>(window_bytes, uint64_t{1} << 20);
   const uint64_t drop = std::max<uint64_t>(chunk, window_bytes / 4);
-  switch (tensor.dtype == DType::kI4 ? 0 : Info(tensor.dtype).bits / 8) {
-    case 0: return GatherBlocks<WidenInt4>(dev, plan, sink, chunk, drop);
-    case 1: return GatherBlocks<CopyItem<1>>(dev, plan, sink, chunk, drop);
-    case 2: return GatherBlocks<CopyItem<2>>(dev, plan, sink, chunk, drop);
-    case 4: return GatherBlocks<CopyItem<4>>(dev, plan, sink, chunk, drop);
-    case 8: return GatherBlocks<CopyItem<8>>(dev, plan, sink, chunk, drop);
-    case 16: return GatherBlocks<CopyItem<16>>(dev, plan, sink, chunk, drop);
-    default: return Status::Internal(tensor.path, fmt::format("no gather for {}", Name(tensor.dtype)));
-  }
+  auto gather = [&]() -> Status {
+    switch (tensor.dtype == DType::kI4 ? 0 : Info(tensor.dtype).bits / 8) {
+      case 0: return GatherBlocks<WidenInt4>(dev, plan, sink, chunk, drop);
+      case 1: return GatherBlocks<CopyItem<1>>(dev, plan, sink, chunk, drop);
+      case 2: return GatherBlocks<CopyItem<2>>(dev, plan, sink, chunk, drop);
+      case 4: return GatherBlocks<CopyItem<4>>(dev, plan, sink, chunk, drop);
+      case 8: return GatherBlocks<CopyItem<8>>(dev, plan, sink, chunk, drop);
+      case 16: return GatherBlocks<CopyItem<16>>(dev, plan, sink, chunk, drop);
+      default: return Status::Internal(tensor.path, fmt::format("no gather for {}", Name(tensor.dtype)));
+    }
+  };
+  MSP_RETURN_IF_ERROR(gather());
+  return region.Intact();
 }
 
 }  // namespace msprobe

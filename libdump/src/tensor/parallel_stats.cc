@@ -38,6 +38,7 @@ Result<TensorStats> ComputeStats(const TensorSource& source, const StatsOptions&
       return;
     }
     partial->stats.Consume(buffer->bytes(), count);
+    partial->status = buffer->Intact();
   };
 
   Partial total{StatsAccumulator(dtype, options), Status::Ok()};

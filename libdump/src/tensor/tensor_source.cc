@@ -48,6 +48,7 @@ Status TensorSource::Read(uint64_t first, uint64_t count, ElementWindow* out) co
   const uint64_t begin = ByteSize(info_.dtype, static_cast<uint64_t>(info_.storage_offset) + first);
   const uint64_t end = ByteSize(info_.dtype, static_cast<uint64_t>(info_.storage_offset) + first + count);
   MSP_ASSIGN_OR_RETURN(out->region_, file_->Map(info_.data_offset + begin, end - begin, /*populate=*/true));
+  out->gathered_from_ = nullptr;
   out->bytes_ = out->region_.bytes();
   return Status::Ok();
 }
@@ -56,6 +57,7 @@ Status TensorSource::Gather(uint64_t first, uint64_t count, ElementWindow* out) 
   const size_t item = Info(info_.dtype).bits / 8;
   out->buffer_.resize(count * item);
   out->region_ = MappedRegion();
+  out->gathered_from_ = storage_.get();
   const std::byte* storage = storage_->bytes().data();
   std::byte* dst = out->buffer_.data();
   // Multi-index of `first`, then an odometer over the C order.

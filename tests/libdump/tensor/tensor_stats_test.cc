@@ -4,9 +4,14 @@
 #include <rapidjson/document.h>
 
 #include <bit>
+#include <filesystem>
+#include <span>
+#include <vector>
 #include <cmath>
 #include <string>
 
+#include "msprobe/dump/formats/npy_reader.h"
+#include "msprobe/dump/formats/npy_writer.h"
 #include "test_support.h"
 
 // Fixtures and expected values come from tests/data/gen_stats_fixtures.py (numpy float64, zlib.crc32).
@@ -255,6 +260,22 @@ TEST(TensorStatsTest, TwoRunsAreBitIdentical) {
   const StatsOptions options = WithWindow(4096);
   ExpectIdentical(Stats("multi_f32", options), Stats("multi_f32", options));
   ExpectIdentical(Stats("complex64", options), Stats("complex64", options));
+}
+
+// The tensor file shrinks after it was opened (another program truncates it): the statistics fail
+// with an error naming the file instead of the process dying of SIGBUS.
+TEST(TensorStatsTest, FileTruncatedWhileReadIsAnErrorNotACrash) {
+  msprobe::testing::TempDir dir;
+  const std::string path = dir.Path("big.npy");
+  const std::vector<float> values(4 << 20, 1.5f);  // 16 MiB: several windows
+  ASSERT_TRUE(WriteNpy(path, DType::kF32, {static_cast<int64_t>(values.size())},
+                       std::as_bytes(std::span<const float>(values))).ok());
+  auto info = ReadNpyFile(path);
+  ASSERT_TRUE(info.ok());
+  auto source = TensorSource::Open(*info);
+  ASSERT_TRUE(source.ok());
+  std::filesystem::resize_file(path, 4096);
+  EXPECT_STATUS(ComputeStats(*source), Code::kIOError, "truncated while it was being read");
 }
 
 }  // namespace

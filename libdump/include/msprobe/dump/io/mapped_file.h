@@ -11,7 +11,9 @@
 
 namespace msprobe {
 
-// A mapped byte range; unmapped on destruction. Movable, not copyable.
+// A mapped byte range; unmapped on destruction. Movable, not copyable. Guarded against the file
+// shrinking while it is read: the bytes past the new end read as zeros instead of raising SIGBUS,
+// and Intact() tells the reader afterwards.
 class MappedRegion {
  public:
   MappedRegion() = default;
@@ -24,12 +26,18 @@ class MappedRegion {
   // Tells the kernel the first `bytes` of the region will not be read again, so a sequential reader
   // of a huge file keeps its resident set small. Whole pages only; later reads still work.
   void DiscardPrefix(size_t bytes);
+  // Ok while every byte read so far came from the file; an error naming it once the file was
+  // truncated under the mapping. Readers ask after consuming the bytes.
+  Status Intact() const;
 
  private:
   friend class MappedFile;
+  void Unmap();
   void* base_ = nullptr;  // page-aligned start of the mapping
   size_t length_ = 0;
   Bytes bytes_;
+  int guard_ = -1;
+  std::string path_;  // for Intact()'s error
 };
 
 class MappedFile {

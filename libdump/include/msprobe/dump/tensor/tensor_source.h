@@ -17,11 +17,15 @@ namespace msprobe {
 class ElementWindow {
  public:
   Bytes bytes() const { return bytes_; }
+  // Whether the bytes came from the file: an error once it was truncated while they were read.
+  // Ask after consuming them.
+  Status Intact() const { return gathered_from_ ? gathered_from_->Intact() : region_.Intact(); }
 
  private:
   friend class TensorSource;
   MappedRegion region_;
   std::vector<std::byte> buffer_;
+  const MappedRegion* gathered_from_ = nullptr;  // the storage a gathered window was copied from
   Bytes bytes_;
 };
 
