@@ -6,7 +6,9 @@
 #include <cstring>
 #include <utility>
 
+#if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
 #include <fmt/format.h>
 
 #include "msprobe/dump/formats/python_format.h"
@@ -26,12 +28,13 @@ bool IsPlain(char c) {
 }
 
 // Copies the run of plain bytes that starts `s` to `out`, which has room for all of s; its length.
-// Sixteen bytes at a time: a signed compare below ' ' also catches every byte from 0x80 up. Bytes
+// With SSE2, sixteen bytes at a time: a signed compare below ' ' also catches every byte from 0x80 up. Bytes
 // past the run may be copied too (the caller overwrites them).
 size_t CopyPlainRun(std::string_view s, char* out) {
+  size_t i = 0;
+#if defined(__SSE2__)
   const __m128i space = _mm_set1_epi8(' '), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
                 del = _mm_set1_epi8(0x7F);
-  size_t i = 0;
   for (; i + 16 <= s.size(); i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), v);
@@ -39,6 +42,7 @@ size_t CopyPlainRun(std::string_view s, char* out) {
                                          _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, del)));
     if (const int mask = _mm_movemask_epi8(special); mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }
+#endif  // elsewhere the byte loop below does it all
   for (; i < s.size() && IsPlain(s[i]); ++i) out[i] = s[i];
   return i;
 }
