@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
+  help2man                   # man pages from --help
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
 )
 missing=()

@@ -1,0 +1,42 @@
+# Install layout and the Debian package. Programs go to bin/, the capture shim to lib/ (where
+# `msprobe-dump run` looks for it, beside ../bin), docs and man pages to share/.
+install(TARGETS msprobe-compare msprobe-convert msprobe-dump msprobe-merge RUNTIME DESTINATION bin)
+install(TARGETS msprobe_capture LIBRARY DESTINATION lib)
+install(FILES README.md DESTINATION share/doc/msprobe-cpp)
+install(FILES capture_shim/README.md DESTINATION share/doc/msprobe-cpp RENAME capture_shim.md)
+install(DIRECTORY docs/ DESTINATION share/doc/msprobe-cpp FILES_MATCHING PATTERN "*.md")
+
+# Man pages from each program's --help and --version (help2man), built with the programs.
+find_program(HELP2MAN help2man)
+if(HELP2MAN)
+  set(man_pages "")
+  foreach(program msprobe-compare msprobe-convert msprobe-dump msprobe-merge)
+    set(page ${PROJECT_BINARY_DIR}/man/${program}.1)
+    add_custom_command(OUTPUT ${page}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+      COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section=1 --output=${page} $<TARGET_FILE:${program}>
+      DEPENDS ${program} VERBATIM)
+    list(APPEND man_pages ${page})
+  endforeach()
+  add_custom_target(man_pages ALL DEPENDS ${man_pages})
+  install(FILES ${man_pages} DESTINATION share/man/man1)
+else()
+  message(STATUS "help2man not found: no man pages")
+endif()
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME msprobe-cpp)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "msprobe-cpp maintainers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Offline accuracy debugging for Ascend NPU dumps, compatible with msprobe")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # msprobe-cpp_<version>_<arch>.deb
+# The target's architecture, not the build machine's (a cross build packages arm64 on x86-64).
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64")
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+endif()
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # the shared libraries' packages, as dpkg-shlibdeps finds them
+include(CPack)
