@@ -10,11 +10,16 @@ install(DIRECTORY docs/ DESTINATION share/doc/msprobe-cpp FILES_MATCHING PATTERN
 find_program(HELP2MAN help2man)
 if(HELP2MAN)
   set(man_pages "")
+  set(summary_msprobe-compare "compare a target (NPU) dump with a golden (bench) dump")
+  set(summary_msprobe-convert "convert kernel .bin dumps to .npy")
+  set(summary_msprobe-dump "inspect, verify and capture dumps")
+  set(summary_msprobe-merge "merge per-rank compare results into one workbook")
   foreach(program msprobe-compare msprobe-convert msprobe-dump msprobe-merge)
     set(page ${PROJECT_BINARY_DIR}/man/${program}.1)
     add_custom_command(OUTPUT ${page}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
-      COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section=1 --output=${page} $<TARGET_FILE:${program}>
+      COMMAND ${HELP2MAN} --no-info --no-discard-stderr --section=1 "--name=${summary_${program}}"
+              --output=${page} $<TARGET_FILE:${program}>
       DEPENDS ${program} VERBATIM)
     list(APPEND man_pages ${page})
   endforeach()

@@ -1,13 +1,25 @@
 #include "common/app_options.h"
 
+#include <filesystem>
+
 #include "common/exit_codes.h"
 
 namespace msprobe::cli {
+namespace {
+
+// The msprobe release whose file names, columns and verdicts we follow (docs/compare.md §0: "G3").
+constexpr const char* kMsprobeFormats = "26.0.0 (G3)";
+
+}  // namespace
 
 void AddCommonOptions(CLI::App& app, CommonOptions* options) {
   app.add_flag("-q,--quiet", options->quiet, "No progress bar and no summary lines");
   app.add_option("-j,--threads", options->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
-  app.set_version_flag("--version", std::string("msprobe-cpp ") + MSPROBE_VERSION);
+  // GNU's "program (package) version" line, which help2man reads, then what the build is and follows.
+  app.set_version_flag("--version", [&app] {
+    return std::filesystem::path(app.get_name()).filename().string() + " (msprobe-cpp) " MSPROBE_VERSION
+           "\ngit revision " MSPROBE_GIT_REVISION "\nfile formats of msprobe " + std::string(kMsprobeFormats);
+  });
 }
 
 std::optional<int> Parse(CLI::App& app, int argc, char** argv) {
