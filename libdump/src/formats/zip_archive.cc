@@ -1,6 +1,7 @@
 #include "msprobe/dump/formats/zip_archive.h"
 
 #include <fmt/format.h>
+#include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 
 #include <algorithm>
@@ -175,7 +176,8 @@ Status ZipArchive::ReadCentralDirectory(uint64_t offset, uint64_t size, uint64_t
     MSP_RETURN_IF_ERROR(cursor.Skip(4));  // versions made by / needed
     entry.flags = cursor.LittleEndian<uint16_t>().value();
     entry.method = cursor.LittleEndian<uint16_t>().value();
-    MSP_RETURN_IF_ERROR(cursor.Skip(8));  // time, date, crc
+    MSP_RETURN_IF_ERROR(cursor.Skip(4));  // time, date
+    entry.crc32 = cursor.LittleEndian<uint32_t>().value();
     const uint32_t csize32 = cursor.LittleEndian<uint32_t>().value();
     const uint32_t usize32 = cursor.LittleEndian<uint32_t>().value();
     const uint16_t name_len = cursor.LittleEndian<uint16_t>().value();
@@ -216,6 +218,11 @@ Status ZipArchive::ResolveDataOffset(ZipEntry* entry) const {
   MSP_RETURN_IF_ERROR(cursor.Seek(at + 26));
   const uint16_t name_len = cursor.LittleEndian<uint16_t>().value();
   const uint16_t extra_len = cursor.LittleEndian<uint16_t>().value();
+  MSP_ASSIGN_OR_RETURN(Bytes local_name, cursor.Take(name_len));
+  if (AsChars(local_name) != entry->name) {
+    return Status::InvalidInput(source_, fmt::format("entry '{}': its local header at offset {} names '{}'",
+                                                     entry->name, at, AsChars(local_name)));
+  }
   entry->data_offset = at + zip::kLocalHeaderSize + name_len + extra_len;
   if (entry->data_offset > size || entry->compressed_size > size - entry->data_offset) {
     return Status::InvalidInput(source_, fmt::format("entry '{}': {} bytes of data at offset {} run past the end "
@@ -254,9 +261,21 @@ Status ZipArchive::Inflate(const ZipEntry& entry, uint64_t max_size,
                                                      "limit of {}", entry.name, entry.uncompressed_size, max_size));
   }
   const Bytes packed = file_.subspan(entry.data_offset, entry.compressed_size);
+  uint32_t crc = 0;
+  const auto check_crc = [&]() -> Status {
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+    if (crc != entry.crc32) {
+      return Status::InvalidInput(source_, fmt::format("member '{}': CRC-32 {:08x} of its bytes, the directory "
+                                                       "records {:08x}", entry.name, crc, entry.crc32));
+    }
+#endif
+    return Status::Ok();
+  };
   if (entry.method == zip::kMethodStored) {
     MSP_ASSIGN_OR_RETURN(Bytes data, Data(entry));
-    return sink(AsChars(data));
+    MSP_RETURN_IF_ERROR(sink(AsChars(data)));
+    crc = crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(data.data()), data.size());
+    return check_crc();
   }
   if (entry.method != zip::kMethodDeflate) {
     return Status::Unsupported(source_, fmt::format("member '{}' uses compression method {}; only stored (0) and "
@@ -292,14 +311,17 @@ Status ZipArchive::Inflate(const ZipEntry& entry, uint64_t max_size,
       return Status::InvalidInput(source_, fmt::format("member '{}' inflates past the limit of {} bytes",
                                                        entry.name, max_size));
     }
-    if (got > 0) MSP_RETURN_IF_ERROR(sink(std::string_view(out.get(), got)));
+    if (got > 0) {
+      MSP_RETURN_IF_ERROR(sink(std::string_view(out.get(), got)));
+      crc = crc32_gzip_refl(crc, reinterpret_cast<const unsigned char*>(out.get()), got);
+    }
     // All input read, the output not full, and still no final block: nothing more can come.
     if (got < kChunk && state->avail_in == 0 && consumed == packed.size() &&
         state->block_state != ISAL_BLOCK_FINISH) {
       return corrupt("deflate stream ends early");
     }
   }
-  return Status::Ok();
+  return check_crc();
 }
 
 Result<std::string> ZipArchive::ReadMember(const ZipEntry& entry, uint64_t max_size) const {

@@ -1,5 +1,6 @@
 #include "msprobe/dump/formats/zip_archive.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -210,6 +211,36 @@ TEST(ZipArchiveTest, Zip64ExtraFieldTooShort) {
   SetLe(&file, extra + 14, 12, 2);
   EXPECT_STATUS(ZipArchive::Open(View(file), "zip64.pt"), Code::kInvalidInput,
                 "zip64 extra field of 8 bytes lacks the compressed size");
+}
+
+// A local header must name the member its central directory entry names: otherwise an entry could
+// hand out another member's bytes.
+TEST(ZipArchiveTest, LocalHeaderNamingAnotherMemberIsRefused) {
+  std::string file = ReadFile(TestData("pt/f32.pt"));
+  ASSERT_EQ(file.substr(30, 12), "f32/data.pkl");
+  file[30 + 4] = 'D';  // the first local header now names "f32/Data.pkl"
+  EXPECT_STATUS(ZipArchive::Open(View(file), "f32.pt"), Code::kInvalidInput,
+                "entry 'f32/data.pkl': its local header at offset 0 names 'f32/Data.pkl'");
+}
+
+// An inflated member whose bytes do not have the recorded CRC-32 (here the record is changed; a
+// flipped bit in the data is the same to the check) is an error once its last chunk is out.
+TEST(ZipArchiveTest, InflatedMemberWithTheWrongCrcIsAnError) {
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  GTEST_SKIP() << "fuzzing builds do not check CRCs";
+#endif
+  std::string file = ReadFile(TestData("merge/handmade.xlsx"));  // written by Python's zipfile (openpyxl)
+  auto intact = ZipArchive::Open(View(file), "handmade.xlsx");
+  ASSERT_TRUE(intact.ok());
+  const ZipEntry first = intact->entries().front();
+  ASSERT_TRUE(intact->ReadMember(first, 1 << 24).ok());
+  const size_t cd = Le(file, EndRecordAt(file) + 16, 4);  // no zip64 records here
+  SetLe(&file, cd + 16, first.crc32 ^ 1, 4);
+  auto changed = ZipArchive::Open(View(file), "handmade.xlsx");
+  ASSERT_TRUE(changed.ok());
+  EXPECT_STATUS(changed->ReadMember(changed->entries().front(), 1 << 24), Code::kInvalidInput,
+                fmt::format("member '{}': CRC-32 {:08x} of its bytes, the directory records {:08x}", first.name,
+                            first.crc32, first.crc32 ^ 1));
 }
 
 }  // namespace

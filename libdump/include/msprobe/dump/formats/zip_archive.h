@@ -18,6 +18,7 @@ struct ZipEntry {
   std::string name;
   uint16_t method = 0;              // 0 stored, 8 deflated, ...
   uint16_t flags = 0;               // general-purpose bit flags
+  uint32_t crc32 = 0;               // of the uncompressed bytes, from the central directory
   uint64_t compressed_size = 0;
   uint64_t uncompressed_size = 0;
   uint64_t local_header_offset = 0;
@@ -27,7 +28,8 @@ struct ZipEntry {
 class ZipArchive {
  public:
   // Reads the end-of-central-directory record (ZIP64 when present), the central directory and each
-  // entry's local header. Every offset and size is checked against the size of `file`; `source` names
+  // entry's local header, which must name the same member (else an entry could point at another
+  // member's data). Every offset and size is checked against the size of `file`; `source` names
   // the file in messages. `file` must outlive the archive.
   static Result<ZipArchive> Open(Bytes file, std::string source);
 
@@ -38,8 +40,9 @@ class ZipArchive {
   Result<Bytes> Data(const ZipEntry& entry) const;
   // Streams the member's uncompressed bytes (stored or deflated) to `sink` in chunks. Fails when the
   // member would exceed `max_size` bytes (whatever its header declares), when the deflate stream is
-  // corrupt or ends early, and with the first error `sink` returns. The CRC-32 is not checked: a
-  // bit flip would otherwise stop every fuzzed input before the parsers behind this reader.
+  // corrupt or ends early, when the bytes do not have the CRC-32 the directory records (reported
+  // after the last chunk; fuzzing builds skip this check, which would stop nearly every mutated input
+  // before the parsers behind this reader), and with the first error `sink` returns.
   Status Inflate(const ZipEntry& entry, uint64_t max_size,
                  const std::function<Status(std::string_view chunk)>& sink) const;
   // The whole member as a string, through Inflate.
