@@ -1,21 +1,21 @@
 // msprobe-dump run: runs a program under the capture shim (capture_shim/README.md) and reports what it
-// captured, from the manifest.jsonl files of the run directories the program created.
+// captured, from the manifest.jsonl files of the run directories the program created
+// (kernel/capture_manifest.h reads them).
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
-#include <rapidjson/document.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
 
 #include "common/exit_codes.h"
+#include "msprobe/dump/kernel/capture_manifest.h"
 #include "msprobe_dump/commands.h"
 
 namespace msprobe::dump_app {
@@ -40,53 +40,7 @@ Result<std::string> FindShim(const std::string& explicit_path) {
                                                      "pass --shim PATH", exe_dir.string()));
 }
 
-// Every manifest.jsonl under dir/rank_*/<timestamp>/, with its size now.
-std::map<std::string, uint64_t> Manifests(const fs::path& dir) {
-  std::map<std::string, uint64_t> out;
-  std::error_code ec;
-  for (const auto& rank : fs::directory_iterator(dir, ec)) {
-    if (rank.path().filename().string().rfind("rank_", 0) != 0) continue;
-    for (const auto& run : fs::directory_iterator(rank.path(), ec)) {
-      const fs::path manifest = run.path() / "manifest.jsonl";
-      if (fs::is_regular_file(manifest, ec)) out.emplace(manifest.string(), fs::file_size(manifest, ec));
-    }
-  }
-  return out;
-}
-
-struct Summary {
-  uint64_t ops = 0, files = 0, bytes = 0, stats_ops = 0, dropped = 0;
-  std::map<std::string, uint64_t> by_type;
-  std::map<std::string, uint64_t> drop_reasons;
-};
-
-// The lines of `manifest` after its first `skip` bytes (what an earlier run in the same second wrote).
-Summary Summarize(const std::string& manifest, uint64_t skip) {
-  Summary s;
-  std::ifstream in(manifest);
-  in.seekg(static_cast<std::streamoff>(skip));
-  std::string line;
-  while (std::getline(in, line)) {
-    rapidjson::Document d;
-    if (d.Parse(line.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("status")) continue;
-    const std::string status = d["status"].GetString();
-    if (status == "dropped") {
-      ++s.dropped;
-      if (d.HasMember("reason") && d["reason"].IsString()) ++s.drop_reasons[d["reason"].GetString()];
-      continue;
-    }
-    ++s.ops;
-    if (d.HasMember("op_type") && d["op_type"].IsString()) ++s.by_type[d["op_type"].GetString()];
-    if (status == "stats") ++s.stats_ops;
-    if (status == "written") {
-      ++s.files;
-      if (d.HasMember("bytes") && d["bytes"].IsUint64()) s.bytes += d["bytes"].GetUint64();
-    }
-  }
-  return s;
-}
-
-void PrintSummary(const std::string& manifest, const Summary& s) {
+void PrintSummary(const std::string& manifest, const CaptureSummary& s) {
   const fs::path run_dir = fs::path(manifest).parent_path();
   std::cout << fmt::format("{}: {} ops captured, {} files, {} bytes", run_dir.string(), s.ops, s.files, s.bytes);
   if (s.stats_ops) std::cout << fmt::format(", {} ops as statistic.csv rows", s.stats_ops);
@@ -153,7 +107,7 @@ int RunCapture(const RunArgs& args, const cli::CommonOptions& common) {
   auto shim = FindShim(args.shim);
   if (!shim.ok()) return cli::ReportAndExit("msprobe-dump", shim.status());
   const fs::path dir = fs::absolute(args.dir);
-  const std::map<std::string, uint64_t> before = Manifests(dir);
+  const std::map<std::string, uint64_t> before = FindCaptureManifests(dir.string());
 
   SetCaptureEnvironment(args, *shim, dir);
   auto code = RunChild(args.command);
@@ -161,11 +115,16 @@ int RunCapture(const RunArgs& args, const cli::CommonOptions& common) {
 
   if (!common.quiet) {
     bool any = false;
-    for (const auto& [manifest, size] : Manifests(dir)) {
+    for (const auto& [manifest, size] : FindCaptureManifests(dir.string())) {
       const auto old = before.find(manifest);
       const uint64_t skip = old == before.end() ? 0 : old->second;
       if (skip == size) continue;
-      PrintSummary(manifest, Summarize(manifest, skip));
+      const Result<CaptureSummary> summary = ReadCaptureManifest(manifest, skip);
+      if (!summary.ok()) {  // the program's exit code still comes back
+        std::cerr << "msprobe-dump: warning: " << summary.status().ToString() << "\n";
+        continue;
+      }
+      PrintSummary(manifest, *summary);
       any = true;
     }
     if (!any) std::cout << fmt::format("nothing captured under {}\n", dir.string());

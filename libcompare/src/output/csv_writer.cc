@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "msprobe/dump/formats/csv_quote.h"
 #include "msprobe/dump/formats/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "output/ordered_blocks_internal.h"
@@ -91,22 +92,6 @@ bool MatchesBlackList(std::string_view s) {
     if (StartsWithFormulaChar(s.substr(pos + 1))) return true;
   }
   return false;
-}
-
-// Python csv QUOTE_MINIMAL with pandas' dialect: quote when the field holds the delimiter, the
-// quote character or '\n'; embedded quotes are doubled. Python 3.11 leaves a bare '\r' unquoted
-// (lineterminator is "\n"), which its own reader then takes for a line end; we quote it too.
-void AppendQuoted(std::string* out, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
-    *out += field;
-    return;
-  }
-  *out += '"';
-  for (char c : field) {
-    if (c == '"') *out += '"';
-    *out += c;
-  }
-  *out += '"';
 }
 
 std::string PartPath(const std::string& path, size_t part) {
@@ -195,12 +180,12 @@ void AppendCsvText(std::string* out, std::string_view text) {
   // G3 aborts the whole write on such a value (compare.md §1.4); we keep the row and defuse the
   // text the way spreadsheets expect, with a leading apostrophe.
   if (!LooksLikeFormula(text)) {
-    AppendQuoted(out, text);
+    AppendCsvQuoted(out, text);
     return;
   }
   std::string defused(1, '\'');
   defused.append(text);
-  AppendQuoted(out, defused);
+  AppendCsvQuoted(out, defused);
 }
 
 std::string CsvField(const Cell& cell) {
@@ -219,7 +204,7 @@ Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultT
   const std::vector<std::string> header = table.Header();
   for (size_t i = 0; i < header.size(); ++i) {
     if (i) header_line += ',';
-    AppendQuoted(&header_line, header[i]);
+    AppendCsvQuoted(&header_line, header[i]);
   }
   header_line += '\n';
 

@@ -78,7 +78,7 @@ struct DecodedField {
 
 }  // namespace
 
-Status ReadCsv(Bytes data, const std::string& source, const CsvRowVisitor& visit) {
+Status ReadCsv(Bytes data, const std::string& source, const CsvRowVisitor& visit, size_t max_fields) {
   std::string_view text = AsChars(data);
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   FieldEndScanner scanner(text);
@@ -137,6 +137,9 @@ Status ReadCsv(Bytes data, const std::string& source, const CsvRowVisitor& visit
         const size_t stop = scanner.Next(pos);
         fields.push_back(text.substr(pos, stop - pos));
         pos = stop;
+      }
+      if (fields.size() > max_fields) {
+        return Status::InvalidInput(source, fmt::format("line {}: more than {} fields", record_line, max_fields));
       }
       if (pos < text.size() && text[pos] == ',') {
         ++pos;

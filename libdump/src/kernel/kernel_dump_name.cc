@@ -1,5 +1,8 @@
 #include "msprobe/dump/kernel/kernel_dump_name.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -77,6 +80,27 @@ Result<KernelDumpName> ParseKernelDumpName(std::string_view name) {
     return Bad(name, "a raw file (no .npy) needs a known dtype as its last field");
   }
   return out;
+}
+
+bool IsKernelBinDumpName(std::string_view name) {
+  if (std::count(name.begin(), name.end(), '.') < 4) return false;
+  const std::string_view last = name.substr(name.rfind('.') + 1);
+  return !last.empty() && std::all_of(last.begin(), last.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string ConvertedSlotName(std::string_view bin_name, const BinSlot& slot, std::string_view format) {
+  return fmt::format("{}.{}.{}.{}.{}.npy", bin_name, SlotKindName(slot.kind), slot.index, format,
+                     ProtoDTypeName(slot.proto_dtype));
+}
+
+std::string HashedKernelDumpName(std::string_view name) {
+  // Two 64-bit FNV-1a hashes with different offset bases: 128 bits, ample for names within one dir.
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  for (char ch : name) {
+    a = (a ^ static_cast<uint8_t>(ch)) * 0x100000001b3ull;
+    b = (b ^ static_cast<uint8_t>(ch)) * 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}{:016x}.npy", a, b);
 }
 
 }  // namespace msprobe

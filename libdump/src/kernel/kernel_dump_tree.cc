@@ -8,14 +8,13 @@
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/io/mapped_file.h"
 #include "msprobe/dump/formats/npy_reader.h"
-#include "msprobe/dump/kernel/statistic_csv.h"
+#include "msprobe/dump/kernel/mapping_csv.h"
 
 namespace msprobe {
 namespace fs = std::filesystem;
 namespace {
 
 constexpr int kMaxDepth = 32;
-constexpr uint64_t kMaxMappingBytes = uint64_t{256} << 20;
 
 std::optional<int64_t> AllDigits(std::string_view s) {
   int64_t v = 0;
@@ -32,21 +31,6 @@ std::optional<int64_t> Prefixed(std::string_view part, std::string_view prefix, 
   if (part.starts_with('_')) part.remove_prefix(1);
   else if (!optional_underscore) return std::nullopt;
   return AllDigits(part);
-}
-
-Result<std::string> ReadSmallText(const std::string& path, uint64_t limit) {
-  MSP_ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, MappedFile::Open(path));
-  if (file->size() > limit) {
-    return Status::InvalidInput(path, "file has " + std::to_string(file->size()) + " bytes, more than " + std::to_string(limit));
-  }
-  if (file->size() == 0) return std::string();
-  MSP_ASSIGN_OR_RETURN(MappedRegion all, file->MapAll());
-  return std::string(AsChars(all.bytes()));
-}
-
-bool IsPlainName(std::string_view s) {
-  return !s.empty() && s != "." && s != ".." && s.find('/') == std::string_view::npos &&
-         s.find('\0') == std::string_view::npos;
 }
 
 }  // namespace
@@ -71,26 +55,6 @@ RankStep RankStepOfPath(const std::string& dir_path) {
   return out;
 }
 
-Result<std::unordered_map<std::string, std::string>> ParseMappingCsv(std::string_view text, const std::string& source) {
-  MSP_ASSIGN_OR_RETURN(CsvRecords parsed, ParseCsvRecords(text, source));
-  std::unordered_map<std::string, std::string> mapping;
-  for (size_t i = 0; i < parsed.records.size(); ++i) {
-    std::vector<std::string>& row = parsed.records[i];
-    if (row.size() == 3 && row.back().empty()) row.pop_back();
-    const bool header_like = row.size() != 2 || !ParseKernelDumpName(row[1]).ok();
-    if (i == 0 && header_like) continue;
-    const std::string where = "line " + std::to_string(parsed.lines[i]) + ": ";
-    if (row.size() != 2) {
-      return Status::InvalidInput(source, where + "expected 2 fields (new name, original name), got " + std::to_string(row.size()));
-    }
-    if (!IsPlainName(row[0]) || !IsPlainName(row[1])) {
-      return Status::InvalidInput(source, where + "names must be plain file names");
-    }
-    mapping[row[0]] = row[1];
-  }
-  return mapping;
-}
-
 Result<std::vector<KernelDumpDir>> FindKernelDumpDirs(const std::string& root) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
@@ -111,11 +75,10 @@ Result<std::vector<KernelDumpDir>> FindKernelDumpDirs(const std::string& root) {
   for (auto& [dir, files] : files_by_dir) {
     KernelDumpDir out;
     out.path = dir;
-    std::unordered_map<std::string, std::string> mapping;
+    KernelDumpMapping mapping;
     for (const fs::path& file : files) {
       if (file.filename() != "mapping.csv") continue;
-      MSP_ASSIGN_OR_RETURN(std::string text, ReadSmallText(file.string(), kMaxMappingBytes));
-      MSP_ASSIGN_OR_RETURN(mapping, ParseMappingCsv(text, file.string()));
+      MSP_ASSIGN_OR_RETURN(mapping, ReadMappingCsv(file.string()));
     }
     for (const fs::path& file : files) {
       const std::string base = file.filename().string();

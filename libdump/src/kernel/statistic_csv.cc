@@ -1,11 +1,17 @@
 #include "msprobe/dump/kernel/statistic_csv.h"
 
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "msprobe/dump/formats/csv_quote.h"
+#include "msprobe/dump/formats/csv_reader.h"
 #include "msprobe/dump/io/mapped_file.h"
 
 namespace msprobe {
 namespace {
 
-Status LineError(const std::string& source, size_t line, const std::string& what) {
+Status LineError(const std::string& source, uint64_t line, const std::string& what) {
   return Status::InvalidInput(source, "line " + std::to_string(line) + ": " + what);
 }
 
@@ -27,74 +33,6 @@ bool FitRow(std::vector<std::string>* row, size_t width) {
 
 }  // namespace
 
-Result<CsvRecords> ParseCsvRecords(std::string_view text, const std::string& source) {
-  CsvRecords out;
-  std::vector<std::string> record;
-  std::string field;
-  size_t line = 1, record_line = 1;
-  bool in_quotes = false, after_quote = false, any = false;
-  auto end_field = [&]() -> Status {
-    if (record.size() >= kMaxCsvFields) {
-      return LineError(source, record_line, "more than " + std::to_string(kMaxCsvFields) + " fields");
-    }
-    record.push_back(std::move(field));
-    field.clear();
-    after_quote = false;
-    return Status::Ok();
-  };
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_quotes) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          in_quotes = false;
-          after_quote = true;
-        }
-      } else {
-        if (c == '\n') ++line;
-        field += c;
-      }
-      continue;
-    }
-    if (c == ',') {
-      MSP_RETURN_IF_ERROR(end_field());
-      any = true;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n')) {
-        return LineError(source, line, "a bare carriage return outside quotes");
-      }
-      if (c == '\r') ++i;
-      if (any || !field.empty() || after_quote) {
-        MSP_RETURN_IF_ERROR(end_field());
-        out.records.push_back(std::move(record));
-        out.lines.push_back(record_line);
-        record.clear();
-      }
-      any = false;
-      ++line;
-      record_line = line;
-    } else if (c == '"' && field.empty() && !after_quote) {
-      in_quotes = true;
-      any = true;
-    } else if (after_quote) {
-      return LineError(source, line, "text after a closing quote");
-    } else {
-      field += c;
-      any = true;
-    }
-  }
-  if (in_quotes) return LineError(source, record_line, "a quoted field is never closed");
-  if (any || !field.empty() || after_quote) {
-    MSP_RETURN_IF_ERROR(end_field());
-    out.records.push_back(std::move(record));
-    out.lines.push_back(record_line);
-  }
-  return out;
-}
-
 std::optional<size_t> StatisticCsv::Column(std::initializer_list<std::string_view> names) const {
   for (std::string_view name : names) {
     for (size_t i = 0; i < header.size(); ++i) {
@@ -105,21 +43,27 @@ std::optional<size_t> StatisticCsv::Column(std::initializer_list<std::string_vie
 }
 
 Result<StatisticCsv> ParseStatisticCsv(std::string_view text, const std::string& source) {
-  MSP_ASSIGN_OR_RETURN(CsvRecords parsed, ParseCsvRecords(text, source));
-  if (parsed.records.empty()) return Status::InvalidInput(source, "statistic.csv is empty: no header line");
   StatisticCsv csv;
-  csv.header = std::move(parsed.records.front());
-  for (size_t rec = 1; rec < parsed.records.size(); ++rec) {
-    const size_t line = parsed.lines[rec];
-    std::vector<std::string>& row = parsed.records[rec];
-    const size_t fields = row.size();
-    if (!FitRow(&row, csv.header.size())) {
-      return LineError(source, line,
-                       "row has " + std::to_string(fields) + " fields, the header has " + std::to_string(csv.header.size()));
-    }
-    csv.rows.push_back(std::move(row));
-    csv.row_lines.push_back(line);
-  }
+  bool have_header = false;
+  MSP_RETURN_IF_ERROR(ReadCsv(
+      AsBytes(text), source,
+      [&](uint64_t line, std::span<const std::string_view> fields) -> Status {
+        std::vector<std::string> row(fields.begin(), fields.end());
+        if (!std::exchange(have_header, true)) {
+          csv.header = std::move(row);
+          return Status::Ok();
+        }
+        if (!FitRow(&row, csv.header.size())) {
+          return LineError(source, line,
+                           "row has " + std::to_string(fields.size()) + " fields, the header has " +
+                               std::to_string(csv.header.size()));
+        }
+        csv.rows.push_back(std::move(row));
+        csv.row_lines.push_back(line);
+        return Status::Ok();
+      },
+      kMaxCsvFields));
+  if (!have_header) return Status::InvalidInput(source, "statistic.csv is empty: no header line");
   return csv;
 }
 
@@ -162,6 +106,19 @@ std::vector<StatisticRecord> StatisticRecords(const StatisticCsv& csv) {
     records.push_back(std::move(r));
   }
   return records;
+}
+
+void AppendStatisticCsvRow(std::string* out, const KernelDumpName& name, const TensorInfo& info,
+                           const TensorStats& stats) {
+  const auto number = [&](double v) { return stats.has_values ? fmt::format("{}", v) : std::string(); };
+  AppendCsvQuoted(out, name.op_type);
+  *out += ',';
+  AppendCsvQuoted(out, name.op_name);
+  fmt::format_to(std::back_inserter(*out), ",{},{},{},{},{},{},{},\"({})\",{},{},{},{},{},{},{},{},{},\n",
+                 name.task_id, name.stream_id, name.timestamp, name.io(), name.slot,
+                 ByteSize(info.dtype, stats.numel), Name(info.dtype), fmt::join(info.shape, ","),
+                 number(stats.max), number(stats.min), number(stats.mean), stats.numel, stats.nan_count,
+                 stats.neg_inf_count, stats.pos_inf_count, stats.zero_count, number(stats.norm));
 }
 
 }  // namespace msprobe

@@ -15,12 +15,15 @@ struct Record {
   std::vector<std::string> fields;
 };
 
-Result<std::vector<Record>> Parse(const std::string& text) {
+Result<std::vector<Record>> Parse(const std::string& text, size_t max_fields = SIZE_MAX) {
   std::vector<Record> records;
-  Status s = ReadCsv(AsBytes(text), "t.csv", [&](uint64_t line, std::span<const std::string_view> fields) {
-    records.push_back({line, std::vector<std::string>(fields.begin(), fields.end())});
-    return Status::Ok();
-  });
+  Status s = ReadCsv(
+      AsBytes(text), "t.csv",
+      [&](uint64_t line, std::span<const std::string_view> fields) {
+        records.push_back({line, std::vector<std::string>(fields.begin(), fields.end())});
+        return Status::Ok();
+      },
+      max_fields);
   if (!s.ok()) return s;
   return records;
 }
@@ -75,6 +78,13 @@ TEST(CsvReader, UnclosedQuoteNamesTheRecordLine) {
 
 TEST(CsvReader, CharacterAfterClosingQuoteIsAnError) {
   EXPECT_STATUS(Parse("a,\"b\"c\n"), Code::kInvalidInput, "line 1: character 'c' after a closing quote");
+}
+
+TEST(CsvReader, RecordsWiderThanTheLimitAreAnError) {
+  auto within = Parse("a,b,c\n\"x,y\",z,\n", 3);
+  ASSERT_TRUE(within.ok()) << within.status().ToString();
+  EXPECT_EQ((*within)[1].fields, (Fields{"x,y", "z", ""}));
+  EXPECT_STATUS(Parse("a,b,c\n\nd,e,f,g\n", 3), Code::kInvalidInput, "line 3: more than 3 fields");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "test_support.h"
 
 namespace msprobe {
@@ -93,6 +95,51 @@ TEST(KernelDumpNameTest, DtypeLabelsOfBothProducers) {
   EXPECT_EQ(KernelDumpLabelDType("INT4"), DType::kI4);
   EXPECT_EQ(KernelDumpLabelDType("int8"), DType::kI8);
   EXPECT_FALSE(KernelDumpLabelDType("STRING").has_value());
+}
+
+// The .bin fixtures (tests/data/bin/gen_bin_fixtures.py) are kernel dumps; npy, csv and text files
+// in the same tree are not.
+TEST(KernelDumpNameTest, BinDumpNames) {
+  int bins = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(testing::TestData("bin/cases"))) {
+    EXPECT_TRUE(IsKernelBinDumpName(entry.path().filename().string())) << entry.path();
+    ++bins;
+  }
+  EXPECT_EQ(bins, 19);
+  EXPECT_FALSE(IsKernelBinDumpName("Add.Default_Add-op1.3.2.1735011096403740.output.0.NCHW.FLOAT.npy"));
+  EXPECT_FALSE(IsKernelBinDumpName("mapping.csv"));
+  EXPECT_FALSE(IsKernelBinDumpName("a.b.c.1"));
+  EXPECT_FALSE(IsKernelBinDumpName("a.b.c.d."));
+}
+
+// The names msprobe L2 gives converted slots, as gen_bin_fixtures.py names the expected .npy files.
+TEST(KernelDumpNameTest, ConvertedSlotNamesAreTheFixturesNames) {
+  const std::string bin_name = "Cast.Default_dtypes-op1.1.2.1735011096403740";
+  Result<BinFile> bin = ReadBinFile(testing::TestData("bin/cases/" + bin_name));
+  ASSERT_TRUE(bin.ok()) << bin.status().ToString();
+  int named = 0;
+  for (const BinSlot& slot : bin->slots) {
+    if (!slot.dtype || slot.kind == BinSlotKind::kBuffer || slot.kind == BinSlotKind::kWorkspace) continue;
+    const std::string name = ConvertedSlotName(bin_name, slot, "ND");
+    EXPECT_TRUE(std::filesystem::exists(testing::TestData("bin/expected/" + name))) << name;
+    ++named;
+  }
+  EXPECT_EQ(named, 21);
+  const std::string parsed_back = ConvertedSlotName(bin_name, bin->slots.front(), "ND");
+  Result<KernelDumpName> n = ParseKernelDumpName(parsed_back);
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_EQ(n->op_name, "Default_dtypes-op1");
+  EXPECT_EQ(n->dtype_label, "FLOAT");
+}
+
+// Expected values from a Python FNV-1a of the same bytes (two 64-bit hashes, offset bases
+// 0xcbf29ce484222325 and 0x84222325cbf29ce4).
+TEST(KernelDumpNameTest, HashedNames) {
+  const std::string long_name =
+      "Conv2D." + std::string(220, 'x') + ".1.2.1735011096403740.output.0.NCHW.FLOAT16.npy";
+  EXPECT_EQ(HashedKernelDumpName(long_name), "cd07e89707c42ede520fd1a7aefa2e67.npy");
+  EXPECT_EQ(HashedKernelDumpName(""), "cbf29ce48422232584222325cbf29ce4.npy");
+  EXPECT_GT(long_name.size(), kMaxFileNameBytes);
 }
 
 }  // namespace

@@ -29,23 +29,6 @@ TEST(KernelDumpTreeTest, RankStepOfEachLayout) {
   EXPECT_FALSE(none.step.has_value());
 }
 
-TEST(KernelDumpTreeTest, MappingCsvWithAndWithoutHeader) {
-  auto m = ParseMappingCsv("123.npy,Add.op.0.0.1.output.0.ND.FLOAT.npy\n", "mapping.csv");
-  ASSERT_TRUE(m.ok()) << m.status().ToString();
-  EXPECT_EQ(m->at("123.npy"), "Add.op.0.0.1.output.0.ND.FLOAT.npy");
-  auto h = ParseMappingCsv("Index,Name\n123.BF16,Add.op.0.0.1.output.0.ND.BF16\n", "mapping.csv");
-  ASSERT_TRUE(h.ok());
-  EXPECT_EQ(h->size(), 1u);
-  EXPECT_EQ(h->at("123.BF16"), "Add.op.0.0.1.output.0.ND.BF16");
-}
-
-TEST(KernelDumpTreeTest, MappingCsvRowOfThreeFields) {
-  EXPECT_STATUS(ParseMappingCsv("a.npy,Add.op.0.0.1.output.0.ND.FLOAT.npy\nb,c,d\n", "mapping.csv"), Code::kInvalidInput,
-                "line 2: expected 2 fields");
-  EXPECT_STATUS(ParseMappingCsv("a.npy,Add.op.0.0.1.output.0.ND.FLOAT.npy\n../x,y\n", "mapping.csv"),
-                Code::kInvalidInput, "plain file names");
-}
-
 TEST(KernelDumpTreeTest, FindsDirsResolvesMappingAndOrdersByTimestamp) {
   testing::TempDir tmp;
   const fs::path dir = tmp.root() / "rank_2" / "20261121101010" / "step_5";

@@ -74,11 +74,12 @@ TEST(StatisticCsvTest, RowWithTooFewFieldsNamesItsLine) {
 }
 
 TEST(StatisticCsvTest, UnterminatedQuote) {
-  EXPECT_STATUS(ParseStatisticCsv("A,B\n1,\"(2,3\n", "statistic.csv"), Code::kInvalidInput, "line 2: a quoted field is never closed");
+  EXPECT_STATUS(ParseStatisticCsv("A,B\n1,\"(2,3\n", "statistic.csv"), Code::kInvalidInput, "line 2: quoted field is not closed");
 }
 
 TEST(StatisticCsvTest, TextAfterClosingQuote) {
-  EXPECT_STATUS(ParseStatisticCsv("A,B\n1,\"x\"y\n", "statistic.csv"), Code::kInvalidInput, "text after a closing quote");
+  EXPECT_STATUS(ParseStatisticCsv("A,B\n1,\"x\"y\n", "statistic.csv"), Code::kInvalidInput,
+                "line 2: character 'y' after a closing quote");
 }
 
 TEST(StatisticCsvTest, EmptyFile) {
@@ -86,11 +87,45 @@ TEST(StatisticCsvTest, EmptyFile) {
 }
 
 TEST(StatisticCsvTest, QuotedNewlineAndEscapedQuote) {
-  Result<CsvRecords> r = ParseCsvRecords("a,\"x\"\"y\nz\"\nb,c\n", "t.csv");
+  Result<StatisticCsv> r = ParseStatisticCsv("a,\"x\"\"y\nz\"\nb,c\n", "t.csv");
   ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->records.size(), 2u);
-  EXPECT_EQ(r->records[0][1], "x\"y\nz");
-  EXPECT_EQ(r->lines[1], 3u);
+  ASSERT_EQ(r->rows.size(), 1u);
+  EXPECT_EQ(r->header[1], "x\"y\nz");
+  EXPECT_EQ(r->row_lines[0], 3u);
+}
+
+// The writer's rows (MindSpore's §4.5 a): every field followed by ',', the shape quoted, no values
+// for an empty tensor; a name holding ',' is quoted, as Python's csv module quotes it, and reads back.
+TEST(StatisticCsvTest, WrittenRowsReadBack) {
+  Result<KernelDumpName> name = ParseKernelDumpName("Add.a,b.0.0.1.input.0.ND.FLOAT.npy");
+  ASSERT_TRUE(name.ok()) << name.status().ToString();
+  TensorInfo info;
+  info.dtype = DType::kF32;
+  info.shape = {2, 0};
+  TensorStats stats;
+  std::string text(kStatisticCsvHeader);
+  AppendStatisticCsvRow(&text, *name, info, stats);
+  EXPECT_TRUE(text.ends_with("\nAdd,\"a,b\",0,0,1,input,0,0,float32,\"(2,0)\",,,,0,0,0,0,0,,\n")) << text;
+  Result<StatisticCsv> csv = ParseStatisticCsv(text, "statistic.csv");
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  ASSERT_EQ(csv->rows.size(), 1u);
+  const std::vector<StatisticRecord> r = StatisticRecords(*csv);
+  EXPECT_EQ(r[0].op_name, "a,b");
+  EXPECT_EQ(r[0].shape, "(2,0)");
+  EXPECT_EQ(r[0].max, "");
+}
+
+TEST(StatisticCsvTest, RecordOfTooManyFields) {
+  std::string wide = "A\n1";
+  for (size_t i = 0; i < 4096; ++i) wide += ",1";
+  EXPECT_STATUS(ParseStatisticCsv(wide + "\n", "statistic.csv"), Code::kInvalidInput, "line 2: more than 4096 fields");
+}
+
+// A UTF-8 BOM before the header (Excel's "CSV UTF-8") does not hide the first column's name.
+TEST(StatisticCsvTest, ByteOrderMarkBeforeTheHeader) {
+  Result<StatisticCsv> csv = ParseStatisticCsv("\xEF\xBB\xBFOp Type,Op Name\nAdd,x\n", "statistic.csv");
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  EXPECT_EQ(StatisticRecords(*csv)[0].op_type, "Add");
 }
 
 }  // namespace

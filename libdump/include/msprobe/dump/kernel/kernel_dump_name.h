@@ -1,6 +1,8 @@
-// The file names of kernel npy dumps (spec kernel_dump.md §4.2): MindSpore's
-// {op_type}.{op_name}.{task}.{stream}.{timestamp}.{input|output}.{slot}.{format}[.{dtype}].npy and
-// msprobe L2's ….{FMT}.{DTYPE}.npy, or the same without ".npy" for raw bytes in the name's dtype.
+// The file names of kernel dumps, parsed and built here: the .bin dump's
+// {op_type}.{op_name}.{task}.{stream}.{timestamp} (spec kernel_dump.md §4.1), and the npy dumps'
+// (§4.2) MindSpore {…}.{input|output}.{slot}.{format}[.{dtype}].npy and msprobe L2 ….{FMT}.{DTYPE}.npy,
+// or the same without ".npy" for raw bytes in the name's dtype; names too long for a file system
+// are replaced by a hash (§4.4, mapping_csv.h maps them back).
 #pragma once
 
 #include <cstdint>
@@ -8,8 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "msprobe/dump/tensor/dtype.h"
+#include "msprobe/dump/kernel/bin_reader.h"
 #include "msprobe/dump/status.h"
+#include "msprobe/dump/tensor/dtype.h"
 
 namespace msprobe {
 
@@ -39,5 +42,20 @@ Result<KernelDumpName> ParseKernelDumpName(std::string_view basename);
 // The dtype of a dtype label: MindSpore's lower-case names ("float32", "bfloat16") and the msprobe L2
 // upper-case proto names ("FLOAT", "BF16", "DOUBLE"). nullopt when unknown.
 std::optional<DType> KernelDumpLabelDType(std::string_view label);
+
+// Whether `basename` looks like a .bin dump's name (§4.1): at least five dot-separated fields, the
+// last a number. In a dump tree, other files (npy, csv, json) are not kernel dumps.
+bool IsKernelBinDumpName(std::string_view basename);
+
+// The npy name msprobe-convert gives a slot of the .bin dump `bin_name`, msprobe L2's
+// {bin_name}.{input|output}.{slot}.{FORMAT}.{DTYPE}.npy: FORMAT is the layout of the data written
+// (NCHW/NCDHW/ND after a conversion, else the device format), DTYPE the original dtype's dump name
+// (BF16 for bfloat16 data written as float32, as msprobe does).
+std::string ConvertedSlotName(std::string_view bin_name, const BinSlot& slot, std::string_view format);
+
+// Names longer than NAME_MAX bytes cannot be created: they become 32 hex digits of a hash of the name
+// plus ".npy" (msaccucmp's shape, deterministic so reruns agree), and mapping.csv maps them back.
+inline constexpr size_t kMaxFileNameBytes = 255;
+std::string HashedKernelDumpName(std::string_view name);
 
 }  // namespace msprobe

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "msprobe/dump/kernel/kernel_dump_name.h"
@@ -36,11 +35,6 @@ struct RankStep {
   std::optional<int64_t> rank, step;
 };
 RankStep RankStepOfPath(const std::string& dir_path);
-
-// mapping.csv (§4.4): rows "new,original", no header (an optional first row that does not map to a
-// kernel dump name is skipped). Keys and values are basenames. InvalidInput naming the line for a row
-// that is not two fields or names a path.
-Result<std::unordered_map<std::string, std::string>> ParseMappingCsv(std::string_view text, const std::string& source);
 
 // Every directory under `root` (itself included, at most 32 levels down, symlinks not followed) that
 // holds kernel dump tensor files or a statistic.csv, in natural path order. Files whose names (after

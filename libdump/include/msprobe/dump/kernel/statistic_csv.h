@@ -1,6 +1,7 @@
-// statistic.csv files of kernel dumps in all their variants (spec kernel_dump.md §4.5): MindSpore's
-// (quoted "(2,3)" shapes, a trailing comma on data rows), msprobe L2's (unquoted shapes that split
-// into extra fields), ACL's device-side per-op files and ATB's. Read as text, never as numbers.
+// statistic.csv files of kernel dumps (spec kernel_dump.md §4.5), read in all their variants:
+// MindSpore's (quoted "(2,3)" shapes, a trailing comma on data rows), msprobe L2's (unquoted shapes
+// that split into extra fields), ACL's device-side per-op files and ATB's, as text, never as numbers;
+// and written in MindSpore's variant by msprobe-dump statistic.
 #pragma once
 
 #include <cstddef>
@@ -10,22 +11,15 @@
 #include <string_view>
 #include <vector>
 
+#include "msprobe/dump/kernel/kernel_dump_name.h"
 #include "msprobe/dump/status.h"
+#include "msprobe/dump/tensor/tensor.h"
+#include "msprobe/dump/tensor/tensor_stats.h"
 
 namespace msprobe {
 
-// Limits that keep a hostile file from costing more than its size suggests.
-inline constexpr size_t kMaxCsvFields = 4096;          // per record
+// The largest statistic.csv read (a hostile file must not cost more than that).
 inline constexpr uint64_t kMaxStatisticCsvBytes = uint64_t{1} << 32;
-
-// RFC 4180 records: ',' separators, '"' quoting with "" escapes, "\n" or "\r\n" line ends; blank
-// lines are skipped. InvalidInput with the line number for an unterminated quote, text after a
-// closing quote, or a record of more than kMaxCsvFields fields.
-struct CsvRecords {
-  std::vector<std::vector<std::string>> records;
-  std::vector<size_t> lines;  // 1-based line where each record starts
-};
-Result<CsvRecords> ParseCsvRecords(std::string_view text, const std::string& source);
 
 struct StatisticCsv {
   std::vector<std::string> header;
@@ -36,7 +30,8 @@ struct StatisticCsv {
   std::optional<size_t> Column(std::initializer_list<std::string_view> names) const;
 };
 
-// Parses a statistic.csv: the first record is the header; a data row with one field more than the
+// Parses a statistic.csv (csv_reader.h records; blank lines skipped, at most kMaxCsvFields fields a
+// record): the first record is the header; a data row with one field more than the
 // header whose last field is empty lost its trailing comma (MindSpore); a row with still more fields
 // has its shape re-joined, from the field starting with '(' to the one ending with ')' (msprobe L2).
 // A row that cannot be brought to the header's width is InvalidInput naming its line.
@@ -50,5 +45,16 @@ struct StatisticRecord {
   std::string max, min, mean, norm;
 };
 std::vector<StatisticRecord> StatisticRecords(const StatisticCsv& csv);
+
+// MindSpore's header (§4.5 a): its fixed prefix, then the categories we compute, in its names.
+inline constexpr std::string_view kStatisticCsvHeader =
+    "Op Type,Op Name,Task ID,Stream ID,Timestamp,IO,Slot,Data Size,Data Type,Shape,"
+    "Max Value,Min Value,Avg Value,Count,Nan Count,Negative Inf Count,Positive Inf Count,Zero Count,"
+    "L2Norm Value\n";
+
+// Appends the row of one tensor file under kStatisticCsvHeader; like MindSpore's, every field is
+// followed by ',' and the shape is quoted "(2,3)". Max/min/avg/norm are empty when no value counts.
+void AppendStatisticCsvRow(std::string* out, const KernelDumpName& name, const TensorInfo& info,
+                           const TensorStats& stats);
 
 }  // namespace msprobe

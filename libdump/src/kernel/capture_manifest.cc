@@ -1,0 +1,73 @@
+#include "msprobe/dump/kernel/capture_manifest.h"
+
+#include <rapidjson/document.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace msprobe {
+namespace {
+
+namespace fs = std::filesystem;
+
+void AddLine(std::string_view line, CaptureSummary* s) {
+  rapidjson::Document d;
+  if (d.Parse(line.data(), line.size()).HasParseError() || !d.IsObject()) return;
+  const auto status_member = d.FindMember("status");
+  if (status_member == d.MemberEnd() || !status_member->value.IsString()) return;
+  const std::string_view status = status_member->value.GetString();
+  const auto string_member = [&](const char* key) -> const char* {
+    const auto m = d.FindMember(key);
+    return m != d.MemberEnd() && m->value.IsString() ? m->value.GetString() : nullptr;
+  };
+  if (status == "dropped") {
+    ++s->dropped;
+    if (const char* reason = string_member("reason")) ++s->drop_reasons[reason];
+    return;
+  }
+  ++s->ops;
+  if (const char* op_type = string_member("op_type")) ++s->by_type[op_type];
+  if (status == "stats") ++s->stats_ops;
+  if (status == "written") {
+    ++s->files;
+    const auto bytes = d.FindMember("bytes");
+    if (bytes != d.MemberEnd() && bytes->value.IsUint64()) s->bytes += bytes->value.GetUint64();
+  }
+}
+
+}  // namespace
+
+CaptureSummary SummarizeCaptureManifest(std::string_view text) {
+  CaptureSummary s;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    AddLine(text.substr(0, end), &s);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+  return s;
+}
+
+Result<CaptureSummary> ReadCaptureManifest(const std::string& path, uint64_t skip) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IOError(path, "cannot open the capture manifest");
+  in.seekg(static_cast<std::streamoff>(skip));
+  // Line by line: a long run's manifest may be large.
+  CaptureSummary s;
+  for (std::string line; std::getline(in, line);) AddLine(line, &s);
+  return s;
+}
+
+std::map<std::string, uint64_t> FindCaptureManifests(const std::string& dir) {
+  std::map<std::string, uint64_t> out;
+  std::error_code ec;
+  for (const auto& rank : fs::directory_iterator(dir, ec)) {
+    if (rank.path().filename().string().rfind("rank_", 0) != 0) continue;
+    for (const auto& run : fs::directory_iterator(rank.path(), ec)) {
+      const fs::path manifest = run.path() / "manifest.jsonl";
+      if (fs::is_regular_file(manifest, ec)) out.emplace(manifest.string(), fs::file_size(manifest, ec));
+    }
+  }
+  return out;
+}
+
+}  // namespace msprobe
