@@ -110,8 +110,8 @@ std::string CheckAccuracy(const Cell& cosine, const Cell& max_abs) {
   return "Yes";
 }
 
-std::string ResultOf(std::string_view accuracy) {
-  return accuracy == "Yes" ? "pass" : accuracy == "No" ? "error" : "warning";
+Verdict ResultOf(std::string_view accuracy) {
+  return accuracy == "Yes" ? Verdict::kPass : accuracy == "No" ? Verdict::kError : Verdict::kWarning;
 }
 
 struct TensorSide {

@@ -48,7 +48,7 @@ void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, Res
     for (const Cell& cell : r.bench_stats) visitor->Value(cell);
   }
   visitor->Value(Cell::Bool(r.requires_grad_consistent));
-  visitor->Text(r.result);
+  visitor->Text(VerdictName(r.result));
   visitor->Text(JsonDumpsStrings(r.err_messages));
   if (with_stack) visitor->Text(r.stack_info);
   if (mode == CompareMode::kTensor) visitor->Text(PythonListOfStrings({r.npu_data_name, r.bench_data_name}));

@@ -85,12 +85,13 @@ std::optional<double> MetricValue(const Cell& cell) {
 XlsxSummarySheet::XlsxSummarySheet(const ResultTable& table, const std::vector<XlsxDataSheet>& sheets)
     : table_(table), sheets_(sheets) {
   for (size_t i = 0; i < table.rows.size(); ++i) {
-    const std::string& result = table.rows[i].result;
-    if (result == "pass") ++pass_;
-    if (result == "warning") ++warning_;
-    if (result == "error") {
-      ++error_;
-      if (!first_error_) first_error_ = i;
+    switch (table.rows[i].result) {
+      case Verdict::kPass: ++pass_; break;
+      case Verdict::kWarning: ++warning_; break;
+      case Verdict::kError:
+        ++error_;
+        if (!first_error_) first_error_ = i;
+        break;
     }
   }
   chart_ = table.mode != CompareMode::kMd5 && !table.rows.empty();

@@ -83,8 +83,12 @@ class DataRowXml final : public ResultCellVisitor {
 
 uint32_t RowStyle(const ResultTable& table, size_t row) {
   if (table.first_diff_row == row) return internal::kStyleFirstDiff;
-  const std::string& result = table.rows[row].result;
-  return result == "error" ? internal::kStyleError : result == "warning" ? internal::kStyleWarning : 0;
+  switch (table.rows[row].result) {
+    case Verdict::kPass: return 0;
+    case Verdict::kWarning: return internal::kStyleWarning;
+    case Verdict::kError: return internal::kStyleError;
+  }
+  return 0;
 }
 
 // Bytes of every string a row's cells are made of.
@@ -93,10 +97,11 @@ uint64_t RowTextBytes(const ResultRow& r) {
   auto add = [&sum](std::string_view s) { sum += s.size() + kStringOverheadBound; };
   for (const Cell& c : r.cells) add(c.text());
   for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape, &r.bench_shape,
-                               &r.npu_requires_grad, &r.bench_requires_grad, &r.result, &r.stack_info,
+                               &r.npu_requires_grad, &r.bench_requires_grad, &r.stack_info,
                                &r.npu_data_name, &r.bench_data_name}) {
     add(*s);
   }
+  add(VerdictName(r.result));
   for (const std::string& m : r.err_messages) add(m);
   for (const Cell& c : r.metrics) add(c.text());
   for (const Cell& c : r.npu_stats) add(c.text());

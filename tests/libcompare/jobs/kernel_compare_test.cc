@@ -93,7 +93,7 @@ TEST(KernelCompareTest, NpyTreesMatchNumpyMetrics) {
   const ResultRow& neg = *rows.at("Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy");
   EXPECT_LT(neg.cells[kMetric0].number(), -0.99);
   EXPECT_TRUE(neg.cells[kAccuracy].IsText("No"));
-  EXPECT_EQ(neg.result, "error");
+  EXPECT_EQ(neg.result, Verdict::kError);
   const ResultRow& reshape = *rows.at("Reshape.Default_Reshape-op5.0.0.500.output.0.DefaultFormat.float32.npy");
   EXPECT_TRUE(reshape.cells[kErr].IsText("Shape of NPU and bench Tensor do not match.\n"));
   EXPECT_TRUE(reshape.cells[kNpuShape].IsText("[2, 3]"));

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "msprobe/compare/metrics/verdict_kind.h"
 #include "msprobe/compare/output/cell.h"
 #include "msprobe/compare/rows/op_row.h"
 
@@ -25,7 +26,7 @@ struct ResultRow {
   std::vector<Cell> metrics;
   std::array<Cell, 4> npu_stats, bench_stats;  // max, min, mean, l2norm (bench all "N/A" when unmatched)
   bool requires_grad_consistent = false;
-  std::string result = "pass";                 // pass | warning | error
+  Verdict result = Verdict::kPass;
   std::vector<std::string> err_messages;       // JSON-dumped into Err_message
   std::string stack_info = "N/A";              // NPU_Stack_Info, only written when stack.json exists
   std::string npu_data_name = "-1", bench_data_name = "N/A";  // Data_name (tensor mode)
