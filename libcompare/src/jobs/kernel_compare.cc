@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 
+#include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/output/output_timestamp.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
@@ -25,8 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr double kFloatEpsilon = 2.220446049250313e-16;  // the cosine zero-norm bound (compare.md §4.2)
-constexpr double kMagnitude = 0.5;                       // CompareConst.MAGNITUDE (§6.3)
 
 enum class Mode { kNone, kNpy, kStatistic };
 
@@ -96,8 +95,8 @@ Accuracy CheckAccuracy(const Cell& cosine, const Cell& max_abs) {
   if (cosine.IsText("N/A") || max_abs.IsText("N/A")) return Accuracy::kNo;
   if (!cosine.is_number() || !max_abs.is_number()) return Accuracy::kNone;
   const double cos = cosine.number(), abs_err = max_abs.number();
-  if (cos < 0.99 && abs_err > 0.001) return Accuracy::kNo;
-  if (cos < 0.9 || abs_err > 1) return Accuracy::kNo;
+  if (cos < kCosThreshold && abs_err > kMaxAbsErrThreshold) return Accuracy::kNo;
+  if (cos < kCosMaxThreshold || abs_err > kMaxAbsErrMaxThreshold) return Accuracy::kNo;
   return Accuracy::kYes;
 }
 
@@ -170,8 +169,8 @@ ResultRow NpyRow(const Record* npu, const Record* bench) {
       row.metrics.assign(cells.begin(), cells.end());
       if (cells[kCosine].IsText("Nan")) {
         messages.emplace_back(
-            n.stats->norm <= kFloatEpsilon   ? "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data."
-            : b.stats->norm <= kFloatEpsilon ? "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data."
+            n.stats->norm <= kCosineZeroNorm   ? "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data."
+            : b.stats->norm <= kCosineZeroNorm ? "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data."
                                              : "Cannot compare by Cosine Similarity, the dump data has NaN.");
       }
       row.accuracy = CheckAccuracy(cells[kCosine], cells[kMaxAbsErr]);
@@ -246,7 +245,7 @@ ResultRow StatisticRow(const Record* npu, const Record* bench) {
       row.metrics[i] = Cell::Float(diff);
       row.metrics[4 + i] = RelativeCell(diff, bv[i]);
     }
-    double magnitude = static_cast<double>(nv[0] - bv[0]) / (std::max<double>(nv[0], bv[0]) + 1e-10);
+    double magnitude = static_cast<double>(nv[0] - bv[0]) / (std::max<double>(nv[0], bv[0]) + kEpsilon);
     if (std::isnan(nv[0]) && std::isnan(bv[0])) magnitude = 0;
     row.accuracy = magnitude <= kMagnitude ? Accuracy::kYes : Accuracy::kNo;
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "msprobe/compare/metrics/thresholds.h"
 #include "xlsx/xlsx_common_internal.h"
 #include "output/xlsx_summary_sheet_internal.h"
 
@@ -48,8 +49,8 @@ class LazyRow {
 
 std::vector<XlsxCellStyle> CompareCellStyles() {
   std::vector<XlsxCellStyle> styles(kStylePercent - kXlsxFirstCustomStyle + 1);
-  styles[kStyleError - kXlsxFirstCustomStyle].fill_rgb = 0xFF0000;
-  styles[kStyleWarning - kXlsxFirstCustomStyle].fill_rgb = 0xFFFF00;
+  styles[kStyleError - kXlsxFirstCustomStyle].fill_rgb = kRedFill;
+  styles[kStyleWarning - kXlsxFirstCustomStyle].fill_rgb = kYellowFill;
   styles[kStyleFirstDiff - kXlsxFirstCustomStyle].fill_rgb = 0xFFA500;
   styles[kStyleBold - kXlsxFirstCustomStyle].bold = true;
   styles[kStyleLink - kXlsxFirstCustomStyle].hyperlink = true;
