@@ -1,4 +1,4 @@
-#include "msprobe/compare/first_diff/compare_result_json.h"
+#include "first_diff/compare_result_json_internal.h"
 
 #include <array>
 #include <string_view>

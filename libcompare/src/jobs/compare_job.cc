@@ -17,8 +17,8 @@
 #include <unordered_map>
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
-#include "msprobe/compare/jobs/compare_inputs.h"
-#include "msprobe/compare/first_diff/compare_result_json.h"
+#include "jobs/compare_inputs_internal.h"
+#include "first_diff/compare_result_json_internal.h"
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/rows/flatten.h"
 #include "msprobe/compare/output/json_writer.h"
@@ -29,7 +29,7 @@
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/metrics/verdict.h"
 #include "msprobe/compare/output/xlsx_writer.h"
-#include "msprobe/compare/output/output_timestamp.h"
+#include "output/output_timestamp_internal.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "output/ordered_blocks_internal.h"
 #include "rows/vector_pool_internal.h"

@@ -14,7 +14,7 @@
 
 #include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/csv_writer.h"
-#include "msprobe/compare/output/output_timestamp.h"
+#include "output/output_timestamp_internal.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/output/xlsx_writer.h"
 #include "msprobe/dump/kernel/statistic_csv.h"

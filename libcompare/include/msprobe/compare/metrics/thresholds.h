@@ -76,6 +76,8 @@ inline constexpr double kEpsilon = 1e-10;
 inline constexpr size_t kMaxExcelRows = 1'048'500;
 // Rows per csv file, FileCheckConst.MAX_ROWS_PER_CSV_FILE (compare.md §1.4).
 inline constexpr size_t kMaxRowsPerCsvFile = 1'000'000;
+// The largest compare result merge reads, FileCheckConst's xlsx size limit (formats.md §5.2).
+inline constexpr uint64_t kMaxCompareResultBytes = uint64_t{1} << 30;
 inline constexpr uint32_t kRedFill = 0xFF0000;     // "FFFF0000"
 inline constexpr uint32_t kYellowFill = 0xFFFF00;  // "FFFF00"
 
