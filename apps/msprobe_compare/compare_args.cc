@@ -85,9 +85,7 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   options->write_csv = a.diff_analyze ? a.csv : a.csv || !a.xlsx;
   options->write_xlsx = a.diff_analyze ? a.xlsx : a.xlsx || !a.csv;
   options->write_json = a.json;
-  options->fail_on = a.fail_on == "error"     ? compare::FailLevel::kError
-                     : a.fail_on == "warning" ? compare::FailLevel::kWarning
-                                              : compare::FailLevel::kNone;
+  options->fail_on = compare::ParseVerdict(a.fail_on);  // "" (no gate) parses to none
   options->fail_on_first_diff = a.fail_on_first_diff;
   options->junit_path = a.junit;
   options->tool_version = MSPROBE_VERSION;
@@ -166,7 +164,7 @@ int ReportGates(const compare::CompareOptions& options, const compare::CompareRe
   if (!failure) return cli::kExitOk;
   const compare::RowRef& row = failure->row;
   fmt::print(stderr, "msprobe-compare: gate failed ({}): {}: {}: {}: {}\n", failure->reason, row.file, row.npu_name,
-             row.result, row.err_message);
+             compare::VerdictName(row.result), row.err_message);
   return cli::kExitGateFailed;
 }
 

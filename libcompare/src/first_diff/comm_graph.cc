@@ -1,4 +1,4 @@
-#include "msprobe/compare/first_diff/comm_graph.h"
+#include "first_diff/comm_graph_internal.h"
 
 #include <algorithm>
 #include <charconv>

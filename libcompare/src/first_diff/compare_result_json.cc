@@ -1,4 +1,4 @@
-#include "msprobe/compare/first_diff/compare_result_json.h"
+#include "first_diff/compare_result_json_internal.h"
 
 #include <array>
 #include <string_view>
@@ -106,7 +106,7 @@ void WriteRow(PyJsonWriter* w, const ResultTable& table, const std::vector<Colum
   const std::pair<Cell, Cell> verdict = DaVerdictCells(row, table.mode);
   w->BeginObject();
   RowWriter cells(w, columns, row, verdict);
-  VisitResultCells(row, table.mode, table.with_stack, &cells);
+  table.VisitCells(row, &cells);
   const std::string_view extras[] = {RowStateName(row.state), row.api, p2p.npu_op, p2p.bench_op, p2p.npu_peer,
                                      p2p.bench_peer};
   for (int i = 0; i < 6; ++i) {

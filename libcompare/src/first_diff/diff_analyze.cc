@@ -4,7 +4,7 @@
 #include <array>
 #include <string_view>
 
-#include "msprobe/compare/first_diff/comm_graph.h"
+#include "first_diff/comm_graph_internal.h"
 #include "msprobe/dump/formats/python_json.h"
 #include "msprobe/dump/io/atomic_file.h"
 

@@ -1,4 +1,4 @@
-#include "msprobe/compare/jobs/compare_inputs.h"
+#include "jobs/compare_inputs_internal.h"
 
 #include <fmt/format.h>
 

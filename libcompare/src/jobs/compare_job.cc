@@ -17,8 +17,8 @@
 #include <unordered_map>
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
-#include "msprobe/compare/jobs/compare_inputs.h"
-#include "msprobe/compare/first_diff/compare_result_json.h"
+#include "jobs/compare_inputs_internal.h"
+#include "first_diff/compare_result_json_internal.h"
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/rows/flatten.h"
 #include "msprobe/compare/output/json_writer.h"
@@ -29,7 +29,7 @@
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/metrics/verdict.h"
 #include "msprobe/compare/output/xlsx_writer.h"
-#include "msprobe/compare/output/output_timestamp.h"
+#include "output/output_timestamp_internal.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "output/ordered_blocks_internal.h"
 #include "rows/vector_pool_internal.h"
@@ -307,12 +307,14 @@ void CompareRun::Summarize(const ResultTable& table, const std::string& file, do
   PairResult* result = &outcome->result;
   result->rows = table.rows.size();
   for (const ResultRow& r : table.rows) {
-    if (r.result == "error") ++result->errors;
-    else if (r.result == "warning") ++result->warnings;
-    else ++result->passed;
+    switch (r.result) {
+      case Verdict::kPass: ++result->passed; break;
+      case Verdict::kWarning: ++result->warnings; break;
+      case Verdict::kError: ++result->errors; break;
+    }
   }
-  result->first_error = FirstRowReaching(table, FailLevel::kError, file);
-  result->first_warning = FirstRowReaching(table, FailLevel::kWarning, file);
+  result->first_error = FirstRowReaching(table, Verdict::kError, file);
+  result->first_warning = FirstRowReaching(table, Verdict::kWarning, file);
   result->worst = WorstRows(table, kWorstRows);
   if (!options_.junit_path.empty()) {
     outcome->junit = BuildJunitSuite(result->label, file, table, options_.fail_on);
@@ -481,10 +483,10 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const ComparePro
 }
 
 std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const CompareReport& report) {
-  if (options.fail_on != FailLevel::kNone) {
+  if (options.fail_on) {
     for (const PairResult& pair : report.pairs) {
-      const std::optional<RowRef>& row = options.fail_on == FailLevel::kError ? pair.first_error : pair.first_warning;
-      if (row) return GateFailure{options.fail_on == FailLevel::kError ? "--fail-on error" : "--fail-on warning", *row};
+      const std::optional<RowRef>& row = *options.fail_on == Verdict::kError ? pair.first_error : pair.first_warning;
+      if (row) return GateFailure{fmt::format("--fail-on {}", VerdictName(*options.fail_on)), *row};
     }
   }
   if (options.fail_on_first_diff && !report.first_diff.nodes.empty()) {

@@ -12,8 +12,9 @@
 #include <map>
 #include <optional>
 
+#include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/csv_writer.h"
-#include "msprobe/compare/output/output_timestamp.h"
+#include "output/output_timestamp_internal.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/output/xlsx_writer.h"
 #include "msprobe/dump/kernel/statistic_csv.h"
@@ -25,17 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kBaseHeader = {
-    "NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape", "Bench Tensor Shape",
-    "NPU max", "NPU min", "NPU mean", "NPU l2norm", "Bench max", "Bench min", "Bench mean", "Bench l2norm",
-    "Accuracy Reached or Not", "Err_message"};
-const std::vector<std::string> kNpyMetrics = {"Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
-                                              "One Thousandth Err Ratio", "Five Thousandths Err Ratio"};
-const std::vector<std::string> kStatisticMetrics = {"Max diff", "Min diff", "Mean diff", "L2norm diff",
-                                                    "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr",
-                                                    "NormRelativeErr", "NPU CSV File", "Bench CSV File"};
-constexpr double kFloatEpsilon = 2.220446049250313e-16;  // the cosine zero-norm bound (compare.md §4.2)
-constexpr double kMagnitude = 0.5;                       // CompareConst.MAGNITUDE (§6.3)
 
 enum class Mode { kNone, kNpy, kStatistic };
 
@@ -100,18 +90,19 @@ Result<Side> CollectSide(const std::vector<KernelDumpDir>& dirs) {
 }
 
 // check_accuracy (§6.2) on the Cosine and MaxAbsErr cells.
-std::string CheckAccuracy(const Cell& cosine, const Cell& max_abs) {
-  if (cosine.IsText("shape unmatched")) return "Unmatched";
-  if (cosine.IsText("N/A") || max_abs.IsText("N/A")) return "No";
-  if (!cosine.is_number() || !max_abs.is_number()) return "None";
+Accuracy CheckAccuracy(const Cell& cosine, const Cell& max_abs) {
+  if (cosine.IsText("shape unmatched")) return Accuracy::kUnmatched;
+  if (cosine.IsText("N/A") || max_abs.IsText("N/A")) return Accuracy::kNo;
+  if (!cosine.is_number() || !max_abs.is_number()) return Accuracy::kNone;
   const double cos = cosine.number(), abs_err = max_abs.number();
-  if (cos < 0.99 && abs_err > 0.001) return "No";
-  if (cos < 0.9 || abs_err > 1) return "No";
-  return "Yes";
+  if (cos < kCosThreshold && abs_err > kMaxAbsErrThreshold) return Accuracy::kNo;
+  if (cos < kCosMaxThreshold || abs_err > kMaxAbsErrMaxThreshold) return Accuracy::kNo;
+  return Accuracy::kYes;
 }
 
-std::string ResultOf(std::string_view accuracy) {
-  return accuracy == "Yes" ? "pass" : accuracy == "No" ? "error" : "warning";
+// Our Result for the xlsx marks: Yes passes, No is an error, anything else a warning.
+Verdict ResultOf(Accuracy accuracy) {
+  return accuracy == Accuracy::kYes ? Verdict::kPass : accuracy == Accuracy::kNo ? Verdict::kError : Verdict::kWarning;
 }
 
 struct TensorSide {
@@ -143,58 +134,58 @@ TensorSide LoadSide(const Record* r, std::string* message) {
   return side;
 }
 
-void AppendStats(const TensorSide& side, std::vector<Cell>* cells) {
-  for (double TensorStats::*field : {&TensorStats::max, &TensorStats::min, &TensorStats::mean, &TensorStats::norm}) {
-    cells->push_back(side.stats && side.stats->has_values ? Cell::Float((*side.stats).*field) : Cell());
+void SetStats(const TensorSide& side, std::array<Cell, 4>* cells) {
+  const double TensorStats::*fields[] = {&TensorStats::max, &TensorStats::min, &TensorStats::mean, &TensorStats::norm};
+  for (size_t i = 0; i < cells->size(); ++i) {
+    (*cells)[i] = side.stats && side.stats->has_values ? Cell::Float((*side.stats).*fields[i]) : Cell();
   }
 }
 
+// The row's Err_message is its messages concatenated, each with its own "\n" where msprobe has one.
 ResultRow NpyRow(const Record* npu, const Record* bench) {
-  std::string message;
-  const TensorSide n = LoadSide(npu, &message), b = LoadSide(bench, &message);
+  ResultRow row;
+  std::vector<std::string>& messages = row.err_messages;
+  std::string load_errors;
+  const TensorSide n = LoadSide(npu, &load_errors), b = LoadSide(bench, &load_errors);
+  if (!load_errors.empty()) messages.push_back(std::move(load_errors));
   // npy_data_check (§6.2), every failure appended.
   if (!n.info || !b.info) {
-    message += "Dump file is not ndarray.\n";
+    messages.emplace_back("Dump file is not ndarray.\n");
   } else if (n.info->Numel() == 0 || b.info->Numel() == 0) {
-    message += "This is empty data, can not compare.\n";
+    messages.emplace_back("This is empty data, can not compare.\n");
   } else {
-    if (n.info->shape.empty() || b.info->shape.empty()) message += "This is type of scalar data, can not compare.\n";
-    if (n.info->shape != b.info->shape) message += "Shape of NPU and bench Tensor do not match.\n";
-    if (n.info->dtype != b.info->dtype) message += "Dtype of NPU and bench Tensor do not match. Skipped.\n";
+    if (n.info->shape.empty() || b.info->shape.empty()) messages.emplace_back("This is type of scalar data, can not compare.\n");
+    if (n.info->shape != b.info->shape) messages.emplace_back("Shape of NPU and bench Tensor do not match.\n");
+    if (n.info->dtype != b.info->dtype) messages.emplace_back("Dtype of NPU and bench Tensor do not match. Skipped.\n");
   }
-  std::vector<Cell> metrics(kNpyMetrics.size());
-  std::string accuracy;
-  if (message.empty()) {
+  row.metrics.resize(6);
+  if (messages.empty()) {
     TensorCompareOptions options;
     options.squeeze = false;  // kernel_dump.md §6.2: no squeeze, unlike the framework compare
     const std::array<Cell, 6> cells = CompareTensorInfos(*n.info, *b.info, options);
     if (cells[kCosine].IsText("N/A")) {
-      message = "The position of inf or nan in NPU and bench Tensor do not match.\n";
+      messages.emplace_back("The position of inf or nan in NPU and bench Tensor do not match.\n");
     } else {
-      metrics.assign(cells.begin(), cells.end());
+      row.metrics.assign(cells.begin(), cells.end());
       if (cells[kCosine].IsText("Nan")) {
-        message = n.stats->norm <= kFloatEpsilon ? "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data."
-                  : b.stats->norm <= kFloatEpsilon ? "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data."
-                                                  : "Cannot compare by Cosine Similarity, the dump data has NaN.";
+        messages.emplace_back(
+            n.stats->norm <= kCosineZeroNorm   ? "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data."
+            : b.stats->norm <= kCosineZeroNorm ? "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data."
+                                             : "Cannot compare by Cosine Similarity, the dump data has NaN.");
       }
-      accuracy = CheckAccuracy(cells[kCosine], cells[kMaxAbsErr]);
+      row.accuracy = CheckAccuracy(cells[kCosine], cells[kMaxAbsErr]);
     }
   }
-  ResultRow row;
   row.npu_name = npu ? npu->file->path : "";
   row.bench_name = bench ? bench->file->path : "";
   row.matched = npu && bench;
-  row.cells = {Cell::Text(row.npu_name), Cell::Text(row.bench_name),
-               Cell::Text(n.info ? std::string(Name(n.info->dtype)) : ""),
-               Cell::Text(b.info ? std::string(Name(b.info->dtype)) : ""),
-               Cell::Text(n.info ? n.info->ShapeString() : ""), Cell::Text(b.info ? b.info->ShapeString() : "")};
-  AppendStats(n, &row.cells);
-  AppendStats(b, &row.cells);
-  row.cells.push_back(Cell::Text(accuracy));
-  row.cells.push_back(Cell::Text(message));
-  row.cells.insert(row.cells.end(), metrics.begin(), metrics.end());
-  row.metrics = std::move(metrics);
-  row.result = ResultOf(accuracy);
+  row.npu_dtype = n.info ? std::string(Name(n.info->dtype)) : "";
+  row.bench_dtype = b.info ? std::string(Name(b.info->dtype)) : "";
+  row.npu_shape = n.info ? n.info->ShapeString() : "";
+  row.bench_shape = b.info ? b.info->ShapeString() : "";
+  SetStats(n, &row.npu_stats);
+  SetStats(b, &row.bench_stats);
+  row.result = ResultOf(row.accuracy);
   return row;
 }
 
@@ -235,36 +226,32 @@ ResultRow StatisticRow(const Record* npu, const Record* bench) {
   const StatisticRecord& b = bench ? bench->stat : empty;
   const float nv[4] = {StatValue(n.max), StatValue(n.min), StatValue(n.mean), StatValue(n.norm)};
   const float bv[4] = {StatValue(b.max), StatValue(b.min), StatValue(b.mean), StatValue(b.norm)};
-  std::string message;
-  if (!npu || !bench) message += "Dump file not found.\n";
-  if (n.shape.empty() || n.shape != b.shape) message += "Tensor shapes do not match.\n";
-  if (n.dtype != b.dtype) message += "Dtype of NPU and bench Tensor do not match.\n";
-  row.cells = {Cell::Text(row.npu_name), Cell::Text(row.bench_name), Cell::Text(n.dtype), Cell::Text(b.dtype),
-               Cell::Text(n.shape), Cell::Text(b.shape)};
-  for (const float* v : {nv, bv}) {
-    for (int i = 0; i < 4; ++i) row.cells.push_back(npu || v == bv ? Cell::Float(v[i]) : Cell());
+  std::vector<std::string>& messages = row.err_messages;
+  if (!npu || !bench) messages.emplace_back("Dump file not found.\n");
+  if (n.shape.empty() || n.shape != b.shape) messages.emplace_back("Tensor shapes do not match.\n");
+  if (n.dtype != b.dtype) messages.emplace_back("Dtype of NPU and bench Tensor do not match.\n");
+  row.npu_dtype = n.dtype;
+  row.bench_dtype = b.dtype;
+  row.npu_shape = n.shape;
+  row.bench_shape = b.shape;
+  for (size_t i = 0; i < 4; ++i) {
+    row.npu_stats[i] = npu ? Cell::Float(nv[i]) : Cell();
+    row.bench_stats[i] = bench ? Cell::Float(bv[i]) : Cell();
   }
-  if (!npu) std::fill(row.cells.begin() + 6, row.cells.begin() + 10, Cell());
-  if (!bench) std::fill(row.cells.begin() + 10, row.cells.begin() + 14, Cell());
-  std::vector<Cell> metrics(8);
-  std::string accuracy;
-  if (message.empty()) {
+  row.metrics.resize(8);
+  if (messages.empty()) {
     for (int i = 0; i < 4; ++i) {
       const float diff = nv[i] - bv[i];  // signed, NPU - Bench
-      metrics[i] = Cell::Float(diff);
-      metrics[4 + i] = RelativeCell(diff, bv[i]);
+      row.metrics[i] = Cell::Float(diff);
+      row.metrics[4 + i] = RelativeCell(diff, bv[i]);
     }
-    double magnitude = static_cast<double>(nv[0] - bv[0]) / (std::max<double>(nv[0], bv[0]) + 1e-10);
+    double magnitude = static_cast<double>(nv[0] - bv[0]) / (std::max<double>(nv[0], bv[0]) + kEpsilon);
     if (std::isnan(nv[0]) && std::isnan(bv[0])) magnitude = 0;
-    accuracy = magnitude <= kMagnitude ? "Yes" : "No";
+    row.accuracy = magnitude <= kMagnitude ? Accuracy::kYes : Accuracy::kNo;
   }
-  row.cells.push_back(Cell::Text(accuracy));
-  row.cells.push_back(Cell::Text(message));
-  row.cells.insert(row.cells.end(), metrics.begin(), metrics.end());
-  row.cells.push_back(Cell::Text(npu ? npu->csv_file : ""));
-  row.cells.push_back(Cell::Text(bench ? bench->csv_file : ""));
-  row.metrics = std::move(metrics);
-  row.result = ResultOf(accuracy);
+  row.npu_data_name = npu ? npu->csv_file : "";
+  row.bench_data_name = bench ? bench->csv_file : "";
+  row.result = ResultOf(row.accuracy);
   return row;
 }
 
@@ -321,9 +308,7 @@ Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs
   ResultTable table;
   const bool npy = npu.mode == Mode::kNpy;
   table.mode = npy ? CompareMode::kTensor : CompareMode::kSummary;
-  table.header = kBaseHeader;
-  const std::vector<std::string>& metrics = npy ? kNpyMetrics : kStatisticMetrics;
-  table.header.insert(table.header.end(), metrics.begin(), metrics.end());
+  table.layout = ResultLayout::kKernel;
   table.rows.resize(pairs.size());
   tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
     table.rows[i] = npy ? NpyRow(pairs[i].first, pairs[i].second) : StatisticRow(pairs[i].first, pairs[i].second);

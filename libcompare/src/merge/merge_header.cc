@@ -1,4 +1,4 @@
-#include "msprobe/compare/merge/merge_header.h"
+#include "merge/merge_header_internal.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "msprobe/compare/merge/merge_inputs.h"
+#include "merge/merge_inputs_internal.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -7,6 +7,8 @@
 #include <charconv>
 #include <filesystem>
 #include <map>
+
+#include "msprobe/compare/metrics/thresholds.h"
 
 namespace msprobe::compare {
 namespace {

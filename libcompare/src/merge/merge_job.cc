@@ -15,10 +15,11 @@
 
 #include "msprobe/compare/merge/compare_result_reader.h"
 #include "msprobe/compare/merge/merge_config.h"
-#include "msprobe/compare/merge/merge_header.h"
+#include "merge/merge_header_internal.h"
+#include "merge/merge_inputs_internal.h"
 #include "msprobe/compare/merge/merge_table.h"
 #include "msprobe/compare/merge/merge_writer.h"
-#include "msprobe/compare/output/output_timestamp.h"
+#include "output/output_timestamp_internal.h"
 #include "msprobe/dump/formats/python_format.h"
 
 namespace msprobe::compare {

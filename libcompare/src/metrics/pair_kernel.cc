@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/dump/tensor/element_types.h"
 
 namespace msprobe::compare::internal {
@@ -80,9 +81,10 @@ template <class T>
   D8 dot{}, npu_sq{}, bench_sq{}, diff_sq{}, max_abs{};
   V max_rel{};
   M below1{}, below5{}, class_diff{};
-  const V eps = V{} + std::numeric_limits<T>::epsilon();
-  // The ratio thresholds compare in T: 0.001 rounded to float32 for float32 data (§4.2 table).
-  const V thousandth = V{} + static_cast<T>(0.001), five_thousandths = V{} + static_cast<T>(0.005);
+  const V eps = V{} + kRelativeEps<T>;
+  // The ratio thresholds compare in T: rounded to float32 for float32 data (§4.2 table).
+  const V thousandth = V{} + static_cast<T>(kOneThousandthRatio);
+  const V five_thousandths = V{} + static_cast<T>(kFiveThousandthsRatio);
   const L8 abs64 = L8{} + 0x7fffffffffffffff;
   for (uint64_t i = 0; i < n; i += 8) {
     V x, y;

@@ -38,7 +38,7 @@ struct PairSums {
   DoubleDouble dot, npu_sq, bench_sq, diff_sq;
   double max_abs = 0;   // max |n - b| in float64
   double max_rel = 0;   // max RE, computed in T and held exactly
-  uint64_t below_thousandth = 0, below_five_thousandths = 0;  // RE < 0.001 / 0.005, compared in T
+  uint64_t below_thousandth = 0, below_five_thousandths = 0;  // RE < kOneThousandthRatio / kFiveThousandthsRatio, in T
   bool mask_mismatch = false;  // NaN/Inf positions differ: every other field is meaningless
 
   void Merge(const PairSums& other);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "msprobe/dump/formats/python_format.h"
+#include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/result_row.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/tensor/element_types.h"
@@ -34,8 +35,6 @@ using internal::RelPrecision;
 
 using Cells = std::array<Cell, 6>;
 
-constexpr double kFloatEpsilon = 2.220446049250313e-16;  // Const.FLOAT_EPSILON, the cosine zero-norm bound
-constexpr double kCosineThreshold = 0.9999;               // COSINE_THRESHOLD: above it, round(x, 6) (§9.16)
 constexpr uint64_t kParallelWindows = 4;                  // tensors over this many windows use TBB
 
 Cells All(const Cell& cell) {
@@ -275,8 +274,8 @@ double ZeroDimRelErr(double n, double b) {
   const bool zero = b == 0;  // the mask is taken before the cast
   T nt = static_cast<T>(n), bt = static_cast<T>(b);
   if (zero) {
-    nt += std::numeric_limits<T>::epsilon();
-    bt += std::numeric_limits<T>::epsilon();
+    nt += kRelativeEps<T>;
+    bt += kRelativeEps<T>;
   }
   const T diff = nt - bt;
   const T re = diff / bt;
@@ -362,9 +361,9 @@ Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, 
 Cells MetricCells(const PairSums& sums, uint64_t numel) {
   Cells cells;
   const double npu_norm = std::sqrt(sums.npu_sq.Value()), bench_norm = std::sqrt(sums.bench_sq.Value());
-  if (npu_norm <= kFloatEpsilon && bench_norm <= kFloatEpsilon) {
+  if (npu_norm <= kCosineZeroNorm && bench_norm <= kCosineZeroNorm) {
     cells[kCosine] = Cell::Float(1.0);
-  } else if (npu_norm <= kFloatEpsilon || bench_norm <= kFloatEpsilon) {
+  } else if (npu_norm <= kCosineZeroNorm || bench_norm <= kCosineZeroNorm) {
     cells[kCosine] = Cell::Nan();  // "All the data is Zero in npu/Bench dump data."
   } else {
     const double cosine = sums.dot.Value() / (npu_norm * bench_norm);
@@ -372,7 +371,7 @@ Cells MetricCells(const PairSums& sums, uint64_t numel) {
       cells[kCosine] = Cell::Nan();
     } else {
       double value = RoundTo12Decimals(cosine);
-      if (value > kCosineThreshold) value = PythonRound(value, 6);
+      if (value > kCosineRoundAbove) value = PythonRound(value, kCosineRoundDigits);
       cells[kCosine] = Cell::Float(value);
     }
   }

@@ -35,12 +35,10 @@ constexpr const char* kRelativeWarnMsg = "warning: The norm relative error of ou
 constexpr const char* kCrcMismatchMsg = "warning: The parameter of NPU does not match the bench.";
 constexpr const char* kCrcDiffersMsg = "error: The CRC-32 value of NPU differs from that of the bench.";
 
-enum class Level : uint8_t { kPass, kWarning, kError };
 enum class Ignore : uint8_t { kNone, kInputs, kAll };
 
 struct Entry {
   ResultRow* row;
-  Level level = Level::kPass;
 };
 
 using Entries = std::span<Entry* const>;
@@ -60,8 +58,8 @@ struct ApiGroup {
   Entries All() const { return {inputs.data(), inputs.size() + outputs.size()}; }
 };
 
-void Flag(Entry* e, Level level, const char* message) {
-  e->level = std::max(e->level, level);
+void Flag(Entry* e, Verdict level, const char* message) {
+  e->row->result = std::max(e->row->result, level);
   e->row->err_messages.emplace_back(message);
 }
 
@@ -168,7 +166,7 @@ void InfNan(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
     if (IsInfOrNan(r.bench_stats[0]) || IsInfOrNan(r.bench_stats[1])) continue;  // bench has it too
-    if (IsInfOrNan(r.npu_stats[0]) || IsInfOrNan(r.npu_stats[1])) Flag(e, Level::kError, kInfNanMsg);
+    if (IsInfOrNan(r.npu_stats[0]) || IsInfOrNan(r.npu_stats[1])) Flag(e, Verdict::kError, kInfNanMsg);
   }
 }
 
@@ -176,7 +174,7 @@ void OneThousandth(const ApiGroup& g) {
   if (GroupChecksSkipped(g) || g.outputs.empty()) return;
   if (Agg(g.inputs, kOneThousandth, true) > kOneThousandthInputMin &&
       Agg(g.outputs, kOneThousandth, true) < kOneThousandthOutputMax) {
-    Flag(g.outputs.front(), Level::kError, kOneThousandthMsg);
+    Flag(g.outputs.front(), Verdict::kError, kOneThousandthMsg);
   }
 }
 
@@ -185,7 +183,7 @@ void RelativeErr(const ApiGroup& g) {
   if (!(std::fabs(Agg(g.inputs, kNormRel, false)) < kRelativeErrInputMax)) return;
   for (Entry* e : g.outputs) {
     if (std::fabs(Str2Float(Metric(*e->row, kNormRel))) > kRelativeErrOutputMin) {
-      Flag(e, Level::kError, kRelativeErrMsg);
+      Flag(e, Verdict::kError, kRelativeErrMsg);
     }
   }
 }
@@ -194,7 +192,7 @@ void RequiresGrad(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
     if (IsUnmatched(r) || r.npu_requires_grad.empty() || r.bench_requires_grad.empty()) continue;
-    if (r.npu_requires_grad != r.bench_requires_grad) Flag(e, Level::kError, kRequiresGradMsg);
+    if (r.npu_requires_grad != r.bench_requires_grad) Flag(e, Verdict::kError, kRequiresGradMsg);
   }
 }
 
@@ -206,7 +204,7 @@ void Parameters(const ApiGroup& g) {
     // Non-tensor scalars have dtypes like "<class 'int'>" and shape "[]".
     if (r.npu_dtype.find("class") == std::string::npos || r.bench_dtype.find("class") == std::string::npos) continue;
     if (r.npu_shape != "[]") continue;
-    if (!PythonEquals(r.npu_stats[0], r.bench_stats[0])) Flag(e, Level::kError, kParametersMsg);
+    if (!PythonEquals(r.npu_stats[0], r.bench_stats[0])) Flag(e, Verdict::kError, kParametersMsg);
   }
 }
 
@@ -217,21 +215,21 @@ void Dtype(const ApiGroup& g) {
     const bool fused = std::any_of(kDtypeCheckSkipNames.begin(), kDtypeCheckSkipNames.end(),
                                    [&](std::string_view s) { return r.bench_name.find(s) != std::string::npos; });
     if (fused || r.npu_dtype.empty() || r.bench_dtype.empty()) continue;
-    if (r.npu_dtype != r.bench_dtype) Flag(e, Level::kError, kDtypeMsg);
+    if (r.npu_dtype != r.bench_dtype) Flag(e, Verdict::kError, kDtypeMsg);
   }
 }
 
 void Shape(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
-    if (!IsUnmatched(r) && r.npu_shape != r.bench_shape) Flag(e, Level::kError, kShapeMsg);
+    if (!IsUnmatched(r) && r.npu_shape != r.bench_shape) Flag(e, Verdict::kError, kShapeMsg);
   }
 }
 
 void CosineWarn(const ApiGroup& g) {
   if (GroupChecksSkipped(g) || g.outputs.empty()) return;
   const double in = Agg(g.inputs, kCosine, true), out = Agg(g.outputs, kCosine, true);
-  if (in > kCosineWarnInputMin && in - out > kCosineWarnDrop) Flag(g.outputs.front(), Level::kWarning, kCosineWarnMsg);
+  if (in > kCosineWarnInputMin && in - out > kCosineWarnDrop) Flag(g.outputs.front(), Verdict::kWarning, kCosineWarnMsg);
 }
 
 void RelativeWarn(const ApiGroup& g) {
@@ -239,7 +237,7 @@ void RelativeWarn(const ApiGroup& g) {
   const double in = std::fabs(Agg(g.inputs, kNormRel, false));
   const double out = std::fabs(Agg(g.outputs, kNormRel, false));
   const bool fire = in == 0 ? out > kRelativeWarnZeroInput : out / in > kRelativeWarnRatio;
-  if (fire) Flag(g.outputs.front(), Level::kWarning, kRelativeWarnMsg);
+  if (fire) Flag(g.outputs.front(), Verdict::kWarning, kRelativeWarnMsg);
 }
 
 void Crc32(const ApiGroup& g) {
@@ -249,20 +247,11 @@ void Crc32(const ApiGroup& g) {
     // compare.md §5.1 counts '' with N/A and Nan as "not matched".
     const auto missing = [](const std::string& s) { return s == "N/A" || s == "Nan" || s.empty(); };
     if (missing(npu) || missing(bench)) {
-      Flag(e, Level::kWarning, kCrcMismatchMsg);
+      Flag(e, Verdict::kWarning, kCrcMismatchMsg);
     } else {
-      Flag(e, Level::kError, kCrcDiffersMsg);
+      Flag(e, Verdict::kError, kCrcDiffersMsg);
     }
   }
-}
-
-const char* LevelText(Level level) {
-  switch (level) {
-    case Level::kPass: return "pass";
-    case Level::kWarning: return "warning";
-    case Level::kError: return "error";
-  }
-  return "pass";
 }
 
 }  // namespace
@@ -282,7 +271,7 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
   group_of.reserve(n / 4);
   for (size_t i = 0; i < n; ++i) {
     ResultRow& row = (*rows)[i];
-    row.result = "pass";
+    row.result = Verdict::kPass;
     row.err_messages.clear();
     entries[i].row = &row;
     // An API's rows are usually adjacent: the previous row's group saves the lookup.
@@ -320,7 +309,6 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
         break;
       case CompareMode::kMd5: Crc32(g); break;
     }
-    for (Entry* e : g.All()) e->row->result = LevelText(e->level);
   });
 }
 

@@ -142,7 +142,7 @@ Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile*
         std::string block;
         CsvRowFormatter format(&block);
         for (size_t row_idx = range.first; row_idx < range.second; ++row_idx) {
-          VisitResultCells(table.rows[row_idx], table.mode, table.with_stack, &format);
+          table.VisitCells(table.rows[row_idx], &format);
           format.EndRow();
         }
         return block;

@@ -56,7 +56,7 @@ Status WriteJson(const std::string& path, const ResultTable& table) {
     sb.Clear();
     w.Reset(sb);
     w.StartArray();
-    for (const Cell& cell : ResultCells(table.rows[row_idx], table.mode, table.with_stack)) WriteCell(&w, cell);
+    for (const Cell& cell : table.Cells(table.rows[row_idx])) WriteCell(&w, cell);
     w.EndArray();
     out += row_idx ? ",\n  " : "\n  ";
     out.append(sb.GetString(), sb.GetSize());

@@ -32,14 +32,15 @@ std::string Xml(std::string_view s) {
 
 }  // namespace
 
-JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table, FailLevel level) {
-  if (level == FailLevel::kNone) level = FailLevel::kError;
+JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table,
+                           std::optional<Verdict> level) {
+  const Verdict failing = level.value_or(Verdict::kError);
   JunitSuite suite{std::move(name), std::move(file), 0, {}};
   std::unordered_map<std::string_view, size_t> index;
   for (const ResultRow& row : table.rows) {
     const auto [it, inserted] = index.emplace(row.api, suite.cases.size());
     if (inserted) suite.cases.push_back({row.api, {}});
-    if (Reaches(row.result, level)) {
+    if (row.result >= failing) {
       suite.cases[it->second].failures.push_back({row.npu_name, row.result, JsonDumpsStrings(row.err_messages)});
     }
   }
@@ -68,10 +69,10 @@ Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites
       }
       const JunitFailure& first = c.failures.front();
       out += fmt::format("    <testcase name=\"{}\" classname=\"{}\">\n", Xml(c.name), Xml(suite.name));
-      out += fmt::format("      <failure message=\"{}: {}: {}\" type=\"{}\">", Xml(first.npu_name), Xml(first.result),
-                         Xml(first.err_message), Xml(first.result));
+      out += fmt::format("      <failure message=\"{}: {}: {}\" type=\"{}\">", Xml(first.npu_name),
+                         VerdictName(first.result), Xml(first.err_message), VerdictName(first.result));
       for (const JunitFailure& f : c.failures) {
-        out += Xml(fmt::format("{}\t{}\t{}", f.npu_name, f.result, f.err_message)) + "&#10;";
+        out += Xml(fmt::format("{}\t{}\t{}", f.npu_name, VerdictName(f.result), f.err_message)) + "&#10;";
       }
       out += "</failure>\n    </testcase>\n";
     }

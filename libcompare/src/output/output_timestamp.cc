@@ -1,4 +1,4 @@
-#include "msprobe/compare/output/output_timestamp.h"
+#include "output/output_timestamp_internal.h"
 
 #include <ctime>
 

@@ -20,7 +20,30 @@ void Append(std::vector<std::string>* out, const std::vector<std::string>& more)
 
 }  // namespace
 
-std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack) {
+std::string_view AccuracyName(Accuracy accuracy) {
+  switch (accuracy) {
+    case Accuracy::kNotChecked: return "";
+    case Accuracy::kYes: return "Yes";
+    case Accuracy::kNo: return "No";
+    case Accuracy::kNone: return "None";
+    case Accuracy::kUnmatched: return "Unmatched";
+  }
+  return "";
+}
+
+std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack, ResultLayout layout) {
+  if (layout == ResultLayout::kKernel) {
+    std::vector<std::string> h(kBasic.begin(), kBasic.begin() + 6);  // no Requires_grad columns
+    Append(&h, kStats);
+    Append(&h, {"Accuracy Reached or Not", "Err_message"});
+    if (mode == CompareMode::kTensor) {
+      Append(&h, kTensorMetrics);
+    } else {
+      Append(&h, kStatsDiffs);
+      Append(&h, {"NPU CSV File", "Bench CSV File"});
+    }
+    return h;
+  }
   std::vector<std::string> h = kBasic;
   switch (mode) {
     case CompareMode::kTensor: Append(&h, kTensorMetrics); Append(&h, kStats); break;
@@ -33,28 +56,44 @@ std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack) {
   return h;
 }
 
-void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, ResultCellVisitor* visitor) {
-  if (!r.cells.empty()) {  // a table with its own header (ResultTable::header)
-    for (const Cell& cell : r.cells) visitor->Value(cell);
-    return;
-  }
-  for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape,
-                               &r.bench_shape, &r.npu_requires_grad, &r.bench_requires_grad}) {
+void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, ResultLayout layout,
+                      ResultCellVisitor* visitor) {
+  for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape, &r.bench_shape}) {
     visitor->Text(*s);
   }
+  if (layout == ResultLayout::kKernel) {
+    for (const Cell& cell : r.npu_stats) visitor->Value(cell);
+    for (const Cell& cell : r.bench_stats) visitor->Value(cell);
+    visitor->Text(AccuracyName(r.accuracy));
+    if (r.err_messages.size() == 1) {
+      visitor->Text(r.err_messages.front());
+    } else {
+      std::string joined;
+      for (const std::string& m : r.err_messages) joined += m;
+      visitor->Text(joined);
+    }
+    for (const Cell& cell : r.metrics) visitor->Value(cell);
+    if (mode != CompareMode::kTensor) {
+      visitor->Text(r.npu_data_name);
+      visitor->Text(r.bench_data_name);
+    }
+    return;
+  }
+  visitor->Text(r.npu_requires_grad);
+  visitor->Text(r.bench_requires_grad);
   for (const Cell& cell : r.metrics) visitor->Value(cell);
   if (mode != CompareMode::kMd5) {
     for (const Cell& cell : r.npu_stats) visitor->Value(cell);
     for (const Cell& cell : r.bench_stats) visitor->Value(cell);
   }
   visitor->Value(Cell::Bool(r.requires_grad_consistent));
-  visitor->Text(r.result);
+  visitor->Text(VerdictName(r.result));
   visitor->Text(JsonDumpsStrings(r.err_messages));
   if (with_stack) visitor->Text(r.stack_info);
   if (mode == CompareMode::kTensor) visitor->Text(PythonListOfStrings({r.npu_data_name, r.bench_data_name}));
 }
 
-std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_stack) {
+std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_stack, ResultLayout layout) {
   class Collect : public ResultCellVisitor {
    public:
     void Text(std::string_view text) override { cells.push_back(Cell::Text(std::string(text))); }
@@ -62,7 +101,7 @@ std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_st
     std::vector<Cell> cells;
   } collect;
   collect.cells.reserve(30);
-  VisitResultCells(r, mode, with_stack, &collect);
+  VisitResultCells(r, mode, with_stack, layout, &collect);
   return std::move(collect.cells);
 }
 

@@ -44,7 +44,7 @@ void WriteRowRef(PyJsonWriter* w, const RowRef& ref) {
   w->Key("api");
   w->String(ref.api);
   w->Key("result");
-  w->String(ref.result);
+  w->String(VerdictName(ref.result));
   w->Key("err_message");
   w->String(ref.err_message);
   w->EndObject();
@@ -82,23 +82,14 @@ void WriteCounts(PyJsonWriter* w, uint64_t rows, uint64_t passed, uint64_t warni
 
 }  // namespace
 
-bool Reaches(std::string_view result, FailLevel level) {
-  switch (level) {
-    case FailLevel::kNone: return false;
-    case FailLevel::kWarning: return result == "warning" || result == "error";
-    case FailLevel::kError: return result == "error";
-  }
-  return false;
-}
-
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file) {
   const ResultRow& r = table.rows[row];
   return {file, row, r.npu_name, r.api, r.result, JsonDumpsStrings(r.err_messages)};
 }
 
-std::optional<RowRef> FirstRowReaching(const ResultTable& table, FailLevel level, const std::string& file) {
+std::optional<RowRef> FirstRowReaching(const ResultTable& table, Verdict level, const std::string& file) {
   for (size_t row = 0; row < table.rows.size(); ++row) {
-    if (Reaches(table.rows[row].result, level)) return MakeRowRef(table, row, file);
+    if (table.rows[row].result >= level) return MakeRowRef(table, row, file);
   }
   return std::nullopt;
 }
@@ -226,7 +217,7 @@ Status WriteSummaryJson(const std::string& path, const CompareOptions& options, 
       w.Key("value");
       WriteMetric(&w, row.value);
       w.Key("result");
-      w.String(row.result);
+      w.String(VerdictName(row.result));
       w.EndObject();
     }
     w.EndArray();

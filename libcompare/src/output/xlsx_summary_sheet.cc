@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "msprobe/compare/metrics/thresholds.h"
 #include "xlsx/xlsx_common_internal.h"
 #include "output/xlsx_summary_sheet_internal.h"
 
@@ -48,8 +49,8 @@ class LazyRow {
 
 std::vector<XlsxCellStyle> CompareCellStyles() {
   std::vector<XlsxCellStyle> styles(kStylePercent - kXlsxFirstCustomStyle + 1);
-  styles[kStyleError - kXlsxFirstCustomStyle].fill_rgb = 0xFF0000;
-  styles[kStyleWarning - kXlsxFirstCustomStyle].fill_rgb = 0xFFFF00;
+  styles[kStyleError - kXlsxFirstCustomStyle].fill_rgb = kRedFill;
+  styles[kStyleWarning - kXlsxFirstCustomStyle].fill_rgb = kYellowFill;
   styles[kStyleFirstDiff - kXlsxFirstCustomStyle].fill_rgb = 0xFFA500;
   styles[kStyleBold - kXlsxFirstCustomStyle].bold = true;
   styles[kStyleLink - kXlsxFirstCustomStyle].hyperlink = true;
@@ -85,12 +86,13 @@ std::optional<double> MetricValue(const Cell& cell) {
 XlsxSummarySheet::XlsxSummarySheet(const ResultTable& table, const std::vector<XlsxDataSheet>& sheets)
     : table_(table), sheets_(sheets) {
   for (size_t i = 0; i < table.rows.size(); ++i) {
-    const std::string& result = table.rows[i].result;
-    if (result == "pass") ++pass_;
-    if (result == "warning") ++warning_;
-    if (result == "error") {
-      ++error_;
-      if (!first_error_) first_error_ = i;
+    switch (table.rows[i].result) {
+      case Verdict::kPass: ++pass_; break;
+      case Verdict::kWarning: ++warning_; break;
+      case Verdict::kError:
+        ++error_;
+        if (!first_error_) first_error_ = i;
+        break;
     }
   }
   chart_ = table.mode != CompareMode::kMd5 && !table.rows.empty();

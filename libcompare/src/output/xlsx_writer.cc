@@ -34,7 +34,7 @@ std::vector<double> ColumnWidths(const ResultTable& table, const std::vector<std
   for (size_t col = 0; col < header.size(); ++col) longest[col] = Utf8Length(header[col]);
   const size_t sample = std::min(table.rows.size(), kWidthSampleRows);
   for (size_t row_idx = 0; row_idx < sample; ++row_idx) {
-    const std::vector<Cell> cells = ResultCells(table.rows[row_idx], table.mode, table.with_stack);
+    const std::vector<Cell> cells = table.Cells(table.rows[row_idx]);
     for (size_t col = 0; col < cells.size() && col < longest.size(); ++col) {
       longest[col] = std::max(longest[col], Utf8Length(cells[col].ToPython()));
     }
@@ -83,20 +83,25 @@ class DataRowXml final : public ResultCellVisitor {
 
 uint32_t RowStyle(const ResultTable& table, size_t row) {
   if (table.first_diff_row == row) return internal::kStyleFirstDiff;
-  const std::string& result = table.rows[row].result;
-  return result == "error" ? internal::kStyleError : result == "warning" ? internal::kStyleWarning : 0;
+  switch (table.rows[row].result) {
+    case Verdict::kPass: return 0;
+    case Verdict::kWarning: return internal::kStyleWarning;
+    case Verdict::kError: return internal::kStyleError;
+  }
+  return 0;
 }
 
 // Bytes of every string a row's cells are made of.
 uint64_t RowTextBytes(const ResultRow& r) {
   uint64_t sum = 0;
   auto add = [&sum](std::string_view s) { sum += s.size() + kStringOverheadBound; };
-  for (const Cell& c : r.cells) add(c.text());
   for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape, &r.bench_shape,
-                               &r.npu_requires_grad, &r.bench_requires_grad, &r.result, &r.stack_info,
+                               &r.npu_requires_grad, &r.bench_requires_grad, &r.stack_info,
                                &r.npu_data_name, &r.bench_data_name}) {
     add(*s);
   }
+  add(VerdictName(r.result));
+  add(AccuracyName(r.accuracy));
   for (const std::string& m : r.err_messages) add(m);
   for (const Cell& c : r.metrics) add(c.text());
   for (const Cell& c : r.npu_stats) add(c.text());
@@ -171,7 +176,7 @@ Result<std::vector<std::string>> WriteXlsx(const std::string& path, const Result
         const size_t row = sheet.first_row + i;
         xml->BeginRow(i + 2, RowStyle(table, row));
         DataRowXml cells(xml, RowStyle(table, row));
-        VisitResultCells(table.rows[row], table.mode, table.with_stack, &cells);
+        table.VisitCells(table.rows[row], &cells);
         xml->EndRow();
       }
     }));

@@ -62,9 +62,9 @@ void ExpectNear(const Cell& cell, const rapidjson::Value& v, double rel) {
 TEST(KernelCompareTest, NpyTreesMatchNumpyMetrics) {
   Result<ResultTable> t = Compare("kernel/npu", "kernel/bench");
   ASSERT_TRUE(t.ok()) << t.status().ToString();
-  ASSERT_EQ(t->header.size(), 22u);
-  EXPECT_EQ(t->header[kMetric0], "Cosine");
-  EXPECT_EQ(t->header.back(), "Five Thousandths Err Ratio");
+  ASSERT_EQ(t->Header().size(), 22u);
+  EXPECT_EQ(t->Header()[kMetric0], "Cosine");
+  EXPECT_EQ(t->Header().back(), "Five Thousandths Err Ratio");
   auto dirs = FindKernelDumpDirs(testing::TestData("kernel/npu"));
   auto bdirs = FindKernelDumpDirs(testing::TestData("kernel/bench"));
   dirs->insert(dirs->end(), bdirs->begin(), bdirs->end());
@@ -75,55 +75,57 @@ TEST(KernelCompareTest, NpyTreesMatchNumpyMetrics) {
     if (name == "statistic") continue;
     SCOPED_TRACE(name);
     ASSERT_TRUE(rows.count(name));
-    const ResultRow& r = *rows.at(name);
+    const std::vector<Cell> cells = t->Cells(*rows.at(name));
     const rapidjson::Value& e = it->value;
     for (size_t i = 0; i < 4; ++i) {
-      ExpectNear(r.cells[kNpuMax + i], e["npu_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
-      ExpectNear(r.cells[kBenchMax + i], e["bench_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
+      ExpectNear(cells[kNpuMax + i], e["npu_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
+      ExpectNear(cells[kBenchMax + i], e["bench_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
     }
     // Cosine to 12 decimals (6 above 0.9999), the rest as §6.2.
-    EXPECT_NEAR(r.cells[kMetric0].number(), e["cosine"].GetDouble(), e["cosine"].GetDouble() > 0.9999 ? 5e-7 : 1e-12);
-    ExpectNear(r.cells[kMetric0 + 1], e["euc"], 1e-12);
-    ExpectNear(r.cells[kMetric0 + 2], e["max_abs"], 1e-12);
-    ExpectNear(r.cells[kMetric0 + 3], e["max_rel"], 1e-7);
-    ExpectNear(r.cells[kMetric0 + 4], e["one"], 1e-12);
-    ExpectNear(r.cells[kMetric0 + 5], e["five"], 1e-12);
+    EXPECT_NEAR(cells[kMetric0].number(), e["cosine"].GetDouble(), e["cosine"].GetDouble() > 0.9999 ? 5e-7 : 1e-12);
+    ExpectNear(cells[kMetric0 + 1], e["euc"], 1e-12);
+    ExpectNear(cells[kMetric0 + 2], e["max_abs"], 1e-12);
+    ExpectNear(cells[kMetric0 + 3], e["max_rel"], 1e-7);
+    ExpectNear(cells[kMetric0 + 4], e["one"], 1e-12);
+    ExpectNear(cells[kMetric0 + 5], e["five"], 1e-12);
   }
   // The second Add output (timestamp 150) pairs with the bench's second one: Local Index 1.
-  const ResultRow& neg = *rows.at("Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy");
-  EXPECT_LT(neg.cells[kMetric0].number(), -0.99);
-  EXPECT_TRUE(neg.cells[kAccuracy].IsText("No"));
-  EXPECT_EQ(neg.result, "error");
-  const ResultRow& reshape = *rows.at("Reshape.Default_Reshape-op5.0.0.500.output.0.DefaultFormat.float32.npy");
-  EXPECT_TRUE(reshape.cells[kErr].IsText("Shape of NPU and bench Tensor do not match.\n"));
-  EXPECT_TRUE(reshape.cells[kNpuShape].IsText("[2, 3]"));
-  const ResultRow& relu = *rows.at("Relu.Default_Relu-op6.0.0.600.output.0.DefaultFormat.float32.npy");
-  EXPECT_TRUE(relu.cells[kBenchName].IsText(""));
-  EXPECT_TRUE(relu.cells[kErr].IsText("Dump file is not ndarray.\n"));
+  const ResultRow& neg_row = *rows.at("Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy");
+  const std::vector<Cell> neg = t->Cells(neg_row);
+  EXPECT_LT(neg[kMetric0].number(), -0.99);
+  EXPECT_TRUE(neg[kAccuracy].IsText("No"));
+  EXPECT_EQ(neg_row.result, Verdict::kError);
+  const std::vector<Cell> reshape = t->Cells(*rows.at("Reshape.Default_Reshape-op5.0.0.500.output.0.DefaultFormat.float32.npy"));
+  EXPECT_TRUE(reshape[kErr].IsText("Shape of NPU and bench Tensor do not match.\n"));
+  EXPECT_TRUE(reshape[kNpuShape].IsText("[2, 3]"));
+  const std::vector<Cell> relu = t->Cells(*rows.at("Relu.Default_Relu-op6.0.0.600.output.0.DefaultFormat.float32.npy"));
+  EXPECT_TRUE(relu[kBenchName].IsText(""));
+  EXPECT_TRUE(relu[kErr].IsText("Dump file is not ndarray.\n"));
   EXPECT_EQ(t->rows.back().npu_name, "");  // the bench-only Gelu comes last
-  EXPECT_TRUE(rows.at("Sub.Default_Sub-op3.0.0.400.input.0.ND.FLOAT16")->cells[kNpuDtype].IsText("float16"));
+  EXPECT_TRUE(t->Cells(*rows.at("Sub.Default_Sub-op3.0.0.400.input.0.ND.FLOAT16"))[kNpuDtype].IsText("float16"));
 }
 
 TEST(KernelCompareTest, StatisticModeAcrossCsvVariants) {
   Result<ResultTable> t = Compare("kernel/stat_npu", "kernel/stat_bench");
   ASSERT_TRUE(t.ok()) << t.status().ToString();
-  ASSERT_EQ(t->header.size(), 26u);
-  EXPECT_EQ(t->header[kMetric0], "Max diff");
-  EXPECT_EQ(t->header.back(), "Bench CSV File");
+  ASSERT_EQ(t->Header().size(), 26u);
+  EXPECT_EQ(t->Header()[kMetric0], "Max diff");
+  EXPECT_EQ(t->Header().back(), "Bench CSV File");
   ASSERT_EQ(t->rows.size(), 3u);
   const rapidjson::Value& e = Expected()["statistic"];
   for (size_t row = 0; row < 2; ++row) {
     const ResultRow& r = t->rows[row];
+    const std::vector<Cell> cells = t->Cells(r);
     SCOPED_TRACE(r.npu_name);
     const rapidjson::Value& want = e[r.npu_name.c_str()];
     for (rapidjson::SizeType i = 0; i < 4; ++i) {
-      EXPECT_EQ(r.cells[kMetric0 + i].number(), want["diff"][i].GetDouble());
-      EXPECT_TRUE(r.cells[kMetric0 + 4 + i].IsText(want["rel"][i].GetString())) << r.cells[kMetric0 + 4 + i].ToPython();
+      EXPECT_EQ(cells[kMetric0 + i].number(), want["diff"][i].GetDouble());
+      EXPECT_TRUE(cells[kMetric0 + 4 + i].IsText(want["rel"][i].GetString())) << cells[kMetric0 + 4 + i].ToPython();
     }
-    EXPECT_TRUE(r.cells[kAccuracy].IsText(want["accuracy"].GetString()));
-    EXPECT_TRUE(r.cells[kNpuShape].IsText("(3,4)") || r.cells[kNpuShape].IsText("(4)"));
+    EXPECT_TRUE(cells[kAccuracy].IsText(want["accuracy"].GetString()));
+    EXPECT_TRUE(cells[kNpuShape].IsText("(3,4)") || cells[kNpuShape].IsText("(4)"));
   }
-  EXPECT_TRUE(t->rows[2].cells[kBenchName].IsText(""));  // Neg: NPU only
+  EXPECT_TRUE(t->Cells(t->rows[2])[kBenchName].IsText(""));  // Neg: NPU only
 }
 
 TEST(KernelCompareTest, NpyAgainstStatisticIsAnInputError) {

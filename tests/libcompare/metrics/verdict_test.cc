@@ -76,12 +76,12 @@ TEST(VerdictTest, ScalarArgumentThreeVersusTwoIsAnError) {
   std::vector<ResultRow> rows = {WithTensorMetrics(Tensor(api, "input.0"), 1.0, 1.0), scalar,
                                  WithTensorMetrics(Tensor(api, "output.0"), 1.0, 1.0)};
   ApplyVerdicts(&rows, CompareMode::kTensor);
-  EXPECT_EQ(rows[1].result, "error");
+  EXPECT_EQ(rows[1].result, Verdict::kError);
   EXPECT_EQ(rows[1].err_messages, Messages{kScalarMsg});
   EXPECT_EQ(JsonDumpsStrings(rows[1].err_messages),
             R"(["error: The scalar parameters of NPU and Bench are inconsistent."])");
-  EXPECT_EQ(rows[0].result, "pass");
-  EXPECT_EQ(rows[2].result, "pass");
+  EXPECT_EQ(rows[0].result, Verdict::kPass);
+  EXPECT_EQ(rows[2].result, Verdict::kPass);
 }
 
 TEST(VerdictTest, EqualScalarsOfIntAndFloatArePythonEqual) {
@@ -92,7 +92,7 @@ TEST(VerdictTest, EqualScalarsOfIntAndFloatArePythonEqual) {
   scalar.bench_stats[0] = Cell::Float(1.0);
   std::vector<ResultRow> rows = {scalar};
   ApplyVerdicts(&rows, CompareMode::kSummary);
-  EXPECT_EQ(rows[0].result, "pass");
+  EXPECT_EQ(rows[0].result, Verdict::kPass);
 }
 
 TEST(VerdictTest, NpuOnlyRowPassesWithNoMessages) {
@@ -100,11 +100,11 @@ TEST(VerdictTest, NpuOnlyRowPassesWithNoMessages) {
   ResultRow row = Tensor("NPU.npu_rms_norm.0.forward", "input.0");
   Unmatch(&row);
   row.metrics.assign(6, Cell::Unsupported());
-  row.result = "error";
+  row.result = Verdict::kError;
   row.err_messages = {"No bench data matched."};
   std::vector<ResultRow> rows = {row};
   ApplyVerdicts(&rows, CompareMode::kTensor);
-  EXPECT_EQ(rows[0].result, "pass");
+  EXPECT_EQ(rows[0].result, Verdict::kPass);
   EXPECT_EQ(JsonDumpsStrings(rows[0].err_messages), "[]");
 }
 
@@ -116,7 +116,7 @@ TEST(VerdictTest, ShapeMismatchIsAnError) {
   row.metrics.assign(6, Cell::Text("shape unmatched"));
   std::vector<ResultRow> rows = {row};
   ApplyVerdicts(&rows, CompareMode::kTensor);
-  EXPECT_EQ(rows[0].result, "error");
+  EXPECT_EQ(rows[0].result, Verdict::kError);
   EXPECT_EQ(rows[0].err_messages, Messages{kShapeMsg});
 }
 
@@ -134,11 +134,11 @@ TEST(VerdictTest, StatisticsOutputTenTimesInputsNormErrorWarns) {
   std::vector<ResultRow> rows = {WithNormRel(Tensor(api, "input.0"), "0"),
                                  WithNormRel(Tensor(api, "input.1"), "0.0036154715255329443%"), out};
   ApplyVerdicts(&rows, CompareMode::kSummary);
-  EXPECT_EQ(rows[2].result, "warning");
+  EXPECT_EQ(rows[2].result, Verdict::kWarning);
   EXPECT_EQ(JsonDumpsStrings(rows[2].err_messages),
             R"(["warning: The norm relative error of output is 10 times that of input."])");
-  EXPECT_EQ(rows[0].result, "pass");
-  EXPECT_EQ(rows[1].result, "pass");
+  EXPECT_EQ(rows[0].result, Verdict::kPass);
+  EXPECT_EQ(rows[1].result, Verdict::kPass);
 }
 
 TEST(VerdictTest, DtypeErrorAndNormWarningAccumulateOnFirstOutput) {
@@ -149,7 +149,7 @@ TEST(VerdictTest, DtypeErrorAndNormWarningAccumulateOnFirstOutput) {
   std::vector<ResultRow> rows = {WithNormRel(Tensor(api, "input.0"), "7.948121670980075e-06%"),
                                  WithNormRel(Tensor(api, "input.1"), "0"), out};
   ApplyVerdicts(&rows, CompareMode::kSummary);
-  EXPECT_EQ(rows[2].result, "error");
+  EXPECT_EQ(rows[2].result, Verdict::kError);
   EXPECT_EQ(JsonDumpsStrings(rows[2].err_messages),
             R"(["error: The dtype of NPU and Bench are inconsistent.", )"
             R"("warning: The norm relative error of output is 10 times that of input."])");
@@ -162,9 +162,9 @@ TEST(VerdictTest, OneThousandthUsesTheCodesPointOneNotTheMessagesPointSix) {
                                    WithTensorMetrics(Tensor(api, "output.0"), 1.0, output_ratio),
                                    WithTensorMetrics(Tensor(api, "output.1"), 1.0, 1.0)};
     ApplyVerdicts(&rows, CompareMode::kTensor);
-    EXPECT_EQ(rows[1].result, fires ? "error" : "pass") << output_ratio;
+    EXPECT_EQ(rows[1].result, fires ? Verdict::kError : Verdict::kPass) << output_ratio;
     EXPECT_EQ(rows[1].err_messages, fires ? Messages{kOneThousandthMsg} : Messages{}) << output_ratio;
-    EXPECT_EQ(rows[2].result, "pass");
+    EXPECT_EQ(rows[2].result, Verdict::kPass);
   }
 }
 
@@ -174,9 +174,9 @@ TEST(VerdictTest, CosineDropWarnsOnFirstOutputOnly) {
                                  WithTensorMetrics(Tensor(api, "output.0"), 0.95, 1.0),
                                  WithTensorMetrics(Tensor(api, "output.1"), 0.5, 1.0)};
   ApplyVerdicts(&rows, CompareMode::kTensor);
-  EXPECT_EQ(rows[1].result, "warning");
+  EXPECT_EQ(rows[1].result, Verdict::kWarning);
   EXPECT_EQ(rows[1].err_messages, Messages{kCosineMsg});
-  EXPECT_EQ(rows[2].result, "pass");
+  EXPECT_EQ(rows[2].result, Verdict::kPass);
 }
 
 TEST(VerdictTest, InfNanFlagsNpuUnlessBenchHasItAndFiresOnUnmatchedRows) {
@@ -191,8 +191,8 @@ TEST(VerdictTest, InfNanFlagsNpuUnlessBenchHasItAndFiresOnUnmatchedRows) {
   std::vector<ResultRow> rows = {npu_inf, both_nan, unmatched};
   ApplyVerdicts(&rows, CompareMode::kSummary);
   EXPECT_EQ(rows[0].err_messages, Messages{kInfNanMsg});
-  EXPECT_EQ(rows[1].result, "pass");
-  EXPECT_EQ(rows[2].result, "error");
+  EXPECT_EQ(rows[1].result, Verdict::kPass);
+  EXPECT_EQ(rows[2].result, Verdict::kError);
   EXPECT_EQ(rows[2].err_messages, Messages{kInfNanMsg});
 }
 
@@ -205,7 +205,7 @@ TEST(VerdictTest, RelativeErrFiresOnInfButNotOnNa) {
   ApplyVerdicts(&rows, CompareMode::kSummary);
   // RelativeWarn also fires on the first output: outputs' max 0.6 ('inf' is skipped) > 10 x 0.01.
   EXPECT_EQ(rows[1].err_messages, (Messages{kNormErrMsg, kNormWarnMsg}));
-  EXPECT_EQ(rows[2].result, "pass");
+  EXPECT_EQ(rows[2].result, Verdict::kPass);
   EXPECT_EQ(rows[3].err_messages, Messages{kNormErrMsg});
 }
 
@@ -225,7 +225,7 @@ TEST(VerdictTest, DtypeSkipsFusedWeightsAndFiresAcrossFrameworks) {
   cross.npu_dtype = "Float32";
   std::vector<ResultRow> rows = {fused, cross};
   ApplyVerdicts(&rows, CompareMode::kSummary);
-  EXPECT_EQ(rows[0].result, "pass");
+  EXPECT_EQ(rows[0].result, Verdict::kPass);
   EXPECT_EQ(rows[1].err_messages, Messages{kDtypeMsg});
 }
 
@@ -241,9 +241,9 @@ TEST(VerdictTest, IgnoreSetsSkipAllOrInputChecks) {
   g_out.npu_dtype = "torch.float16";
   std::vector<ResultRow> rows = {to_in, to_out, g_in, g_out};
   ApplyVerdicts(&rows, CompareMode::kSummary);
-  EXPECT_EQ(rows[0].result, "pass");
-  EXPECT_EQ(rows[1].result, "pass");
-  EXPECT_EQ(rows[2].result, "pass");
+  EXPECT_EQ(rows[0].result, Verdict::kPass);
+  EXPECT_EQ(rows[1].result, Verdict::kPass);
+  EXPECT_EQ(rows[2].result, Verdict::kPass);
   // Per-row checks only; RelativeErr and RelativeWarn are group checks and stay silent.
   EXPECT_EQ(rows[3].err_messages, Messages{kDtypeMsg});
 }
@@ -266,11 +266,11 @@ TEST(VerdictTest, Crc32ComparesMd5Cells) {
   FillMd5(&unmatched, "1a2b3c4d", "1a2b3c4d");
   std::vector<ResultRow> rows = {equal, differs, unmatched};
   ApplyVerdicts(&rows, CompareMode::kMd5);
-  EXPECT_EQ(rows[0].result, "pass");
+  EXPECT_EQ(rows[0].result, Verdict::kPass);
   EXPECT_EQ(rows[0].err_messages, Messages{});
-  EXPECT_EQ(rows[1].result, "error");
+  EXPECT_EQ(rows[1].result, Verdict::kError);
   EXPECT_EQ(rows[1].err_messages, Messages{kCrcErrMsg});
-  EXPECT_EQ(rows[2].result, "warning");
+  EXPECT_EQ(rows[2].result, Verdict::kWarning);
   EXPECT_EQ(rows[2].err_messages, Messages{kCrcWarnMsg});
 }
 
@@ -376,7 +376,7 @@ void CheckGoldenRank(const std::string& cmp_dir, const std::string& rank) {
     row.matched = row.bench_name != "N/A";
     row.api = ApiOf(row.npu_name, keys);
     ASSERT_FALSE(row.api.empty()) << row.npu_name;
-    row.result = "stale";
+    row.result = Verdict::kError;  // stale: ApplyVerdicts resets it
     row.err_messages = {"No bench data matched."};
     FillStatsDiff(&row);
     rows.push_back(std::move(row));
@@ -391,7 +391,7 @@ void CheckGoldenRank(const std::string& cmp_dir, const std::string& rank) {
       EXPECT_EQ(rows[r].metrics[i].ToPython(), rec[first_diff + i]) << rank << " " << rows[r].npu_name << " "
                                                                     << header[first_diff + i];
     }
-    EXPECT_EQ(rows[r].result, rec[col["Result"]]) << rank << " " << rows[r].npu_name;
+    EXPECT_EQ(VerdictName(rows[r].result), rec[col["Result"]]) << rank << " " << rows[r].npu_name;
     EXPECT_EQ(JsonDumpsStrings(rows[r].err_messages), rec[col["Err_message"]]) << rank << " " << rows[r].npu_name;
     warnings += rec[col["Result"]] == "warning";
     errors += rec[col["Result"]] == "error";

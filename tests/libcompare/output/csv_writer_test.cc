@@ -97,7 +97,7 @@ TEST(CsvWriterTest, MatchesMsprobeG3CsvByteForByte) {
        Cell::Text("0.12988180496565105%"), Cell::Text("0.03604068102472444%")},
       Floats(1.140625, -1.7421875, -0.109375, 11.25),
       Floats(1.1344949007034302, -1.7395195960998535, -0.10923312604427338, 11.245946884155273));
-  r11.result = "error";
+  r11.result = Verdict::kError;
   r11.err_messages = {"error: The dtype of NPU and Bench are inconsistent."};
   t.rows.push_back(r11);
   ResultRow r17 = StatsRow(
@@ -106,7 +106,7 @@ TEST(CsvWriterTest, MatchesMsprobeG3CsvByteForByte) {
        Cell::Float(0.012431144714355469), Cell::Text("0.540337315995773%"), Cell::Int(0),
        Cell::Text("0.007208589358778324%"), Cell::Text("0.20131183968442457%")},
       Floats(1.140625, 0.0, 0.130859375, 6.1875), Floats(1.1344949007034302, 0.0, 0.1308499425649643, 6.1750688552856445));
-  r17.result = "error";
+  r17.result = Verdict::kError;
   r17.err_messages = {"error: The dtype of NPU and Bench are inconsistent."};
   t.rows.push_back(r17);
 

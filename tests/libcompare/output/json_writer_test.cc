@@ -26,7 +26,7 @@ ResultTable TensorTable() {
   r.npu_stats = {Cell::Float(2.5), Cell::Int(-3), Cell::Text("Nan"), Cell::Text("None")};
   r.bench_stats = r.npu_stats;
   r.requires_grad_consistent = true;
-  r.result = "warning";
+  r.result = Verdict::kWarning;
   r.err_messages = {"warning: \"quoted\""};
   r.npu_data_name = r.bench_data_name = "Functional.relu.0.forward.input.0.pt";
   t.rows.push_back(r);

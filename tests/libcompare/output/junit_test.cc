@@ -9,7 +9,7 @@
 namespace msprobe::compare {
 namespace {
 
-ResultRow Row(const std::string& api, const std::string& name, const std::string& result,
+ResultRow Row(const std::string& api, const std::string& name, Verdict result,
               std::vector<std::string> messages = {}) {
   ResultRow r;
   r.api = api;
@@ -21,14 +21,14 @@ ResultRow Row(const std::string& api, const std::string& name, const std::string
 
 ResultTable Table() {
   ResultTable table;
-  table.rows = {Row("Torch.add.0.forward", "Torch.add.0.forward.input.0", "pass"),
-                Row("Torch.mul.0.forward", "Torch.mul.0.forward.output.0", "warning", {"warning: w"}),
-                Row("Torch.add.0.forward", "Torch.add.0.forward.output.0", "error", {"error: a<b & \"c\""})};
+  table.rows = {Row("Torch.add.0.forward", "Torch.add.0.forward.input.0", Verdict::kPass),
+                Row("Torch.mul.0.forward", "Torch.mul.0.forward.output.0", Verdict::kWarning, {"warning: w"}),
+                Row("Torch.add.0.forward", "Torch.add.0.forward.output.0", Verdict::kError, {"error: a<b & \"c\""})};
   return table;
 }
 
 TEST(JunitReportTest, OneCasePerApiGroupInFirstAppearanceOrder) {
-  const JunitSuite suite = BuildJunitSuite("rank0", "out.csv", Table(), FailLevel::kNone);
+  const JunitSuite suite = BuildJunitSuite("rank0", "out.csv", Table(), std::nullopt);
   ASSERT_EQ(suite.cases.size(), 2u);
   EXPECT_EQ(suite.cases[0].name, "Torch.add.0.forward");
   ASSERT_EQ(suite.cases[0].failures.size(), 1u);  // the level defaults to error
@@ -38,15 +38,15 @@ TEST(JunitReportTest, OneCasePerApiGroupInFirstAppearanceOrder) {
 }
 
 TEST(JunitReportTest, WarningLevelFailsWarningsToo) {
-  const JunitSuite suite = BuildJunitSuite("rank0", "out.csv", Table(), FailLevel::kWarning);
+  const JunitSuite suite = BuildJunitSuite("rank0", "out.csv", Table(), Verdict::kWarning);
   EXPECT_EQ(suite.cases[1].failures.size(), 1u);
-  EXPECT_EQ(suite.cases[1].failures[0].result, "warning");
+  EXPECT_EQ(suite.cases[1].failures[0].result, Verdict::kWarning);
 }
 
 TEST(JunitReportTest, WrittenXmlEscapesAndCounts) {
   testing::TempDir tmp;
   const std::string path = tmp.Path("report.xml");
-  ASSERT_TRUE(WriteJunit(path, {BuildJunitSuite("rank0", "a&b.csv", Table(), FailLevel::kError)}).ok());
+  ASSERT_TRUE(WriteJunit(path, {BuildJunitSuite("rank0", "a&b.csv", Table(), Verdict::kError)}).ok());
   const std::string xml = testing::ReadFile(path);
   EXPECT_NE(xml.find("<testsuites name=\"msprobe-compare\" tests=\"2\" failures=\"1\" errors=\"0\">"), std::string::npos);
   EXPECT_NE(xml.find("value=\"a&amp;b.csv\""), std::string::npos);

@@ -8,7 +8,7 @@
 namespace msprobe::compare {
 namespace {
 
-ResultRow Row(const std::string& name, const std::string& result, std::vector<Cell> metrics) {
+ResultRow Row(const std::string& name, Verdict result, std::vector<Cell> metrics) {
   ResultRow r;
   r.npu_name = name;
   r.api = "Torch.add.0.forward";
@@ -23,32 +23,24 @@ std::vector<Cell> Norm(const std::string& norm_rel) {
   return m;
 }
 
-TEST(SummaryReportTest, LevelsReachUpward) {
-  EXPECT_TRUE(Reaches("error", FailLevel::kWarning));
-  EXPECT_TRUE(Reaches("warning", FailLevel::kWarning));
-  EXPECT_FALSE(Reaches("warning", FailLevel::kError));
-  EXPECT_FALSE(Reaches("pass", FailLevel::kWarning));
-  EXPECT_FALSE(Reaches("error", FailLevel::kNone));
-}
-
 TEST(SummaryReportTest, FirstRowReachingNamesRowAndMessage) {
   ResultTable table;
-  table.rows = {Row("a", "pass", Norm("0")), Row("b", "warning", Norm("0")), Row("c", "error", Norm("0"))};
+  table.rows = {Row("a", Verdict::kPass, Norm("0")), Row("b", Verdict::kWarning, Norm("0")), Row("c", Verdict::kError, Norm("0"))};
   table.rows[2].err_messages = {"error: x"};
-  const std::optional<RowRef> error = FirstRowReaching(table, FailLevel::kError, "r.csv");
+  const std::optional<RowRef> error = FirstRowReaching(table, Verdict::kError, "r.csv");
   ASSERT_TRUE(error);
   EXPECT_EQ(error->row, 2u);
   EXPECT_EQ(error->npu_name, "c");
   EXPECT_EQ(error->err_message, "[\"error: x\"]");
   EXPECT_EQ(error->file, "r.csv");
-  EXPECT_EQ(FirstRowReaching(table, FailLevel::kWarning, "r.csv")->npu_name, "b");
+  EXPECT_EQ(FirstRowReaching(table, Verdict::kWarning, "r.csv")->npu_name, "b");
 }
 
 TEST(SummaryReportTest, StatisticsWorstIsHighestNormRelativeErrWithInfFirst) {
   ResultTable table;
   table.mode = CompareMode::kSummary;
-  table.rows = {Row("a", "pass", Norm("1.5%")), Row("b", "pass", Norm("N/A")), Row("c", "pass", Norm("inf")),
-                Row("d", "pass", Norm("30.0%")), Row("e", "pass", Norm("0"))};
+  table.rows = {Row("a", Verdict::kPass, Norm("1.5%")), Row("b", Verdict::kPass, Norm("N/A")), Row("c", Verdict::kPass, Norm("inf")),
+                Row("d", Verdict::kPass, Norm("30.0%")), Row("e", Verdict::kPass, Norm("0"))};
   const std::vector<WorstRow> worst = WorstRows(table, 3);
   ASSERT_EQ(worst.size(), 3u);
   EXPECT_EQ(worst[0].npu_name, "c");
@@ -62,8 +54,8 @@ TEST(SummaryReportTest, TensorWorstIsLowestCosine) {
   ResultTable table;
   table.mode = CompareMode::kTensor;
   const auto cos = [](Cell c) { std::vector<Cell> m(6, Cell::Text("")); m[kCosine] = c; return m; };
-  table.rows = {Row("a", "pass", cos(Cell::Float(0.99))), Row("b", "pass", cos(Cell::Text("unsupported"))),
-                Row("c", "pass", cos(Cell::Float(0.5))), Row("d", "pass", cos(Cell::Float(0.5)))};
+  table.rows = {Row("a", Verdict::kPass, cos(Cell::Float(0.99))), Row("b", Verdict::kPass, cos(Cell::Text("unsupported"))),
+                Row("c", Verdict::kPass, cos(Cell::Float(0.5))), Row("d", Verdict::kPass, cos(Cell::Float(0.5)))};
   const std::vector<WorstRow> worst = WorstRows(table, 20);
   ASSERT_EQ(worst.size(), 3u);
   EXPECT_EQ(worst[0].npu_name, "c");  // ties stay in row order

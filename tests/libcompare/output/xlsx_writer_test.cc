@@ -88,7 +88,7 @@ bool IsNumberCell(const std::string& cell) {
   return (t.empty() || t == "n") && cell.find("<v>") != std::string::npos;
 }
 
-ResultRow Row(const std::string& name, const std::string& result, std::vector<Cell> metrics) {
+ResultRow Row(const std::string& name, Verdict result, std::vector<Cell> metrics) {
   ResultRow r;
   r.npu_name = r.bench_name = name;
   r.npu_dtype = r.bench_dtype = "torch.float32";
@@ -111,10 +111,10 @@ ResultTable StatsTable() {
   ResultTable t;
   t.mode = CompareMode::kSummary;
   t.with_stack = true;
-  t.rows.push_back(Row("Functional.conv2d.0.forward.input.0", "pass", StatsDiffs("12.3%")));
-  t.rows.push_back(Row("Functional.conv2d.0.forward.output.0", "error", StatsDiffs("=1+1")));
-  t.rows.push_back(Row("Functional.relu.0.forward.input.0", "warning", StatsDiffs("0.5%")));
-  t.rows.push_back(Row("Functional.relu.0.forward.output.0", "error", StatsDiffs("inf")));
+  t.rows.push_back(Row("Functional.conv2d.0.forward.input.0", Verdict::kPass, StatsDiffs("12.3%")));
+  t.rows.push_back(Row("Functional.conv2d.0.forward.output.0", Verdict::kError, StatsDiffs("=1+1")));
+  t.rows.push_back(Row("Functional.relu.0.forward.input.0", Verdict::kWarning, StatsDiffs("0.5%")));
+  t.rows.push_back(Row("Functional.relu.0.forward.output.0", Verdict::kError, StatsDiffs("inf")));
   return t;
 }
 
@@ -194,9 +194,9 @@ TEST(XlsxWriterTest, TensorModeChartsCosineAndMd5ModeHasNoChart) {
   TempDir tmp;
   ResultTable t;
   t.mode = CompareMode::kTensor;
-  t.rows.push_back(Row("a.0.forward.input.0", "pass", {Cell::Float(0.999), Cell::Float(0), Cell::Float(0),
+  t.rows.push_back(Row("a.0.forward.input.0", Verdict::kPass, {Cell::Float(0.999), Cell::Float(0), Cell::Float(0),
                                                        Cell::Float(0), Cell::Float(1), Cell::Float(1)}));
-  t.rows.push_back(Row("a.0.forward.input.1", "pass", {Cell::Text("unsupported"), Cell::Text("unsupported"),
+  t.rows.push_back(Row("a.0.forward.input.1", Verdict::kPass, {Cell::Text("unsupported"), Cell::Text("unsupported"),
                                                        Cell::Text("unsupported"), Cell::Text("unsupported"),
                                                        Cell::Text("unsupported"), Cell::Text("unsupported")}));
   ASSERT_TRUE(WriteXlsx(tmp.Path("t.xlsx"), t).ok());
@@ -217,7 +217,7 @@ TEST(XlsxWriterTest, TensorModeChartsCosineAndMd5ModeHasNoChart) {
 TEST(XlsxWriterTest, SplitsSheetsAsG3SaveExcel) {
   TempDir tmp;
   ResultTable t = StatsTable();
-  t.rows.push_back(Row("Functional.gelu.0.forward.input.0", "pass", StatsDiffs("1%")));  // 5 rows
+  t.rows.push_back(Row("Functional.gelu.0.forward.input.0", Verdict::kPass, StatsDiffs("1%")));  // 5 rows
   // 5 rows, at most 2 per sheet: ceil(5/2) = 3 sheets of ceil(5/3) = 2 rows.
   ASSERT_TRUE(WriteXlsx(tmp.Path("s.xlsx"), t, 2).ok());
   const std::string wb = Unzip(tmp.Path("s.xlsx"), "xl/workbook.xml");
@@ -250,7 +250,7 @@ TEST(XlsxWriterTest, LongTablesAreChartedPerBucketKeepingTheWorst) {
   TempDir tmp;
   ResultTable t;
   t.mode = CompareMode::kTensor;
-  const ResultRow good = Row("x", "pass", {Cell::Float(1.0), Cell::Float(0), Cell::Float(0), Cell::Float(0),
+  const ResultRow good = Row("x", Verdict::kPass, {Cell::Float(1.0), Cell::Float(0), Cell::Float(0), Cell::Float(0),
                                            Cell::Float(1), Cell::Float(1)});
   t.rows.assign(64001, good);
   t.rows[40000].metrics[kCosine] = Cell::Float(0.5);

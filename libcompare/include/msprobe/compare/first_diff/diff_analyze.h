@@ -11,11 +11,16 @@
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
 #include "msprobe/compare/output/cell.h"
-#include "msprobe/compare/first_diff/compare_result_json.h"
 #include "msprobe/compare/output/result_table.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
+
+// The P2POp columns of one row: str(op) and str(peer) of a torch.distributed.P2POp argument, "None"
+// otherwise.
+struct P2pColumns {
+  std::string npu_op = "None", bench_op = "None", npu_peer = "None", bench_peer = "None";
+};
 
 // One input or output row of an API as the analysis keeps it: its NPU statistics ("NPU max", "NPU
 // min", "NPU mean", "NPU l2norm") or "NPU MD5", then "NPU P2POp peer".

@@ -31,10 +31,10 @@ struct CompareOptions {
   // -da: statistics compare, compare_result{_rankN}_{ts}.json per pair and diff_analyze_{ns}.json.
   // The csv/xlsx are written only when asked for (write_csv/write_xlsx), as msprobe writes none.
   bool diff_analyze = false;
-  FailLevel fail_on = FailLevel::kNone;  // --fail-on: the gate's Result level
-  bool fail_on_first_diff = false;       // --fail-on-first-diff
-  std::string junit_path;                // --junit FILE; empty: none
-  std::string tool_version;              // for summary.json
+  std::optional<Verdict> fail_on;     // --fail-on: the gate's Result level (warning or error); none: no gate
+  bool fail_on_first_diff = false;    // --fail-on-first-diff
+  std::string junit_path;             // --junit FILE; empty: none
+  std::string tool_version;           // for summary.json
 };
 
 // What one compared pair produced.

@@ -17,10 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/merge/merge_inputs.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
+
+// Where merge warnings go as they happen: the file concerned and msprobe's message.
+using MergeWarn = std::function<void(const std::string& source, const std::string& message)>;
 
 struct MergeOptions {
   std::string input_dir, output_dir, config_path;

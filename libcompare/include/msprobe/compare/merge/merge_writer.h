@@ -21,16 +21,14 @@
 #include <string>
 
 #include "msprobe/compare/merge/merge_table.h"
+#include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
 
-// msprobe CompareConst.MAX_EXCEL_LENGTH.
-inline constexpr size_t kMergeMaxRowsPerSheet = 1'048'500;
-
 // Writes `table` to `path` through a temporary name renamed into place when complete.
 Status WriteMergeWorkbook(const std::string& path, const MergeTable& table, double highlight_factor,
-                          size_t max_rows_per_sheet = kMergeMaxRowsPerSheet);
+                          size_t max_rows_per_sheet = kMaxExcelRows);
 
 // Whether `value` stands out from the row's median magnitude `median` by more than `factor`.
 bool IsMergeOutlier(double value, double median, double factor);

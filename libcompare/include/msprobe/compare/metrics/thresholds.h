@@ -3,8 +3,11 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string_view>
+#include <type_traits>
 
 namespace msprobe::compare {
 
@@ -12,12 +15,19 @@ namespace msprobe::compare {
 // Relative-error epsilon added where bench == 0: eps of the computation dtype (float32 or float64).
 inline constexpr double kRelativeEpsFloat32 = 1.1920928955078125e-07;
 inline constexpr double kRelativeEpsFloat64 = 2.220446049250313e-16;
-// A norm at or below this counts as "all zero" for Cosine.
+// The one for computation dtype T (float or double), np.finfo(T).eps.
+template <class T>
+inline constexpr T kRelativeEps = static_cast<T>(std::is_same_v<T, float> ? kRelativeEpsFloat32 : kRelativeEpsFloat64);
+static_assert(kRelativeEps<float> == std::numeric_limits<float>::epsilon() &&
+              kRelativeEps<double> == std::numeric_limits<double>::epsilon());
+// A norm at or below this counts as "all zero" for Cosine (Const.FLOAT_EPSILON); the kernel compare
+// uses it for its "All the data is Zero" messages too (kernel_dump.md §6.2).
 inline constexpr double kCosineZeroNorm = 2.220446049250313e-16;
 // Cosine above this is rounded with Python round(x, 6) (CompareConst.COSINE_THRESHOLD, §9.16).
 inline constexpr double kCosineRoundAbove = 0.9999;
 inline constexpr int kCosineRoundDigits = 6;
-// Error-ratio columns: share of elements with relative error below these (§9.16).
+// Error-ratio columns: share of elements with relative error below these (§9.16), compared in the
+// computation dtype (0.001 rounded to float32 for float32 data, §4.2 table).
 inline constexpr double kOneThousandthRatio = 0.001;
 inline constexpr double kFiveThousandthsRatio = 0.005;
 // Metric values go through float("%.12f" % x) (§4.2 fv()).
@@ -50,6 +60,10 @@ inline constexpr std::array<std::string_view, 4> kInputIgnoreApis = {
 inline constexpr std::array<std::string_view, 2> kDtypeCheckSkipNames = {"qkv", "gate_up"};
 
 // --- Accuracy standards, CompareConst (compare.md §9.16) ---
+// G2's check_accuracy (§5.2), which the kernel compare keeps (kernel_dump.md §6.2): "No" when
+// Cosine < kCosThreshold and MaxAbsErr > kMaxAbsErrThreshold, or Cosine < kCosMaxThreshold, or
+// MaxAbsErr > kMaxAbsErrMaxThreshold. STATISTIC mode's (§6.3): "Yes" when
+// (max_npu - max_bench) / (max(max_npu, max_bench) + kEpsilon) <= kMagnitude.
 inline constexpr double kCosThreshold = 0.99;
 inline constexpr double kCosMaxThreshold = 0.9;
 inline constexpr double kMaxAbsErrThreshold = 0.001;
@@ -58,8 +72,12 @@ inline constexpr double kMagnitude = 0.5;
 inline constexpr double kEpsilon = 1e-10;
 
 // --- Output sizes and colours (compare.md §9.16, §5.3; README §2) ---
-inline constexpr int64_t kMaxExcelRows = 1048500;
-inline constexpr int64_t kMaxRowsPerCsvFile = 1000000;
+// Rows per xlsx sheet, CompareConst.MAX_EXCEL_LENGTH (compare.md §1.4), for compare and merge alike.
+inline constexpr size_t kMaxExcelRows = 1'048'500;
+// Rows per csv file, FileCheckConst.MAX_ROWS_PER_CSV_FILE (compare.md §1.4).
+inline constexpr size_t kMaxRowsPerCsvFile = 1'000'000;
+// The largest compare result merge reads, FileCheckConst's xlsx size limit (formats.md §5.2).
+inline constexpr uint64_t kMaxCompareResultBytes = uint64_t{1} << 30;
 inline constexpr uint32_t kRedFill = 0xFF0000;     // "FFFF0000"
 inline constexpr uint32_t kYellowFill = 0xFFFF00;  // "FFFF00"
 

@@ -8,7 +8,7 @@
 
 namespace msprobe::compare {
 
-// Resets every row to Result "pass" with no messages (G3 discards all earlier Err_message texts),
+// Resets every row to Verdict::kPass with no messages (G3 discards all earlier Err_message texts),
 // groups rows by ResultRow::api (first appearance order; rows of one key need not be adjacent),
 // and runs the checkers of `mode` in msprobe's order:
 //   kTensor:  InfNan, OneThousandth, RequiresGrad, Parameters, DType, Shape, CosineWarn

@@ -6,14 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/cell.h"
 #include "msprobe/compare/output/result_table.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
-
-// G3 FileCheckConst.MAX_ROWS_PER_CSV_FILE (compare.md §1.4).
-inline constexpr size_t kCsvMaxRowsPerFile = 1'000'000;
 
 // Writes `table` to `path`, or, when it has more than `max_rows_per_file` rows, to
 // "<stem>_part_1<ext>", "<stem>_part_2<ext>", … (each with the header; chunks of exactly
@@ -21,7 +19,7 @@ inline constexpr size_t kCsvMaxRowsPerFile = 1'000'000;
 // the ones already in place are removed, so a failure never leaves a partial result behind.
 // Returns the paths written, in order.
 Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultTable& table,
-                                          size_t max_rows_per_file = kCsvMaxRowsPerFile);
+                                          size_t max_rows_per_file = kMaxRowsPerCsvFile);
 
 // One CSV field as G3 renders the cell: floats as repr() with ±inf as " inf"/" -inf" and NaN as
 // the empty field (pandas' na_rep), ints, True/False, texts as they are but defused when they

@@ -3,6 +3,7 @@
 // with a row at or above the failing level, so Jenkins and GitLab list what diverged.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,9 @@
 namespace msprobe::compare {
 
 struct JunitFailure {
-  std::string npu_name, result, err_message;
+  std::string npu_name;
+  Verdict result = Verdict::kPass;
+  std::string err_message;
 };
 
 struct JunitCase {
@@ -28,9 +31,9 @@ struct JunitSuite {
   std::vector<JunitCase> cases;
 };
 
-// Groups the table's rows by api_origin_name (first appearance order); rows reaching `level`
-// (kNone counts as kError) become failures.
-JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table, FailLevel level);
+// Groups the table's rows by api_origin_name (first appearance order); rows at `level` or worse
+// (no level counts as kError) become failures.
+JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table, std::optional<Verdict> level);
 
 // <testsuites> with every suite, written atomically.
 Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites);

@@ -18,11 +18,14 @@ struct ResultTable {
   // The row -da named as the first diff (ours): the xlsx marks it and names it on its summary sheet.
   std::optional<size_t> first_diff_row;
 
-  // When not empty, the columns of rows that carry their own cells (ResultRow::cells), replacing the
-  // mode's msprobe G3 header: the kernel-dump compare's tables (kernel_compare.h).
-  std::vector<std::string> header = {};
+  ResultLayout layout = ResultLayout::kCompare;  // kKernel: the kernel-dump compare's tables (kernel_compare.h)
 
-  std::vector<std::string> Header() const { return header.empty() ? ResultHeader(mode, with_stack) : header; }
+  std::vector<std::string> Header() const { return ResultHeader(mode, with_stack, layout); }
+  // A row's cells in Header() order.
+  void VisitCells(const ResultRow& row, ResultCellVisitor* visitor) const {
+    VisitResultCells(row, mode, with_stack, layout, visitor);
+  }
+  std::vector<Cell> Cells(const ResultRow& row) const { return ResultCells(row, mode, with_stack, layout); }
 };
 
 }  // namespace msprobe::compare

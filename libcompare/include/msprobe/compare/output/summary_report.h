@@ -22,21 +22,19 @@ struct CompareReport;
 struct RowRef {
   std::string file;       // the result file holding the row (or the compared json when none was written)
   size_t row = 0;         // 0-based data row
-  std::string npu_name, api, result, err_message;
+  std::string npu_name, api;
+  Verdict result = Verdict::kPass;
+  std::string err_message;
 };
 
-// The Result levels a gate or report can stop at.
-enum class FailLevel { kNone, kWarning, kError };
-// True when `result` ("pass", "warning", "error") is at or above `level` (never for kNone).
-bool Reaches(std::string_view result, FailLevel level);
-
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file);
-// The first row (execution order) whose Result reaches `level`.
-std::optional<RowRef> FirstRowReaching(const ResultTable& table, FailLevel level, const std::string& file);
+// The first row (execution order) whose Result is `level` or worse.
+std::optional<RowRef> FirstRowReaching(const ResultTable& table, Verdict level, const std::string& file);
 
 struct WorstRow {
   size_t row = 0;
-  std::string npu_name, result;
+  std::string npu_name;
+  Verdict result = Verdict::kPass;
   double value = 0;  // Cosine, or NormRelativeErr as a fraction (inf when the bench value is 0)
 };
 // Up to `n` rows with a numeric main metric, worst first (ties in row order); none in md5 mode.

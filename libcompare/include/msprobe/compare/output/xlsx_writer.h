@@ -10,18 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/result_table.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
 
-// G3 CompareConst.MAX_EXCEL_LENGTH (compare.md §1.4).
-inline constexpr size_t kXlsxMaxRowsPerSheet = 1'048'500;
-
 // Writes `table` to `path` atomically and returns {path}. With fewer than `max_rows_per_sheet`
 // rows the data goes to one sheet "Sheet1"; otherwise, as G3's save_excel, to sheets part_0,
 // part_1, … of ceil(n / ceil(n / max_rows_per_sheet)) rows each. The sheet "summary" comes last.
 Result<std::vector<std::string>> WriteXlsx(const std::string& path, const ResultTable& table,
-                                           size_t max_rows_per_sheet = kXlsxMaxRowsPerSheet);
+                                           size_t max_rows_per_sheet = kMaxExcelRows);
 
 }  // namespace msprobe::compare

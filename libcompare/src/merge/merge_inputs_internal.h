@@ -16,20 +16,15 @@
 #include <string_view>
 #include <vector>
 
+#include "msprobe/compare/merge/merge_job.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
-
-// msprobe's FileCheckConst size limit for an xlsx it reads.
-inline constexpr uint64_t kMaxCompareResultBytes = uint64_t{1} << 30;
 
 struct MergeInput {
   uint64_t rank = 0;
   std::string path;
 };
-
-// Where merge warnings go as they happen: the file concerned and msprobe's message.
-using MergeWarn = std::function<void(const std::string& source, const std::string& message)>;
 
 // The rank of a file name of a mergeable result, or nullopt.
 std::optional<uint64_t> MergeResultRank(std::string_view file_name);

@@ -8,16 +8,11 @@
 #include <vector>
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
+#include "msprobe/compare/first_diff/diff_analyze.h"
 #include "msprobe/compare/output/result_table.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
-
-// The P2POp columns of one row: str(op) and str(peer) of a torch.distributed.P2POp argument, "None"
-// otherwise.
-struct P2pColumns {
-  std::string npu_op = "None", bench_op = "None", npu_peer = "None", bench_peer = "None";
-};
 
 // msprobe's "state" column value: input, output, parameters, parameters_grad or debug.
 const char* RowStateName(RowState state);
