@@ -1,5 +1,6 @@
-// Fuzzes StreamJsonObject, the dump.json streamer that walks the top-level object's punctuation by
-// hand and parses one entry at a time. The input goes through a memfd, since it reads files.
+// Fuzzes the streaming dump.json reader (StreamDumpJson) from a file, as verify and compare use it:
+// it walks the top-level object's punctuation by hand and parses one entry at a time. The input goes
+// through a memfd, since they read files.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -7,15 +8,16 @@
 #include <cstdint>
 #include <string>
 
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/compare/rows/flatten.h"
+#include "msprobe/dump/framework/dump_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int fd = memfd_create("dump.json", MFD_CLOEXEC);
   if (fd < 0) return 0;
   if (size == 0 || write(fd, data, size) == static_cast<ssize_t>(size)) {
     const std::string path = "/proc/self/fd/" + std::to_string(fd);
-    const auto keep = [](std::string_view, const msprobe::JsonValue&) { return msprobe::Status::Ok(); };
-    (void)msprobe::StreamJsonObject(path, "data", keep, keep);
+    (void)msprobe::ReadDumpJson(path);
+    (void)msprobe::compare::FlattenDump(path, "");
   }
   close(fd);
   return 0;

@@ -13,16 +13,15 @@
 #include <fmt/format.h>
 
 #include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/framework/dump_json.h"
 #include "rows/vector_pool_internal.h"
 
 namespace msprobe::compare {
 namespace {
 
-// Const.MAX_DEPTH: op_item_parse refuses deeper nesting (compare.md §2.3).
+// Const.MAX_DEPTH: op_item_parse refuses deeper nesting (compare.md §2.3). Documents nested past
+// kMaxJsonDepth are refused up front, which keeps every recursive renderer here off a deep stack.
 constexpr int kMaxParseDepth = 400;
-// Python's json.load gives up (RecursionError) near its default recursion limit of 1000; refusing
-// such documents up front also keeps every recursive renderer here off a deep stack.
-constexpr int kMaxJsonDepth = 1000;
 
 constexpr std::string_view kParamsGrad = "parameters_grad";
 
@@ -69,17 +68,8 @@ std::string RemoveAll(std::string s, std::string_view needle) {
   return s;
 }
 
-// Python truthiness of what json.load made.
-bool Truthy(const JsonValue* v) {
-  if (v == nullptr || v->IsNull()) return false;
-  if (v->IsBool()) return v->GetBool();
-  if (v->IsInt64()) return v->GetInt64() != 0;
-  if (v->IsUint64()) return v->GetUint64() != 0;
-  if (v->IsNumber()) return v->GetDouble() != 0;  // NaN is truthy, as in Python
-  if (v->IsString()) return v->GetStringLength() != 0;
-  if (v->IsArray()) return !v->Empty();
-  return v->MemberCount() != 0;
-}
+// Python truthiness of what json.load made, false for a missing key.
+bool Truthy(const JsonValue* v) { return v != nullptr && PythonTruthy(*v); }
 
 // gen_op_item turns every top-level bool of a leaf into "True"/"False" before looking at it, so
 // a bool field is always present and truthy.
@@ -136,20 +126,6 @@ std::string Crc32Hex(std::string_view text) {
   std::string hex(8, '0');
   for (int i = 7; i >= 0; --i, crc >>= 4) hex[static_cast<size_t>(i)] = kDigits[crc & 0xF];
   return hex;
-}
-
-bool DepthAtMost(const JsonValue& v, int budget) {
-  if (budget < 0) return false;
-  if (v.IsArray()) {
-    for (const auto& e : v.GetArray()) {
-      if (!DepthAtMost(e, budget - 1)) return false;
-    }
-  } else if (v.IsObject()) {
-    for (const auto& m : v.GetObject()) {
-      if (!DepthAtMost(m.value, budget - 1)) return false;
-    }
-  }
-  return true;
 }
 
 // Fills the row of a None argument (rows are filled where they stay: they are large).
@@ -425,11 +401,10 @@ bool EntryHasMd5(std::string_view key, const JsonValue& entry, bool is_debug) {
 }
 
 // Flattens a dump one `data` entry at a time, so a streamed file never needs its whole document.
-class Flattener {
+class Flattener : public DumpJsonVisitor {
  public:
   Flattener(const std::string& source, const std::string& stack_source) : source_(source), stack_source_(stack_source) {
     dump_.json_path = source;
-    dump_.framework = "pytorch";
     file_name_ = std::filesystem::path(source).filename().string();
     dump_.is_debug = file_name_ == "debug.json";
   }
@@ -442,37 +417,26 @@ class Flattener {
   }
 
   Status IndexStack(const JsonValue& stack) {
-    if (!DepthAtMost(stack, kMaxJsonDepth)) {
+    if (!JsonDepthAtMost(stack, kMaxJsonDepth)) {
       return Status::InvalidInput(stack_source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
     }
     MSP_ASSIGN_OR_RETURN(stacks_, IndexStacks(stack, stack_source_));
     return Status::Ok();
   }
 
-  // A top-level member other than the entries of "data".
-  Status Top(std::string_view key, const JsonValue& v) {
-    if (!DepthAtMost(v, kMaxJsonDepth - 1)) {
-      return Status::InvalidInput(source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
-    }
-    if (key == "task") {
-      has_task_ = Truthy(&v);
-      if (has_task_) dump_.task = PythonStr(v);
-    } else if (key == "level" && v.IsString()) {
-      dump_.level = v.GetString();
-      // Ours: a json with level "debug" not named dump.json is read as a debug.json.
-      if (file_name_ != "dump.json" && dump_.level == "debug") dump_.is_debug = true;
-    } else if (key == "framework" && v.IsString()) {
-      dump_.framework = v.GetString();
-    } else if (key == "data") {
-      if (!v.IsObject()) return Status::InvalidInput(source_, "data is missing or not an object");
-      has_data_ = true;  // an empty object; a non-empty one arrives entry by entry
-    }
+  Status Member(std::string_view key, const JsonValue& v) override {
+    if (key == "data" && !v.IsObject()) return Status::InvalidInput(source_, "data is missing or not an object");
     return Status::Ok();
   }
 
-  Status Entry(std::string_view key_view, const JsonValue& value) {
-    has_data_ = true;
-    if (!DepthAtMost(value, kMaxJsonDepth - 2)) {
+  // The level read so far decides how the entries' keys are read.
+  Status Data(const DumpJsonHeader& header) override {
+    NoteLevel(header.level);
+    return Status::Ok();
+  }
+
+  Status Entry(std::string_view key_view, const JsonValue& value) override {
+    if (!JsonDepthAtMost(value, kMaxJsonDepth - 2)) {
       return Status::InvalidInput(source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
     }
     const std::string key(key_view);
@@ -521,9 +485,14 @@ class Flattener {
     if (stack_lines != nullptr) row->stack_info = PythonStr(*stack_lines);
   }
 
-  Result<FlatDump> Finish() && {
-    if (!has_task_) return Status::InvalidInput(source_, "task is missing or empty");
-    if (!has_data_) return Status::InvalidInput(source_, "data is missing or not an object");
+  Result<FlatDump> Finish(Result<DumpJsonHeader> header) && {
+    if (!header.ok()) return header.status();
+    if (header->task.empty()) return Status::InvalidInput(source_, "task is missing or empty");
+    if (!header->has_data) return Status::InvalidInput(source_, "data is missing or not an object");
+    dump_.task = std::move(header->task);
+    dump_.level = std::move(header->level);
+    dump_.framework = std::move(header->framework);
+    NoteLevel(dump_.level);  // a level after "data" names the dump, as before it
     if (dump_.task == "tensor") {
       dump_.mode = CompareMode::kTensor;
     } else if (dump_.task == "statistics") {
@@ -538,11 +507,16 @@ class Flattener {
   }
 
  private:
+  // Ours: a json with level "debug" not named dump.json is read as a debug.json.
+  void NoteLevel(std::string_view level) {
+    if (file_name_ != "dump.json" && level == "debug") dump_.is_debug = true;
+  }
+
   const std::string& source_;
   const std::string& stack_source_;
   std::string file_name_;
   FlatDump dump_;
-  bool has_task_ = false, has_data_ = false, has_md5_ = false;
+  bool has_md5_ = false;
   std::unordered_map<std::string, const JsonValue*> stacks_;
   std::unordered_map<std::string, std::pair<int, int>> call_counts_;  // op_no_number → forward, backward calls so far
 };
@@ -551,15 +525,9 @@ class Flattener {
 
 Result<FlatDump> FlattenDocument(const JsonValue& root, const JsonValue* stack, const std::string& source) {
   const std::string stack_source = "stack.json";
-  if (!root.IsObject()) return Status::InvalidInput(source, "not a JSON object");
   Flattener flattener(source, stack_source);
   if (stack != nullptr) MSP_RETURN_IF_ERROR(flattener.IndexStack(*stack));
-  // Header members first, as msprobe reads them before the data.
-  for (const auto& m : root.GetObject()) MSP_RETURN_IF_ERROR(flattener.Top(StringOf(m.name), m.value));
-  if (const JsonValue* data = Member(root, "data"); data != nullptr && data->IsObject()) {
-    for (const auto& m : data->GetObject()) MSP_RETURN_IF_ERROR(flattener.Entry(StringOf(m.name), m.value));
-  }
-  return std::move(flattener).Finish();
+  return std::move(flattener).Finish(VisitDumpJson(root, source, flattener));
 }
 
 Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
@@ -576,10 +544,7 @@ Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& st
     MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
     MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));
   }
-  MSP_RETURN_IF_ERROR(StreamJsonObject(
-      json_path, "data", [&](std::string_view key, const JsonValue& v) { return flattener.Top(key, v); },
-      [&](std::string_view key, const JsonValue& v) { return flattener.Entry(key, v); }));
-  return std::move(flattener).Finish();
+  return std::move(flattener).Finish(StreamDumpJson(json_path, flattener));
 }
 
 }  // namespace msprobe::compare

@@ -117,25 +117,50 @@ const char* StringMember(const JsonValue& object, const char* key) {
   return v && v->IsString() ? v->GetString() : nullptr;
 }
 
+bool PythonTruthy(const JsonValue& v) {
+  if (v.IsNull()) return false;
+  if (v.IsBool()) return v.GetBool();
+  if (v.IsInt64()) return v.GetInt64() != 0;
+  if (v.IsUint64()) return v.GetUint64() != 0;
+  if (v.IsNumber()) return v.GetDouble() != 0;  // NaN is truthy, as in Python
+  if (v.IsString()) return v.GetStringLength() != 0;
+  if (v.IsArray()) return !v.Empty();
+  return v.MemberCount() != 0;
+}
+
+bool JsonDepthAtMost(const JsonValue& v, int levels) {
+  if (levels < 0) return false;
+  if (v.IsArray()) {
+    for (const auto& e : v.GetArray()) {
+      if (!JsonDepthAtMost(e, levels - 1)) return false;
+    }
+  } else if (v.IsObject()) {
+    for (const auto& m : v.GetObject()) {
+      if (!JsonDepthAtMost(m.value, levels - 1)) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace msprobe
 
 namespace msprobe {
 namespace {
 
-
 // Walks the punctuation of one object by hand and lets RapidJSON parse each key and value in place.
 class ObjectStreamer {
  public:
-  ObjectStreamer(MappedRegion* region, const std::string& source)
+  ObjectStreamer(std::string_view text, const std::string& source, MappedRegion* region)
       : region_(region),
-        stream_(AsChars(region->bytes()).data(), region->bytes().size()),
+        stream_(text.data(), text.size()),
         source_(source),
         pool_buffer_(std::make_unique<char[]>(kPoolBytes)),
         pool_(pool_buffer_.get(), kPoolBytes) {}
 
-  // Calls fn(key, value) for each member of the object starting at the cursor; `descend(key)` says
-  // whether a member is itself to be streamed (then fn is not called for it).
-  Status Members(const std::function<Status(const std::string&)>& descend, const JsonMemberFn& fn) {
+  // Calls fn(key, value) for each member of the object starting at the cursor; `descend(key, &done)`
+  // may stream a member itself and say so in `done` (then fn is not called for it).
+  using DescendFn = std::function<Status(const std::string& key, bool* done)>;
+  Status Members(const DescendFn& descend, const JsonMemberFn& fn) {
     MSP_RETURN_IF_ERROR(Expect('{'));
     SkipSpace();
     if (stream_.Peek() == '}') return Expect('}');
@@ -150,11 +175,7 @@ class ObjectStreamer {
       const std::string name(key.GetString(), key.GetStringLength());
       MSP_RETURN_IF_ERROR(Expect(':'));
       bool streamed = false;
-      if (descend) {
-        Status st = descend(name);
-        if (st.code() == Code::kOk) streamed = true;
-        else if (st.code() != Code::kNotFound) return st;
-      }
+      if (descend) MSP_RETURN_IF_ERROR(descend(name, &streamed));
       if (!streamed) {
         rapidjson::Document value(&pool_);
         MSP_RETURN_IF_ERROR(ParseValue(&value));
@@ -205,14 +226,14 @@ class ObjectStreamer {
   // Drops what was parsed from the resident set every 64 MB: the file is read once, front to back.
   void DiscardConsumed() {
     constexpr size_t kStep = size_t{64} << 20;
-    if (stream_.Tell() - discarded_ < kStep) return;
+    if (region_ == nullptr || stream_.Tell() - discarded_ < kStep) return;
     discarded_ = stream_.Tell();
     region_->DiscardPrefix(discarded_);
   }
 
   static constexpr size_t kPoolBytes = 256 << 10;  // a dump.json member is a few KB; larger ones add chunks
 
-  MappedRegion* region_;
+  MappedRegion* region_;  // null: not a mapped file
   rapidjson::MemoryStream stream_;
   const std::string& source_;
   size_t discarded_ = 0;
@@ -222,15 +243,14 @@ class ObjectStreamer {
 
 }  // namespace
 
-Status StreamJsonObject(const std::string& path, std::string_view expand, const JsonMemberFn& on_member,
-                        const JsonMemberFn& on_entry) {
-  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
-  MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
-  if (region.bytes().empty()) return Status::InvalidInput(path, "empty file, expected JSON");
-  ObjectStreamer streamer(&region, path);
-  if (streamer.PeekAfterSpace() != '{') return Status::InvalidInput(path, "top level is not a JSON object");
-  const auto descend = [&](const std::string& key) -> Status {
-    if (key != expand || streamer.PeekAfterSpace() != '{') return Status::NotFound(path, key);
+Status StreamJsonObject(std::string_view text, const std::string& source, std::string_view expand,
+                        const JsonMemberFn& on_member, const JsonMemberFn& on_entry, MappedRegion* mapped) {
+  if (text.empty()) return Status::InvalidInput(source, "empty file, expected JSON");
+  ObjectStreamer streamer(text, source, mapped);
+  if (streamer.PeekAfterSpace() != '{') return Status::InvalidInput(source, "top level is not a JSON object");
+  const auto descend = [&](const std::string& key, bool* done) -> Status {
+    *done = key == expand && streamer.PeekAfterSpace() == '{';
+    if (!*done) return Status::Ok();
     MSP_RETURN_IF_ERROR(on_member(key, rapidjson::Value(rapidjson::kObjectType)));  // announce it
     return streamer.Members(nullptr, on_entry);
   };

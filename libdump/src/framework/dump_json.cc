@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
+#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/io/mapped_file.h"
+
 namespace msprobe {
 namespace {
 
@@ -87,28 +92,119 @@ class TensorCollector {
   std::vector<TensorRecord>* out_;
 };
 
+// Checks each top-level member, passes it on to the visitor and reads it into the header.
+class HeaderReader {
+ public:
+  HeaderReader(const std::string& source, DumpJsonVisitor& visitor) : source_(source), visitor_(visitor) {}
+
+  Status Member(std::string_view key, const JsonValue& v) {
+    if (!JsonDepthAtMost(v, kMaxJsonDepth - 1)) {
+      return Status::InvalidInput(source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+    }
+    MSP_RETURN_IF_ERROR(visitor_.Member(key, v));
+    if (key == "task") {
+      header_.task = PythonTruthy(v) ? PythonStr(v) : "";
+    } else if (key == "level" && v.IsString()) {
+      header_.level.assign(v.GetString(), v.GetStringLength());
+    } else if (key == "framework" && v.IsString()) {
+      header_.framework.assign(v.GetString(), v.GetStringLength());
+    } else if (key == "data" && v.IsObject()) {
+      header_.has_data = true;
+    }
+    return Status::Ok();
+  }
+  Status Data() { return visitor_.Data(header_); }
+  DumpJsonHeader Finish() && { return std::move(header_); }
+
+ private:
+  const std::string& source_;
+  DumpJsonVisitor& visitor_;
+  DumpJsonHeader header_;
+};
+
+Result<DumpJsonHeader> StreamDumpJsonBytes(std::string_view text, const std::string& source, DumpJsonVisitor& visitor,
+                                           MappedRegion* mapped) {
+  HeaderReader reader(source, visitor);
+  MSP_RETURN_IF_ERROR(StreamJsonObject(
+      text, source, "data",
+      [&](std::string_view key, const JsonValue& v) {
+        MSP_RETURN_IF_ERROR(reader.Member(key, v));
+        return key == "data" && v.IsObject() ? reader.Data() : Status::Ok();  // its entries follow
+      },
+      [&](std::string_view key, const JsonValue& v) { return visitor.Entry(key, v); }, mapped));
+  return std::move(reader).Finish();
+}
+
+// Collects the tensor records of the entries.
+class RecordReader : public DumpJsonVisitor {
+ public:
+  explicit RecordReader(const std::string& source) : collector_(source, &dump_.tensors) { dump_.path = source; }
+
+  Status Entry(std::string_view key, const JsonValue& value) override {
+    return collector_.Walk(std::string(key), value, "", 0);
+  }
+  Result<DumpJson> Finish(Result<DumpJsonHeader> header) && {
+    if (!header.ok()) return header.status();
+    if (!header->has_data) return Status::InvalidInput(dump_.path, "no \"data\" object");
+    dump_.task = std::move(header->task);
+    dump_.level = std::move(header->level);
+    dump_.framework = std::move(header->framework);
+    return std::move(dump_);
+  }
+
+ private:
+  DumpJson dump_;
+  TensorCollector collector_;
+};
+
 }  // namespace
 
-Result<DumpJson> ParseDumpJson(const JsonValue& root, const std::string& source) {
+Result<DumpJsonHeader> StreamDumpJson(const std::string& path, DumpJsonVisitor& visitor) {
+  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
+  MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
+  return StreamDumpJsonBytes(AsChars(region.bytes()), path, visitor, &region);
+}
+
+Result<DumpJsonHeader> StreamDumpJsonText(std::string_view text, const std::string& source,
+                                          DumpJsonVisitor& visitor) {
+  return StreamDumpJsonBytes(text, source, visitor, nullptr);
+}
+
+Result<DumpJsonHeader> VisitDumpJson(const JsonValue& root, const std::string& source, DumpJsonVisitor& visitor) {
   if (!root.IsObject()) return Status::InvalidInput(source, "top level is not a JSON object");
-  DumpJson dump;
-  dump.path = source;
-  if (const char* s = StringMember(root, "task")) dump.task = s;
-  if (const char* s = StringMember(root, "level")) dump.level = s;
-  const char* framework = StringMember(root, "framework");
-  dump.framework = framework ? framework : "pytorch";
-  const JsonValue* data = Member(root, "data");
-  if (!data || !data->IsObject()) return Status::InvalidInput(source, "no \"data\" object");
-  TensorCollector collector(source, &dump.tensors);
-  for (const auto& m : data->GetObject()) {
-    MSP_RETURN_IF_ERROR(collector.Walk(m.name.GetString(), m.value, "", 0));
+  HeaderReader reader(source, visitor);
+  const JsonValue empty(rapidjson::kObjectType);
+  for (const auto& m : root.GetObject()) {
+    const std::string_view key(m.name.GetString(), m.name.GetStringLength());
+    MSP_RETURN_IF_ERROR(reader.Member(key, key == "data" && m.value.IsObject() ? empty : m.value));
   }
-  return dump;
+  // A repeated "data" counts by its first value only, as a lookup by key finds it.
+  const JsonValue* data = Member(root, "data");
+  const bool has_data = data != nullptr && data->IsObject();
+  if (has_data) {
+    MSP_RETURN_IF_ERROR(reader.Data());
+    for (const auto& m : data->GetObject()) {
+      MSP_RETURN_IF_ERROR(visitor.Entry({m.name.GetString(), m.name.GetStringLength()}, m.value));
+    }
+  }
+  DumpJsonHeader header = std::move(reader).Finish();
+  header.has_data = has_data;
+  return header;
 }
 
 Result<DumpJson> ReadDumpJson(const std::string& path) {
-  MSP_ASSIGN_OR_RETURN(rapidjson::Document doc, ReadJsonFile(path));
-  return ParseDumpJson(doc, path);
+  RecordReader reader(path);
+  return std::move(reader).Finish(StreamDumpJson(path, reader));
+}
+
+Result<DumpJson> ReadDumpJsonText(std::string_view text, const std::string& source) {
+  RecordReader reader(source);
+  return std::move(reader).Finish(StreamDumpJsonText(text, source, reader));
+}
+
+Result<DumpJson> ParseDumpJson(const JsonValue& root, const std::string& source) {
+  RecordReader reader(source);
+  return std::move(reader).Finish(VisitDumpJson(root, source, reader));
 }
 
 }  // namespace msprobe

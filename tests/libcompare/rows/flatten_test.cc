@@ -527,5 +527,31 @@ TEST(FlattenTest, StreamedKeysWithAndWithoutEscapesReadAsJson) {
   EXPECT_EQ(flat->rows[2].name, "Torch.plain.0.forward.input.0");
 }
 
+// msprobe reads the whole dict, so the header may follow "data" (old files put framework last,
+// formats.md §1.1): the streamed file reads as its parsed document does.
+TEST(FlattenTest, HeaderMembersAfterDataCount) {
+  const std::string json = R"({"data": {"Functional.relu.0.forward": {"input_args": [{"type": "torch.Tensor",
+      "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0, "Mean": 0.5, "Norm": 1.0,
+      "requires_grad": false}]}}, "framework": "mindspore", "task": "statistics", "level": "L1"})";
+  testing::TempDir dir;
+  const std::string path = dir.Path("dump.json");
+  testing::WriteFile(path, json);
+  auto streamed = FlattenDump(path, "");
+  ASSERT_TRUE(streamed.ok()) << streamed.status().ToString();
+  const FlatDump parsed = FlattenText(json);
+  for (const FlatDump* flat : {static_cast<const FlatDump*>(&*streamed), &parsed}) {
+    EXPECT_EQ(flat->task, "statistics");
+    EXPECT_EQ(flat->level, "L1");
+    EXPECT_EQ(flat->framework, "mindspore");
+    EXPECT_EQ(flat->mode, CompareMode::kSummary);
+    EXPECT_FALSE(flat->is_debug);
+    ASSERT_EQ(flat->rows.size(), 1u);
+    EXPECT_EQ(flat->rows[0].name, "Functional.relu.0.forward.input.0");
+    EXPECT_EQ(flat->rows[0].api, "Functional.relu.0.forward");
+  }
+  testing::WriteFile(path, R"({"data": {}, "task": ""})");
+  EXPECT_STATUS(FlattenDump(path, ""), Code::kInvalidInput, "task is missing or empty");
+}
+
 }  // namespace
 }  // namespace msprobe::compare

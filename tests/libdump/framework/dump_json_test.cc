@@ -11,10 +11,41 @@
 namespace msprobe {
 namespace {
 
+bool SameStat(const RecordedStat& a, const RecordedStat& b) {
+  return a.kind == b.kind && (a.number == b.number || (std::isnan(a.number) && std::isnan(b.number)));
+}
+
+// The records of the streaming reader and of the reader over a parsed document agree.
+void ExpectSameRecords(const std::vector<TensorRecord>& streamed, const std::vector<TensorRecord>& parsed) {
+  ASSERT_EQ(streamed.size(), parsed.size());
+  for (size_t i = 0; i < streamed.size(); ++i) {
+    const TensorRecord &a = streamed[i], &b = parsed[i];
+    EXPECT_EQ(a.entry, b.entry);
+    EXPECT_EQ(a.path, b.path) << a.entry;
+    EXPECT_EQ(a.type, b.type) << a.entry;
+    EXPECT_EQ(a.dtype, b.dtype) << a.entry;
+    EXPECT_EQ(a.shape, b.shape) << a.entry;
+    EXPECT_TRUE(SameStat(a.max, b.max) && SameStat(a.min, b.min) && SameStat(a.mean, b.mean) &&
+                SameStat(a.norm, b.norm)) << a.entry << "." << a.path;
+    EXPECT_EQ(a.md5, b.md5) << a.entry;
+    EXPECT_EQ(a.data_name, b.data_name) << a.entry;
+  }
+}
+
+// Reads `text` streamed and as a parsed document: both give the same dump or the same error.
 Result<DumpJson> Parse(std::string_view text) {
+  Result<DumpJson> streamed = ReadDumpJsonText(text, "dump.json");
   Result<rapidjson::Document> doc = ParseJsonText(text, "dump.json");
   if (!doc.ok()) return doc.status();
-  return ParseDumpJson(*doc, "dump.json");
+  Result<DumpJson> parsed = ParseDumpJson(*doc, "dump.json");
+  EXPECT_EQ(streamed.status().ToString(), parsed.status().ToString());
+  if (streamed.ok() && parsed.ok()) {
+    EXPECT_EQ(streamed->task, parsed->task);
+    EXPECT_EQ(streamed->level, parsed->level);
+    EXPECT_EQ(streamed->framework, parsed->framework);
+    ExpectSameRecords(streamed->tensors, parsed->tensors);
+  }
+  return streamed;
 }
 
 TEST(DumpJsonTest, CollectsNestedTensorsWithTheirPlace) {
@@ -120,6 +151,11 @@ TEST(DumpJsonTest, ReadsEverySharedSampleDump) {
     auto dump = ReadDumpJson(entry.path().string());
     ASSERT_TRUE(dump.ok()) << dump.status().ToString();
     EXPECT_FALSE(dump->task.empty()) << entry.path();
+    auto doc = ReadJsonFile(entry.path().string());
+    ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+    auto parsed = ParseDumpJson(*doc, entry.path().string());
+    ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+    ExpectSameRecords(dump->tensors, parsed->tensors);
     ++files;
   }
   EXPECT_GE(files, 20);

@@ -21,20 +21,31 @@ Result<rapidjson::Document> ReadJsonFile(const std::string& path);
 // Small typed accessors that return nullptr / nullopt instead of asserting on the wrong type.
 const JsonValue* Member(const JsonValue& object, const char* key);
 const char* StringMember(const JsonValue& object, const char* key);
+// Python's truthiness of the value json.load makes: false for None, False, 0, "", [] and {}.
+bool PythonTruthy(const JsonValue& v);
 
 }  // namespace msprobe
 
 namespace msprobe {
 
+class MappedRegion;
+
+// Python's json.load gives up (RecursionError) near its default recursion limit of 1000, so msprobe
+// cannot read a document nested deeper; refusing one also keeps recursive walks off a deep stack.
+constexpr int kMaxJsonDepth = 1000;
+// Whether `v` holds no more than `levels` levels of arrays and objects below itself.
+bool JsonDepthAtMost(const JsonValue& v, int levels);
+
 using JsonMemberFn = std::function<Status(std::string_view key, const JsonValue& value)>;
 
-// Streams a JSON file whose top level is an object: `on_member` gets each top-level member except
+// Streams JSON text whose top level is an object: `on_member` gets each top-level member except
 // `expand`, which must be an object: it is announced to `on_member` as an empty object, then its
-// members go one by one to `on_entry`. Each value is
-// parsed into its own document and dropped after the call, so memory stays at the size of one member
-// however large the file (a dump.json's "data" reaches hundreds of MB). Same parse rules and error
-// messages as ReadJsonFile.
-Status StreamJsonObject(const std::string& path, std::string_view expand, const JsonMemberFn& on_member,
-                        const JsonMemberFn& on_entry);
+// members go one by one to `on_entry` (an `expand` that is not an object goes to `on_member` whole).
+// Each value is parsed into its own document and dropped after the call, so memory stays at the size
+// of one member however large the text (a dump.json's "data" reaches hundreds of MB). When `text`
+// is the bytes of `mapped`, the pages already parsed are dropped from memory too. `source` names
+// the text in errors. Same parse rules and error messages as ReadJsonFile.
+Status StreamJsonObject(std::string_view text, const std::string& source, std::string_view expand,
+                        const JsonMemberFn& on_member, const JsonMemberFn& on_entry, MappedRegion* mapped = nullptr);
 
 }  // namespace msprobe

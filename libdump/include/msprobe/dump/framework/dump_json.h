@@ -1,9 +1,12 @@
-// dump.json and debug.json (formats.md §1, §3): the top-level keys and every tensor object inside
-// `data`, with where it sits, what statistics were recorded and which file holds its data.
+// dump.json and debug.json (formats.md §1, §3): the one reader of them, which streams the top-level
+// keys and the entries of `data` to a visitor (compare's flattening, verify's records), and the
+// records verify checks: every tensor object inside `data`, with where it sits, what statistics
+// were recorded and which file holds its data.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "msprobe/dump/formats/json_file.h"
@@ -29,15 +32,53 @@ struct TensorRecord {
   std::optional<std::string> data_name;
 };
 
+// The top-level members of a dump.json or debug.json other than "data" (formats.md §1.1), read as
+// msprobe reads them: a repeated key keeps its last value.
+struct DumpJsonHeader {
+  std::string task;                   // str() of a truthy "task" (compare takes any type); "" otherwise
+  std::string level;                  // the last string "level"
+  std::string framework = "pytorch";  // the last string "framework"; compare assumes pytorch without one
+  bool has_data = false;              // "data" is an object
+};
+
+// What a dump.json reader is told, in file order. Top-level members may come before or after
+// "data" (formats.md §1.1: readers must not depend on the order).
+class DumpJsonVisitor {
+ public:
+  virtual ~DumpJsonVisitor() = default;
+  // Each top-level member, after the reader has checked that it nests at most kMaxJsonDepth - 1
+  // levels and before it goes into the header. A "data" object comes as an empty one: its entries
+  // follow through Entry (the entries' depth is the visitor's to check).
+  virtual Status Member(std::string_view /*key*/, const JsonValue& /*value*/) { return Status::Ok(); }
+  // Once a "data" object opens, before its entries: the header of the members read so far.
+  virtual Status Data(const DumpJsonHeader& /*header*/) { return Status::Ok(); }
+  // Each entry of "data": its key and its value, dropped after the call.
+  virtual Status Entry(std::string_view key, const JsonValue& value) = 0;
+};
+
+// Streams a dump.json or debug.json: top-level members one by one and the entries of "data" one
+// by one, each parsed on its own, so memory stays at one entry however large the file. Returns the
+// header of every top-level member. Errors: unreadable file, invalid JSON, a top level that is not
+// an object, a member nested too deep, and whatever the visitor returns (the first one in file order).
+Result<DumpJsonHeader> StreamDumpJson(const std::string& path, DumpJsonVisitor& visitor);
+// The same over text held in memory (tests, fuzzing); `source` names it in errors.
+Result<DumpJsonHeader> StreamDumpJsonText(std::string_view text, const std::string& source,
+                                          DumpJsonVisitor& visitor);
+// The same over a parsed document (tests, fuzzing), the way json.load's dict is read: the whole
+// header before the entries of the first "data" member.
+Result<DumpJsonHeader> VisitDumpJson(const JsonValue& root, const std::string& source, DumpJsonVisitor& visitor);
+
 struct DumpJson {
   std::string path;
-  std::string task, level, framework;  // framework defaults to "pytorch" when missing (as compare does)
+  std::string task, level, framework;  // as DumpJsonHeader
   std::vector<TensorRecord> tensors;   // in file order
 };
 
-// Reads a dump.json or debug.json. Errors: unreadable file, invalid JSON, no "data" object.
+// Reads a dump.json or debug.json, streamed: memory holds its tensor records, not its document.
+// Errors: unreadable file, invalid JSON, no "data" object, a malformed tensor object.
 Result<DumpJson> ReadDumpJson(const std::string& path);
-// The same over an already parsed document (tests, fuzzing).
+// The same over text held in memory and over an already parsed document (tests, fuzzing).
+Result<DumpJson> ReadDumpJsonText(std::string_view text, const std::string& source);
 Result<DumpJson> ParseDumpJson(const JsonValue& root, const std::string& source);
 
 }  // namespace msprobe
