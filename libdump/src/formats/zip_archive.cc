@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "msprobe/dump/formats/zip_format.h"
+#include "formats/zip_format_internal.h"
 
 namespace msprobe {
 namespace {

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "msprobe/dump/formats/zip_format.h"
+#include "formats/zip_format_internal.h"
 
 namespace msprobe {
 namespace {

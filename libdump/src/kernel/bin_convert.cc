@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "msprobe/dump/tensor/host_dtype.h"
+#include "tensor/host_dtype_internal.h"
 #include "msprobe/dump/formats/npy_writer.h"
 
 namespace msprobe {

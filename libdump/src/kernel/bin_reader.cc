@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "msprobe/dump/kernel/dump_proto_enums.h"
+#include "kernel/dump_proto_enums_internal.h"
 #include "msprobe/dump/io/mapped_file.h"
 #include "formats/protobuf_wire.h"
 

@@ -9,7 +9,7 @@
 
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/kernel/bin_convert.h"
-#include "msprobe/dump/kernel/dump_proto_enums.h"
+#include "kernel/dump_proto_enums_internal.h"
 #include "msprobe/dump/kernel/kernel_dump_name.h"
 #include "msprobe/dump/kernel/mapping_csv.h"
 

@@ -1,4 +1,4 @@
-#include "msprobe/dump/kernel/dump_proto_enums.h"
+#include "kernel/dump_proto_enums_internal.h"
 
 #include <array>
 

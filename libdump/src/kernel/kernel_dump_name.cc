@@ -6,7 +6,7 @@
 #include <charconv>
 #include <vector>
 
-#include "msprobe/dump/kernel/dump_proto_enums.h"
+#include "kernel/dump_proto_enums_internal.h"
 
 namespace msprobe {
 namespace {

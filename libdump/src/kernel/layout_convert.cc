@@ -12,7 +12,7 @@
 #include <optional>
 #include <variant>
 
-#include "msprobe/dump/kernel/dump_proto_enums.h"
+#include "kernel/dump_proto_enums_internal.h"
 
 namespace msprobe {
 namespace {

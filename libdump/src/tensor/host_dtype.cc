@@ -1,4 +1,4 @@
-#include "msprobe/dump/tensor/host_dtype.h"
+#include "tensor/host_dtype_internal.h"
 
 #include <complex>
 #include <cstring>
