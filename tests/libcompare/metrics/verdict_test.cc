@@ -376,7 +376,8 @@ void CheckGoldenRank(const std::string& cmp_dir, const std::string& rank) {
     row.matched = row.bench_name != "N/A";
     row.api = ApiOf(row.npu_name, keys);
     ASSERT_FALSE(row.api.empty()) << row.npu_name;
-    row.result = Verdict::kError;  // stale: ApplyVerdicts resets it
+    // Stale and none of the three (any uint8_t is a value of the enum): ApplyVerdicts must set every row.
+    row.result = static_cast<Verdict>(0xFF);
     row.err_messages = {"No bench data matched."};
     FillStatsDiff(&row);
     rows.push_back(std::move(row));
@@ -391,6 +392,7 @@ void CheckGoldenRank(const std::string& cmp_dir, const std::string& rank) {
       EXPECT_EQ(rows[r].metrics[i].ToPython(), rec[first_diff + i]) << rank << " " << rows[r].npu_name << " "
                                                                     << header[first_diff + i];
     }
+    ASSERT_LE(rows[r].result, Verdict::kError) << rank << " " << rows[r].npu_name << ": Result left stale";
     EXPECT_EQ(VerdictName(rows[r].result), rec[col["Result"]]) << rank << " " << rows[r].npu_name;
     EXPECT_EQ(JsonDumpsStrings(rows[r].err_messages), rec[col["Err_message"]]) << rank << " " << rows[r].npu_name;
     warnings += rec[col["Result"]] == "warning";
