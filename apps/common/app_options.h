@@ -1,4 +1,4 @@
-// Options every program takes (spec README §2): -q/--quiet, -j/--threads, --version; and the
+// Options every program takes (README, "Exit codes"): -q/--quiet, -j/--threads, --version; and the
 // CLI11 parse step that maps parse errors to exit code 2 while --help/--version exit 0.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Exit codes shared by every program (spec README §2) and the one-line error report.
+// Exit codes shared by every program (README, "Exit codes") and the one-line error report.
 #pragma once
 
 #include <functional>

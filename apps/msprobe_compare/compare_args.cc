@@ -79,7 +79,7 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   options->cell_mapping_yaml = a.cell_mapping;
   options->api_mapping = a.api_mapping_opt->count() > 0;
   options->api_mapping_yaml = a.api_mapping;
-  // Both by default; --csv or --xlsx alone writes only that one (spec README §2). -da writes
+  // Both by default; --csv or --xlsx alone writes only that one (README, "msprobe-compare"). -da writes
   // msprobe's json files, and the tables only when asked for.
   options->diff_analyze = a.diff_analyze;
   options->write_csv = a.diff_analyze ? a.csv : a.csv || !a.xlsx;

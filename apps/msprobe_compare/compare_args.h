@@ -1,4 +1,4 @@
-// msprobe-compare's command line: msprobe G3's flags (compare.md §1.1) plus the older -i compare.json
+// msprobe-compare's command line: msprobe G3's flags (docs/compare.md §1.1) plus the older -i compare.json
 // and our output switches, turned into compare::CompareOptions.
 #pragma once
 
@@ -41,7 +41,7 @@ struct UsageError {
 // Fills `options`; a usage error (missing paths, a flag not supported yet, a bad compare.json) otherwise.
 std::optional<UsageError> ToCompareOptions(const CompareArgs& args, compare::CompareOptions* options);
 
-// --rank/--step select the kernel-dump compare (kernel_dump.md §6) of two dump trees.
+// --rank/--step select the kernel-dump compare (docs/kernel_dump.md §6) of two dump trees.
 bool IsKernelCompare(const CompareArgs& args);
 std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& args, compare::KernelCompareOptions* options);
 

@@ -1,5 +1,5 @@
-// The fake runtime dump (capture.md A8.6): after aclmdlInitDump + aclmdlSetDump with an acl.json whose
-// dump_op_switch is "on", every op emits a real-format .bin (kernel_dump.md §1.1) named
+// The fake runtime dump (docs/capture.md A8.6): after aclmdlInitDump + aclmdlSetDump with an acl.json whose
+// dump_op_switch is "on", every op emits a real-format .bin (docs/kernel_dump.md §1.1) named
 // {op_type}.{op_type}_{n}.{task_id}.{stream_id}.{timestamp} under {dump_path}/{time}/{device}/ — through
 // the callback registered with acldumpRegCallback in FAKE_ACL_DUMP_CHUNK-byte chunks (offset -1,
 // isLastChunk on the final one), or straight to that path when no callback is registered.

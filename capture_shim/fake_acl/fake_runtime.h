@@ -1,4 +1,4 @@
-// A stand-in for libascendcl.so for tests without hardware (capture.md A8.6): "device" memory is host
+// A stand-in for libascendcl.so for tests without hardware (docs/capture.md A8.6): "device" memory is host
 // memory with a guard header (poisoned when freed, so late reads show up), each stream is one worker
 // thread running its tasks in order, the null stream runs tasks inline. Internal to the fake.
 #pragma once

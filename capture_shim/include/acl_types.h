@@ -1,6 +1,6 @@
 /* The slice of the Ascend ACL C API that the capture shim, the fake runtime and the sample program use
- * (capture.md A2, kernel_dump.md §8.2). No vendor header exists here: the types, constants and
- * signatures below are written from those notes, with the runtime dtype numbering of capture.md A4.
+ * (docs/capture.md A2, docs/kernel_dump.md §8.2). No vendor header exists here: the types, constants and
+ * signatures below are written from those notes, with the runtime dtype numbering of docs/capture.md A4.
  * Every function is noexcept in C++ so that the shim's definitions (which must never throw across the
  * C boundary) are checked against these declarations by the compiler. */
 #ifndef MSPROBE_CAPTURE_ACL_TYPES_H_
@@ -84,7 +84,7 @@ typedef enum {
 
 #define ACL_DUMP_MAX_FILE_PATH_LENGTH 4096
 /* One piece of a dump file handed to a callback registered with acldumpRegCallback; the pieces of one
- * file arrive in order and concatenate to exactly the file (kernel_dump.md §8.2). */
+ * file arrive in order and concatenate to exactly the file (docs/kernel_dump.md §8.2). */
 typedef struct acldumpChunk {
   char fileName[ACL_DUMP_MAX_FILE_PATH_LENGTH]; /* full path the file would have on disk */
   uint32_t bufLen;                              /* bytes in dataBuf */

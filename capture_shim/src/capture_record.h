@@ -11,7 +11,7 @@
 namespace msprobe::capture {
 
 // A stream the shim has seen: a small stable id (0 = the default stream, then creation order) and a
-// per-stream task counter, as CANN numbers them in file names (capture.md A8.7 item 8).
+// per-stream task counter, as CANN numbers them in file names (docs/capture.md A8.7 item 8).
 struct StreamInfo {
   uint32_t id = 0;
   std::atomic<uint64_t> next_task{0};

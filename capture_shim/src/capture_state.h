@@ -35,7 +35,7 @@ class CaptureState {
   // Lifecycle hooks (after the real call succeeded).
   void OnInit() noexcept;
   void OnSetDevice(int32_t device) noexcept;
-  // Before forwarding: make every launched copy land, and finish writing (capture.md A8.1 T0).
+  // Before forwarding: make every launched copy land, and finish writing (docs/capture.md A8.1 T0).
   void BeforeDestroyStream(aclrtStream stream) noexcept;
   void BeforeResetDevice() noexcept;
   void BeforeFinalize() noexcept;
@@ -45,7 +45,7 @@ class CaptureState {
   int32_t Device() const noexcept;
   uint32_t Rank() const noexcept;
   uint64_t NextSeq() noexcept { return seq_.fetch_add(1, std::memory_order_relaxed); }
-  // The op-type regex and the exec range (capture.md A8.2 step 1), with a per-type cache.
+  // The op-type regex and the exec range (docs/capture.md A8.2 step 1), with a per-type cache.
   bool Selected(const char* op_type, uint64_t seq) noexcept;
 
  private:

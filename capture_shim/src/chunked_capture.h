@@ -1,7 +1,7 @@
 // A call whose slots together exceed MSPROBE_CAPTURE_MEMORY (tensor mode, MSPROBE_CAPTURE_LARGE=chunk):
 // its .bin file is written from the hook, one piece at a time — copy a piece on the op's stream, wait
 // for the stream, append it to name.tmp — so host memory stays within one budget-sized piece
-// (capture.md A8.5: stream to disk, never hold a whole file). Waiting for the stream is a timing
+// (docs/capture.md A8.5: stream to disk, never hold a whole file). Waiting for the stream is a timing
 // change, as in the host-function fallback; device memory is still never read after the hook returns.
 #pragma once
 

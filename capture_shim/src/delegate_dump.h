@@ -1,4 +1,4 @@
-// Tier T1, "delegate mode" (MSPROBE_CAPTURE_DELEGATE=1, capture.md A8.1): the runtime dumps every op
+// Tier T1, "delegate mode" (MSPROBE_CAPTURE_DELEGATE=1, docs/capture.md A8.1): the runtime dumps every op
 // itself (aclmdlInitDump + aclmdlSetDump with a generated acl.json + acldumpRegCallback); the shim's
 // callback streams each file's chunks straight into {device dir}/{name}.tmp and renames it on the last
 // chunk. The shim owns the runtime dump session: the program's own aclmdlInitDump/SetDump/FinalizeDump

@@ -1,4 +1,4 @@
-// Dtype and format code tables (kernel_dump.md §1.3, §2.3).
+// Dtype and format code tables (docs/kernel_dump.md §1.3, §2.3).
 #include "dtype_map.h"
 
 #include <array>

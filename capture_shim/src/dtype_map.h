@@ -1,5 +1,5 @@
 // Runtime (aclDataType / aclFormat) codes → the dump proto's OutputDataType / OutputFormat codes and the
-// upper-case names msprobe writes (kernel_dump.md §2.3, capture.md A4: the two dtype numberings differ).
+// upper-case names msprobe writes (docs/kernel_dump.md §2.3, docs/capture.md A4: the two dtype numberings differ).
 #pragma once
 
 #include <cstdint>

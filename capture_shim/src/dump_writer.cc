@@ -78,7 +78,7 @@ std::string Number(double v) {
 }
 
 // A CSV cell: quoted when it holds a separator or quote; a leading formula character is neutralised
-// with a quote mark (capture.md A8.5: CSV injection).
+// with a quote mark (docs/capture.md A8.5: CSV injection).
 std::string CsvCell(std::string_view v) {
   std::string s;
   if (!v.empty() && std::string_view("=+-@%").find(v[0]) != std::string_view::npos) s.push_back('\'');
@@ -305,7 +305,7 @@ bool DumpWriter::DiskHasRoom(const std::string& dir, uint64_t bytes) {
   return false;
 }
 
-// A long name is replaced by its hash, and "hashed,original" goes to mapping.csv (kernel_dump.md §4.4).
+// A long name is replaced by its hash, and "hashed,original" goes to mapping.csv (docs/kernel_dump.md §4.4).
 std::string DumpWriter::PlaceName(const std::string& dir, const std::string& name) {
   if (name.size() + 4 <= kMaxFileName) return name;  // room for ".tmp"
   const std::string hashed = HashedFileName(name);

@@ -1,4 +1,4 @@
-// Names of captured files (capture.md A8.3, kernel_dump.md §4.1/§4.3/§4.4):
+// Names of captured files (docs/capture.md A8.3, docs/kernel_dump.md §4.1/§4.3/§4.4):
 // {op_type}.{op_name}.{task_id}.{stream_id}.{timestamp16}, op_name = {op_type}_{seq}.
 #pragma once
 

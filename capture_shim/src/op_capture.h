@@ -1,4 +1,4 @@
-// Tier T2 (capture.md A8.1/A8.2): capture the inputs and outputs of one aclopExecute[V2] call with
+// Tier T2 (docs/capture.md A8.1/A8.2): capture the inputs and outputs of one aclopExecute[V2] call with
 // copies ordered on the op's own stream, so that no device memory is read after the hook returns.
 //   Begin: read the descriptions, reserve budget, allocate host buffers, enqueue the input copies.
 //   (the hook calls the real op)

@@ -1,4 +1,4 @@
-// Encoder for the DumpData header (kernel_dump.md §1.2 field numbers).
+// Encoder for the DumpData header (docs/kernel_dump.md §1.2 field numbers).
 #include "proto_encoder.h"
 
 namespace msprobe::capture {

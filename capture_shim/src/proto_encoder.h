@@ -1,6 +1,6 @@
-// A hand-written protobuf encoder for the DumpData header of kernel .bin dumps (kernel_dump.md §1.2),
+// A hand-written protobuf encoder for the DumpData header of kernel .bin dumps (docs/kernel_dump.md §1.2),
 // in LevelDB's util/coding.h style: Put* append to a std::string. No libprotobuf: the host process may
-// carry its own copy, and two copies registering the same .proto abort (capture.md A8.7 item 6).
+// carry its own copy, and two copies registering the same .proto abort (docs/capture.md A8.7 item 6).
 #pragma once
 
 #include <cstdint>

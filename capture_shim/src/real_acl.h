@@ -1,7 +1,7 @@
 // The real ACL functions behind the hooks, found with dlsym(RTLD_NEXT, …) (the shim is preloaded, so
 // the real library comes later in lookup order), falling back to the already loaded libascendcl.so /
 // libascend_dump.so via dlopen(RTLD_NOLOAD) when the runtime was dlopen'ed with RTLD_LOCAL
-// (capture.md A8.7 item 1). A function that cannot be found stays null.
+// (docs/capture.md A8.7 item 1). A function that cannot be found stays null.
 #pragma once
 
 #include "acl_types.h"

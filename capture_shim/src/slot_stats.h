@@ -1,5 +1,5 @@
-// Host-side statistics of one captured tensor for statistics mode (capture.md A8.2 step 5): the
-// columns of msprobe's statistic.csv (kernel_dump.md §4.5 b). Max, Min, Avg and L2Norm are taken over
+// Host-side statistics of one captured tensor for statistics mode (docs/capture.md A8.2 step 5): the
+// columns of msprobe's statistic.csv (docs/kernel_dump.md §4.5 b). Max, Min, Avg and L2Norm are taken over
 // the elements that are not NaN (so one NaN does not hide the range); NaN and ±Inf are counted.
 #pragma once
 

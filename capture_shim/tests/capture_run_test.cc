@@ -1,4 +1,4 @@
-// The shim on the sample program under the fake runtime (capture.md A8.6): transparency, every
+// The shim on the sample program under the fake runtime (docs/capture.md A8.6): transparency, every
 // captured tensor equal to what the program computed, names and layout, modes and filters.
 #include <gtest/gtest.h>
 #include <unistd.h>

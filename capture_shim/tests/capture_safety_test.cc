@@ -1,4 +1,4 @@
-// The shim's safety rules (capture.md A8.5) on the sample program: bounded memory, no partial final
+// The shim's safety rules (docs/capture.md A8.5) on the sample program: bounded memory, no partial final
 // file after SIGTERM, threads and fork, disk guard, bad configuration and failing ops never hurting
 // the program.
 #include <gtest/gtest.h>

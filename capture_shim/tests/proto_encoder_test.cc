@@ -1,4 +1,4 @@
-// The hand-written DumpData encoder against the spec's hand-encoded test vector (kernel_dump.md §1.5)
+// The hand-written DumpData encoder against the spec's hand-encoded test vector (docs/kernel_dump.md §1.5)
 // and against libprotobuf's decoder; the environment parsing helpers.
 #include <gtest/gtest.h>
 

@@ -75,7 +75,7 @@ run "$cmp" -tp "$TMP/renamed/dump.json" -gp "$bench/dump.json" -o "$TMP/o10" -dm
 expect_code 3
 expect_one_error_line msprobe-compare
 
-# --rank/--step: the kernel-dump compare of two npy dump trees (kernel_dump.md §6)
+# --rank/--step: the kernel-dump compare of two npy dump trees (docs/kernel_dump.md §6)
 kernel=$MSPROBE_ROOT/tests/data/kernel
 run "$cmp" -tp "$kernel/npu" -gp "$kernel/bench" --rank 0 -o "$TMP/k"
 expect_code 0

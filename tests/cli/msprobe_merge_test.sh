@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # msprobe-merge end to end: flags (msprobe's single-dash -config too), the error contract and exit
-# codes of formats.md §5.7, merging what our msprobe-compare wrote, and msprobe's own 2-rank sample.
+# codes of docs/formats.md §5.7, merging what our msprobe-compare wrote, and msprobe's own 2-rank sample.
 source "$(dirname "$0")/lib.sh"
 merge=$MSPROBE_BIN/msprobe-merge
 cmp=$MSPROBE_BIN/msprobe-compare
@@ -31,7 +31,7 @@ run "$merge" --input_dir "$TMP/cmp" --output_dir "$TMP/out2" --config-path "$TMP
 expect_code 0
 expect_err "merged 2 rank(s)"
 
-# config errors (formats.md §5.4): exit 3 with msprobe's message
+# config errors (docs/formats.md §5.4): exit 3 with msprobe's message
 printf 'compare_index: [Max diff]\n' >"$TMP/noapi.yaml"
 run "$merge" -i "$TMP/cmp" -o "$TMP/out" -config "$TMP/noapi.yaml"
 expect_code 3
@@ -64,7 +64,7 @@ expect_code 0
 expect_err "msprobe-merge: warning: $TMP/dropped/compare_result_rank7_20260101000000.xlsx: cannot be read"
 expect_err "merged 2 rank(s)"
 
-# msprobe's own results (formats.md §5.6 worked example): three sheets
+# msprobe's own results (docs/formats.md §5.6 worked example): three sheets
 if have_shared; then
   d=$SHARED_DATA/msprobe_samples/dist2
   run "$merge" -i "$d/cmp_stat" -o "$TMP/ms" -config "$d/merge_config.yaml"

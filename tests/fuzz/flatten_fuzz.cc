@@ -1,4 +1,4 @@
-// Fuzzes dump.json/debug.json flattening (compare.md §2): any JSON document, with and without
+// Fuzzes dump.json/debug.json flattening (docs/compare.md §2): any JSON document, with and without
 // being read as a debug.json, and the document reused as its own stack.json.
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // libFuzzer target: the .npy header parser on arbitrary bytes, then the extent check every reader
-// result must pass (style.md §2.2.6: a thin call into the library).
+// result must pass (a thin call into the library).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // libFuzzer target: the .pt reader (zip central directory, data.pkl, storage member) on arbitrary
-// bytes, then the checks every reader result must pass (style.md §2.2.6: a thin call into the library).
+// bytes, then the checks every reader result must pass (a thin call into the library).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

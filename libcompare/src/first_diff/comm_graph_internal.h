@@ -1,4 +1,4 @@
-// The communication graph of msprobe's -da (compare.md §8.2, "during comm"): each rank's
+// The communication graph of msprobe's -da (docs/compare.md §8.2, "during comm"): each rank's
 // communication ops from its first one on become nodes chained in call order, carrying the
 // differing compute ops that ran before them; nodes of different ranks are linked by API name,
 // direction (src/dst/link) and group or peer ranks; nodes with nothing wrong are pruned; connected

@@ -1,4 +1,4 @@
-// msprobe -da's per-rank result file compare_result_rank{N}_{ts}.json (compare.md §8.1):
+// msprobe -da's per-rank result file compare_result_rank{N}_{ts}.json (docs/compare.md §8.1):
 // {"<api key>": {"is_same": bool, "op_items": [{<every column>, "state", "api_origin_name",
 // "NPU P2POp op", "Bench P2POp op", "NPU P2POp peer", "Bench P2POp peer"}, ...]}, ...}
 // in json.dump's indent-4 layout, byte for byte as msprobe writes it.

@@ -11,7 +11,7 @@
 namespace msprobe::compare {
 namespace {
 
-// Const.DISTRIBUTED, MINT_DIST_API_TYPE_PREFIX and MS_API_TYPE_COM (compare.md §8.2).
+// Const.DISTRIBUTED, MINT_DIST_API_TYPE_PREFIX and MS_API_TYPE_COM (docs/compare.md §8.2).
 constexpr std::array<std::string_view, 3> kCommunicationPrefixes = {"Distributed", "MintDistributed",
                                                                     "communication.comm_func"};
 // DiffAnalyseConst.COMMUNICATION_KEYWORDS: a name holding any of these is a communication op.

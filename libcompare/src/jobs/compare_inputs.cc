@@ -25,7 +25,7 @@ std::optional<std::string> RankJson(const fs::path& dir, const std::string& pref
   return std::nullopt;
 }
 
-// "_rank0": the output name suffix (compare.md §1.4). Built with append: GCC 12 warns falsely
+// "_rank0": the output name suffix (docs/compare.md §1.4). Built with append: GCC 12 warns falsely
 // (-Wrestrict, PR105329) on "_" + std::string.
 std::string RankSuffix(const fs::path& rank_dir) { return std::string("_").append(rank_dir.filename().string()); }
 
@@ -38,7 +38,7 @@ std::vector<fs::path> Subdirs(const fs::path& dir) {
   return out;
 }
 
-// rank, rank0, rank12 (formats.md §4.2); "rank" alone sorts first.
+// rank, rank0, rank12 (docs/formats.md §4.2); "rank" alone sorts first.
 int RankNumber(const std::string& name) {
   static const std::regex kRank("^rank(0|[1-9][0-9]*)?$");
   std::smatch m;
@@ -83,7 +83,7 @@ Result<std::vector<ComparePairSpec>> StepPairs(const fs::path& target, const fs:
     return Status::InvalidInput(target.string(), fmt::format("{} rank directories here but {} in {}; they pair by "
                                                              "position and must be as many", t.size(), g.size(), golden.string()));
   }
-  // The first target rank decides dump.json or debug.json for all (compare.md §7.3).
+  // The first target rank decides dump.json or debug.json for all (docs/compare.md §7.3).
   const std::optional<std::string> first = RankJson(t[0], "");
   const std::string kind = first ? fs::path(*first).filename().string() : "dump.json";
   std::vector<ComparePairSpec> pairs;

@@ -1,4 +1,4 @@
-// Which json pairs a compare of two paths means (compare.md §1.2, §7; formats.md §4.2).
+// Which json pairs a compare of two paths means (docs/compare.md §1.2, §7; docs/formats.md §4.2).
 #pragma once
 
 #include <string>

@@ -43,7 +43,7 @@ constexpr size_t kWorstRows = 20;
 
 bool IsMindSpore(const std::string& framework) { return framework == "mindspore" || framework == "mindtorch"; }
 
-// compare.md §1.2: pytorch vs pytorch, or a MindSpore target against MindSpore or PyTorch.
+// docs/compare.md §1.2: pytorch vs pytorch, or a MindSpore target against MindSpore or PyTorch.
 Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const CompareOptions& options) {
   const bool ok = (npu.framework == "pytorch" && bench.framework == "pytorch") ||
                   (IsMindSpore(npu.framework) && (bench.framework == "pytorch" || bench.framework == "mindspore"));
@@ -99,7 +99,7 @@ void ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vecto
   });
 }
 
-// The P2POp columns of -da (compare.md §8.1). msprobe aligns the bench side by row position, which
+// The P2POp columns of -da (docs/compare.md §8.1). msprobe aligns the bench side by row position, which
 // is the matched row whenever both dumps have the same rows; we take the matched bench row.
 std::vector<P2pColumns> P2pOf(const FlatDump& npu, const FlatDump& bench, const std::vector<RowPair>& pairs) {
   const auto or_none = [](const std::string& s) { return s.empty() ? std::string("None") : s; };

@@ -1,4 +1,4 @@
-// Kernel-dump compare (kernel_dump.md §6). Pairing as msprobe's ms_graph_compare, with our order: NPU
+// Kernel-dump compare (docs/kernel_dump.md §6). Pairing as msprobe's ms_graph_compare, with our order: NPU
 // rows by timestamp then name, bench-only rows after them (msprobe's outer merge sorts by key).
 #include "msprobe/compare/jobs/kernel_compare.h"
 
@@ -161,7 +161,7 @@ ResultRow NpyRow(const Record* npu, const Record* bench) {
   row.metrics.resize(6);
   if (messages.empty()) {
     TensorCompareOptions options;
-    options.squeeze = false;  // kernel_dump.md §6.2: no squeeze, unlike the framework compare
+    options.squeeze = false;  // docs/kernel_dump.md §6.2: no squeeze, unlike the framework compare
     const std::array<Cell, 6> cells = CompareTensorInfos(*n.info, *b.info, options);
     if (cells[kCosine].IsText("N/A")) {
       messages.emplace_back("The position of inf or nan in NPU and bench Tensor do not match.\n");

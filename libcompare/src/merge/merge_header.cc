@@ -32,7 +32,7 @@ struct KnownHeader {
   MergeMode mode;
 };
 
-// formats.md §5.3: NEW (G3) and OLD (G2) headers, each with and without NPU_Stack_Info.
+// docs/formats.md §5.3: NEW (G3) and OLD (G2) headers, each with and without NPU_Stack_Info.
 const std::vector<KnownHeader>& KnownHeaders() {
   static const std::vector<KnownHeader> headers = {
       {Concat({&kBasic, &kAllMetrics, &kStats, &kTail, &kDataName}), MergeMode::kAll},

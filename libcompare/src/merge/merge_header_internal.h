@@ -1,4 +1,4 @@
-// Which kind of compare result a header belongs to, for msprobe merge_result (formats.md §5.3): the
+// Which kind of compare result a header belongs to, for msprobe merge_result (docs/formats.md §5.3): the
 // union of the current (G3) and mstt (G2) headers, and the compare indexes each kind can merge (§5.4).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Finds the per-rank compare results to merge in one directory (formats.md §5.2), not recursively:
+// Finds the per-rank compare results to merge in one directory (docs/formats.md §5.2), not recursively:
 //   compare_result_rank{N}[-rank{N}]_{14 digits}.xlsx   msprobe's names, and ours
 //   compare_result_rank{N}_{14 digits}.csv               ours (msprobe ignores CSVs)
 // Any other .xlsx aborts the run as msprobe does ("Wrong compare result name: …"), except the

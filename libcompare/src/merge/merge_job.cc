@@ -175,7 +175,7 @@ class RankReader {
     return a;
   }
 
-  // formats.md §5.5 steps 2–5 over the kept rows: [name, indexes…, NPU max, Bench max]. Rows come
+  // docs/formats.md §5.5 steps 2–5 over the kept rows: [name, indexes…, NPU max, Bench max]. Rows come
   // grouped by api in config order, each group in sheet order; a row matching two apis comes twice
   // and a name on two rows comes twice: MergeTable keeps the first of each name, as msprobe's
   // "first row per name" lookup does.

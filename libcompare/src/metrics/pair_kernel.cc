@@ -35,7 +35,7 @@ template <> struct Lanes<double> {
 };
 
 // The value numpy holds for an element once msprobe has made it an ndarray: bf16/float8 as float32
-// (compare.md §6), complex as its real part (astype(float) drops the imaginary part).
+// (docs/compare.md §6), complex as its real part (astype(float) drops the imaginary part).
 template <class T, class E>
 inline T Decode(const E& e) {
   if constexpr (std::is_same_v<E, float> || std::is_same_v<E, double>) return static_cast<T>(e);

@@ -1,4 +1,4 @@
-// The single-pass reductions behind the tensor metrics (compare.md §4.2 step 6): for two aligned windows
+// The single-pass reductions behind the tensor metrics (docs/compare.md §4.2 step 6): for two aligned windows
 // of elements, the dot product, both squared norms, the squared difference sum, the largest |n - b|,
 // the largest relative error, the counts of relative errors under 0.001 and 0.005, and whether the
 // NaN/Inf positions of the two sides differ (step 4), with matching NaN/Inf positions read as 0.

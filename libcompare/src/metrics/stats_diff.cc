@@ -12,7 +12,7 @@
 namespace msprobe::compare {
 namespace {
 
-// The value classes of CalcStatsDiff.classify, first match wins (compare.md §4.3).
+// The value classes of CalcStatsDiff.classify, first match wins (docs/compare.md §4.3).
 enum class ValType : uint8_t { kNum, kNan, kInf, kNegInf, kDevice, kNa, kOther };
 
 std::string Lower(std::string_view s) {
@@ -34,7 +34,7 @@ const std::array<double, 309>& PowersOfTen() {
   return table;
 }
 
-// pd.to_numeric of one string, which msprobe applies to str(value) (compare.md §4.3). pandas 1.5
+// pd.to_numeric of one string, which msprobe applies to str(value) (docs/compare.md §4.3). pandas 1.5
 // parses with its own precise_xstrtod, which is NOT correctly rounded: it keeps at most 17
 // significant digits (leading zeros count), accumulates them in a double and scales by a power of
 // ten. msprobe's diffs carry that rounding (e.g. -6.929039955083649e-06 where exact float64

@@ -1,5 +1,5 @@
 // CompareTensors: locate and load the two files, the validation chain and the metric cells of
-// compare.md §4.2. The reductions themselves are in pair_kernel.cc.
+// docs/compare.md §4.2. The reductions themselves are in pair_kernel.cc.
 #include "msprobe/compare/metrics/tensor_compare.h"
 
 #include <fcntl.h>
@@ -141,7 +141,7 @@ Result<LoadedTensor> LoadedTensor::FromInfo(TensorInfo info) {
   return t;
 }
 
-// np.squeeze: the shape without its size-1 dims (compare.md §6).
+// np.squeeze: the shape without its size-1 dims (docs/compare.md §6).
 std::vector<int64_t> Squeezed(const std::vector<int64_t>& shape) {
   std::vector<int64_t> out;
   for (int64_t d : shape) {

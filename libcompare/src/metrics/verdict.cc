@@ -19,7 +19,7 @@
 namespace msprobe::compare {
 namespace {
 
-// Exact texts of msprobe's checkers (compare.md §5.1).
+// Exact texts of msprobe's checkers (docs/compare.md §5.1).
 constexpr const char* kInfNanMsg = "error: There is nan/inf/-inf in the maximum or minimum value of NPU.";
 // Says 0.6 while the check uses kOneThousandthOutputMax (0.1): msprobe prints this text.
 constexpr const char* kOneThousandthMsg =
@@ -244,7 +244,7 @@ void Crc32(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const std::string npu = Metric(*e->row, 0).ToPython(), bench = Metric(*e->row, 1).ToPython();
     if (npu == bench) continue;
-    // compare.md §5.1 counts '' with N/A and Nan as "not matched".
+    // docs/compare.md §5.1 counts '' with N/A and Nan as "not matched".
     const auto missing = [](const std::string& s) { return s == "N/A" || s == "Nan" || s.empty(); };
     if (missing(npu) || missing(bench)) {
       Flag(e, Verdict::kWarning, kCrcMismatchMsg);

@@ -159,7 +159,7 @@ void AppendCsvField(std::string* out, const Cell& cell) {
   switch (cell.kind()) {
     case Cell::Kind::kFloat: {
       const double v = cell.number();
-      // G3 replaces float ±inf by " inf"/" -inf" so spreadsheets do not show #NAME? (compare.md §4.1);
+      // G3 replaces float ±inf by " inf"/" -inf" so spreadsheets do not show #NAME? (docs/compare.md §4.1);
       // pandas writes a float NaN as its na_rep, the empty string.
       if (std::isnan(v)) return;
       if (std::isinf(v)) {
@@ -177,7 +177,7 @@ void AppendCsvField(std::string* out, const Cell& cell) {
 }
 
 void AppendCsvText(std::string* out, std::string_view text) {
-  // G3 aborts the whole write on such a value (compare.md §1.4); we keep the row and defuse the
+  // G3 aborts the whole write on such a value (docs/compare.md §1.4); we keep the row and defuse the
   // text the way spreadsheets expect, with a leading apostrophe.
   if (!LooksLikeFormula(text)) {
     AppendCsvQuoted(out, text);

@@ -1,5 +1,5 @@
 // The timestamp in every output file name msprobe writes: time.strftime("%Y%m%d%H%M%S") in local
-// time (compare.md §1.4).
+// time (docs/compare.md §1.4).
 #pragma once
 
 #include <string>

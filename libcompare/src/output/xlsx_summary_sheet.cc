@@ -1,4 +1,4 @@
-// The summary sheet of our xlsx (spec README §2): counts per Result, the first error in execution
+// The summary sheet of our xlsx (docs/compatibility.md, "Outputs"): counts per Result, the first error in execution
 // order with a link to its row, and a line chart of the main metric along the row order.
 #include <algorithm>
 #include <charconv>
@@ -64,7 +64,7 @@ std::optional<double> MetricValue(const Cell& cell) {
     v = cell.number();
   } else if (cell.is_text() && !cell.text().empty()) {
     std::string_view s = cell.text();
-    // G3 statistics-mode relative errors are texts such as "12.3%" (compare.md §4.3).
+    // G3 statistics-mode relative errors are texts such as "12.3%" (docs/compare.md §4.3).
     if (s.back() == '%') {
       // "12.3%" read as the decimal 12.3e-2, correctly rounded (0.123), not as 12.3 / 100, which
       // rounds twice (0.12300000000000001).

@@ -121,7 +121,7 @@ uint64_t SheetXmlBound(const ResultTable& table, const XlsxDataSheet& sheet, siz
   });
 }
 
-// G3 save_excel's slicing (compare.md §1.4).
+// G3 save_excel's slicing (docs/compare.md §1.4).
 std::vector<XlsxDataSheet> PlanSheets(size_t rows, size_t max_rows_per_sheet) {
   if (rows < max_rows_per_sheet) return {{"Sheet1", 0, rows}};
   const size_t slices = (rows + max_rows_per_sheet - 1) / max_rows_per_sheet;

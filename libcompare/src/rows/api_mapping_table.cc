@@ -1,4 +1,4 @@
-// Our table of MindSpore → PyTorch API facts for -am (compare.md §3.6). Written from what the two
+// Our table of MindSpore → PyTorch API facts for -am (docs/compare.md §3.6). Written from what the two
 // frameworks name their functions; only the APIs whose dumped name changes are listed, since every
 // other API keeps its name (e.g. Tensor.add stays Tensor.add, Functional.relu stays Functional.relu).
 // Kept to APIs msprobe's own table maps the same way, so -am keys equal G3's for them.

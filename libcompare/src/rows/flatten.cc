@@ -19,7 +19,7 @@
 namespace msprobe::compare {
 namespace {
 
-// Const.MAX_DEPTH: op_item_parse refuses deeper nesting (compare.md §2.3). Documents nested past
+// Const.MAX_DEPTH: op_item_parse refuses deeper nesting (docs/compare.md §2.3). Documents nested past
 // kMaxJsonDepth are refused up front, which keeps every recursive renderer here off a deep stack.
 constexpr int kMaxParseDepth = 400;
 
@@ -174,7 +174,7 @@ struct LeafMembers {
   }
 };
 
-// gen_op_item: one row from a leaf object (compare.md §2.3), filled into a default row.
+// gen_op_item: one row from a leaf object (docs/compare.md §2.3), filled into a default row.
 void FillLeafRow(const JsonValue& leaf, const std::string& name, RowState state, OpRow* out) {
   OpRow& row = *out;
   row.state = state;
@@ -339,7 +339,7 @@ int OrderClass(RowState s) {
   }
 }
 
-// load_stack_json: entry name → stack list, from either stack.json format (compare.md §2.5).
+// load_stack_json: entry name → stack list, from either stack.json format (docs/compare.md §2.5).
 Result<std::unordered_map<std::string, const JsonValue*>> IndexStacks(const JsonValue& stack,
                                                                        const std::string& stack_source) {
   if (!stack.IsObject()) return Status::InvalidInput(stack_source, "stack.json is not a JSON object");
@@ -358,7 +358,7 @@ Result<std::unordered_map<std::string, const JsonValue*>> IndexStacks(const Json
   return index;
 }
 
-// md5_find (compare.md §2.1) for one entry of `data`: whether a statistics dump holds md5 (CRC-32)
+// md5_find (docs/compare.md §2.1) for one entry of `data`: whether a statistics dump holds md5 (CRC-32)
 // summaries. A debug.json is searched everywhere; a dump.json only in each entry's fields and their
 // list items.
 bool EntryHasMd5(std::string_view key, const JsonValue& entry, bool is_debug) {

@@ -23,7 +23,7 @@ bool IsDigits(std::string_view s) {
   return true;
 }
 
-// Cross-framework coarse dtype classes (compare.md §3.2.4, msprobe `cross_dtype_mapping`);
+// Cross-framework coarse dtype classes (docs/compare.md §3.2.4, msprobe `cross_dtype_mapping`);
 // strings not listed are compared as they are.
 std::string_view CoarseDtype(std::string_view dtype) {
   struct Class {

@@ -59,12 +59,12 @@ void BuildRange(std::vector<OpRow>* npu, std::vector<OpRow>* bench, std::vector<
     r.matched = pair.bench.has_value();
     if (pair.bench) {
       FillBench((*bench)[*pair.bench], (*bench_left)[*pair.bench], &r);
-    } else {  // compare.md §3.2: every missing bench value is "N/A"
+    } else {  // docs/compare.md §3.2: every missing bench value is "N/A"
       r.bench_name = r.bench_dtype = r.bench_shape = r.bench_requires_grad = "N/A";
       r.bench_stats = {Cell::NA(), Cell::NA(), Cell::NA(), Cell::NA()};
       r.bench_data_name = "N/A";
     }
-    // A string comparison, as msprobe's: "N/A" == "N/A" is consistent (compare.md §4.1).
+    // A string comparison, as msprobe's: "N/A" == "N/A" is consistent (docs/compare.md §4.1).
     r.requires_grad_consistent = r.npu_requires_grad == r.bench_requires_grad;
   }
 }

@@ -1,4 +1,4 @@
-// Constants of the .npy container shared by the reader and the writer (spec formats.md §6.5; numpy
+// Constants of the .npy container shared by the reader and the writer (docs/formats.md §6.5; numpy
 // numpy/lib/format.py is the reference).
 #pragma once
 

@@ -1,4 +1,4 @@
-// A minimal protobuf wire-format reader over ByteCursor (spec kernel_dump.md §1.2): keys, varints,
+// A minimal protobuf wire-format reader over ByteCursor (docs/kernel_dump.md §1.2): keys, varints,
 // fixed32/64 and length-delimited fields, with every length checked against the enclosing message.
 // Offsets stay absolute because nested messages are read from the same cursor up to their end.
 #pragma once

@@ -17,7 +17,7 @@ namespace {
 
 // Relative tolerance for a recorded statistic. msprobe's values come from torch reductions in the
 // tensor's own dtype (fp16/bf16 with low precision) or in float32 (everything else, including the
-// int and float64 casts of older versions); ours are in double (formats.md §1.4).
+// int and float64 casts of older versions); ours are in double (docs/formats.md §1.4).
 double Tolerance(DType recorded) {
   switch (recorded) {
     case DType::kBF16: return 1.6e-2;  // 2^-6: a few bf16 ulps
@@ -35,7 +35,7 @@ bool Close(double recorded, double computed, double rtol, double atol) {
 std::string Where(const TensorRecord& r) { return r.path.empty() ? r.entry : r.entry + "." + r.path; }
 
 // A dtype recorded in the json may legitimately differ from the file's: MindSpore saves bf16 and
-// float8 tensors as float32 .npy files (formats.md §6.1).
+// float8 tensors as float32 .npy files (docs/formats.md §6.1).
 bool DTypeCompatible(DType recorded, DType stored) {
   return recorded == stored || ((recorded == DType::kBF16 || IsFloat8(recorded)) && stored == DType::kF32);
 }
@@ -96,7 +96,7 @@ void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStat
   // The error of a float32 sum is bounded by eps·Σ|x| ≤ eps·√n·‖x‖, so a mean near zero needs an
   // absolute allowance of rtol·‖x‖/√n.
   const double mean_atol = stats.numel ? rtol * stats.norm / std::sqrt(static_cast<double>(stats.numel)) : 0;
-  // msprobe writes a 0-d tensor's value for all four statistics, Norm included (formats.md §1.4).
+  // msprobe writes a 0-d tensor's value for all four statistics, Norm included (docs/formats.md §1.4).
   const double norm = info.shape.empty() ? stats.mean : stats.norm;
   const struct { const char* name; const RecordedStat& rec; double computed; double atol; } checks[] = {
       {"Max", r.max, stats.max, 0}, {"Min", r.min, stats.min, 0},

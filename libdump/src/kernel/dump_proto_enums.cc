@@ -5,7 +5,7 @@
 namespace msprobe {
 namespace {
 
-// OutputFormat 0..49 in order (kernel_dump.md §1.3); 255 is FORMAT_MAX.
+// OutputFormat 0..49 in order (docs/kernel_dump.md §1.3); 255 is FORMAT_MAX.
 constexpr std::array<std::string_view, 50> kFormats = {
     "NCHW", "NHWC", "ND", "NC1HWC0", "FRACTAL_Z", "NC1C0HWPAD", "NHWC1C0", "FSR_NCHW", "FRACTAL_DECONV",
     "C1HWNC0", "FRACTAL_DECONV_TRANSPOSE", "FRACTAL_DECONV_SP_STRIDE_TRANS", "NC1HWC0_C04", "FRACTAL_Z_C04",

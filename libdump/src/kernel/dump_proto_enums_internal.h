@@ -1,4 +1,4 @@
-// The kernel-dump protobuf enumerations (spec kernel_dump.md §1.3): device formats by number and the
+// The kernel-dump protobuf enumerations (docs/kernel_dump.md §1.3): device formats by number and the
 // names file names use for formats and dtypes. Unknown values stay numbers; their name is "UNKNOWN".
 #pragma once
 

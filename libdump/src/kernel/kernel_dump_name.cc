@@ -11,7 +11,7 @@
 namespace msprobe {
 namespace {
 
-constexpr int kProtoDTypeIds = 64;  // beyond the last OutputDataType (kernel_dump.md §1.3)
+constexpr int kProtoDTypeIds = 64;  // beyond the last OutputDataType (docs/kernel_dump.md §1.3)
 
 std::optional<uint64_t> ParseDecimal(std::string_view s) {
   uint64_t v = 0;

@@ -81,7 +81,7 @@ std::vector<StatisticRecord> StatisticRecords(const StatisticCsv& csv) {
     std::string StatisticRecord::*field;
     std::optional<size_t> column;
   };
-  // Column names per variant (kernel_dump.md §4.5 a-d).
+  // Column names per variant (docs/kernel_dump.md §4.5 a-d).
   const Binding bindings[] = {
       {&StatisticRecord::op_type, csv.Column({"Op Type"})},
       {&StatisticRecord::op_name, csv.Column({"Op Name"})},

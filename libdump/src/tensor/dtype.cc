@@ -86,7 +86,7 @@ std::optional<DType> FromTorchStorage(std::string_view storage) {
 }
 
 std::optional<DType> FromProtoId(int id) {
-  switch (id) {  // quantized ints share the plain ints' storage (kernel_dump.md §2.1)
+  switch (id) {  // quantized ints share the plain ints' storage (docs/kernel_dump.md §2.1)
     case 18: return DType::kI8;    // DT_QINT8
     case 19: return DType::kI16;   // DT_QINT16
     case 20: return DType::kI32;   // DT_QINT32

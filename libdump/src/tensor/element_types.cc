@@ -4,7 +4,7 @@
 
 namespace msprobe {
 
-// HiFloat8 (kernel_dump.md §2.4): after the sign, a prefix ("dot") gives the exponent width D:
+// HiFloat8 (docs/kernel_dump.md §2.4): after the sign, a prefix ("dot") gives the exponent width D:
 // 11→4, 10→3, 01→2, 001→1, 0001→0, 0000→denormal. The D-bit exponent is sign-magnitude with an
 // implicit leading one, ±(2^(D-1) + magnitude); the rest is mantissa. msaccucmp's mantissa width for
 // D=1 and D=0 overruns the 7-bit field; here the mantissa is whatever bits remain (3).

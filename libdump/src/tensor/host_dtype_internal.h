@@ -1,4 +1,4 @@
-// What a kernel-dump dtype becomes in a .npy file (spec kernel_dump.md §2.1/§2.2): bfloat16, the
+// What a kernel-dump dtype becomes in a .npy file (docs/kernel_dump.md §2.1/§2.2): bfloat16, the
 // float8 kinds and hifloat8 → float32 (exact); int4 → int8; complex32 → complex64; the rest unchanged.
 #pragma once
 

@@ -4,7 +4,7 @@
 Run once (needs numpy and protoc): /usr/bin/python3 tests/data/bin/gen_bin_fixtures.py
 Headers are encoded by `protoc --encode` from dump_data.proto (independent of libdump's decoder).
 Device buffers are made from a known host array by numpy pad/reshape/transpose (the forward layout
-transform), and every one is checked against kernel_dump.md §3.2's inverse view before it is written;
+transform), and every one is checked against docs/kernel_dump.md §3.2's inverse view before it is written;
 the expected output is the host array itself. Output names follow msprobe-convert's scheme
 {bin}.{input|output}.{slot}.{FORMAT}.{DTYPE}.npy.
 """
@@ -143,7 +143,7 @@ def c1hwncoc0(x, c0):
 
 
 def fractal_z_groups(x, groups, cube_k=16):
-    """MindSpore FracZToNchwWithGroups run forwards (kernel_dump.md §3.3)."""
+    """MindSpore FracZToNchwWithGroups run forwards (docs/kernel_dump.md §3.3)."""
     n, cin, h, w = x.shape
     cout = n // groups
     e_mult = min(math.lcm(cin, cube_k) // cin, math.lcm(cout, 16) // cout, groups)
@@ -165,7 +165,7 @@ def fractal_z_groups(x, groups, cube_k=16):
     return dev.reshape(g_count * c1 * h * w, cout_opt // 16, 16, cube_k)
 
 
-# ---- reference decoders for the dtypes numpy lacks (kernel_dump.md §2.1, §2.4) ----
+# ---- reference decoders for the dtypes numpy lacks (docs/kernel_dump.md §2.1, §2.4) ----
 
 def f32_to_bf16_bits(x):
     return (np.asarray(x, np.float32).view(np.uint32) >> 16).astype(np.uint16)

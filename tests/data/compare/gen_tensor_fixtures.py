@@ -5,10 +5,10 @@ Run once from the repository root with Debian's python3 (numpy 1.24, torch 1.13)
     /usr/bin/python3 tests/data/compare/gen_tensor_fixtures.py
 Writes:
 - tensors/<case>.npu.pt / <case>.bench.pt (torch.save; a few .npy via numpy.save): the pairs of the
-  "Metric values verified in G3" table of compare.md §4.2 (their expected values are quoted in the
-  test from compare.md, which msprobe produced) and extra pairs (bf16 vs f32, NaN/Inf, squeeze, ...).
+  "Metric values verified in G3" table of docs/compare.md §4.2 (their expected values are quoted in the
+  test from docs/compare.md, which msprobe produced) and extra pairs (bf16 vs f32, NaN/Inf, squeeze, ...).
 - tensors/expected.json: for the extra pairs, the six metric cells computed by `reference_metrics`
-  below, which follows msprobe G3's numpy pipeline (compare.md §4.2 steps 4-6) under NumPy 1.x.
+  below, which follows msprobe G3's numpy pipeline (docs/compare.md §4.2 steps 4-6) under NumPy 1.x.
 - golden/cmp_t_rank0.csv: the Data_name and six metric cells of every row of msprobe's own xlsx
   ../shared/data/msprobe_samples/dist2/cmp_t/compare_result_rank0_*.xlsx (needs python3-openpyxl);
   skipped when ../shared is absent.
@@ -35,7 +35,7 @@ def fv(x):
 
 
 def to_numpy(t):
-    """msprobe's read_pt_data: bf16 -> float32, then .numpy() and np.squeeze (compare.md §6)."""
+    """msprobe's read_pt_data: bf16 -> float32, then .numpy() and np.squeeze (docs/compare.md §6)."""
     t = t.detach()
     if t.dtype == torch.bfloat16:
         t = t.float()
@@ -43,7 +43,7 @@ def to_numpy(t):
 
 
 def reference_metrics(n, b):
-    """The six cells msprobe G3 gives for squeezed arrays n, b (compare.md §4.2 steps 4-6)."""
+    """The six cells msprobe G3 gives for squeezed arrays n, b (docs/compare.md §4.2 steps 4-6)."""
     n = np.array(n, copy=True)
     b = np.array(b, copy=True)
     if n.size == 0:
@@ -115,7 +115,7 @@ def main():
     gen = torch.Generator().manual_seed(20240901)
     nan, inf = float("nan"), float("inf")
 
-    # The pairs of the verified table (compare.md §4.2); expected values live in the test.
+    # The pairs of the verified table (docs/compare.md §4.2); expected values live in the test.
     verified = {
         "g3_f16": (torch.tensor([0, 1e-3, 1], dtype=torch.float16), torch.tensor([0, 0, 1], dtype=torch.float16)),
         "g3_f64": (torch.tensor([0, 1e-3, 1], dtype=torch.float64), torch.tensor([0, 0, 1], dtype=torch.float64)),
@@ -138,7 +138,7 @@ def main():
         t[2, 3] = inf
         t[3, 5] = -inf
     nan_b[1, 1] = -inf
-    nan_n[1, 1] = inf  # +inf against -inf at the same position: a match (compare.md §4.2 step 4)
+    nan_n[1, 1] = inf  # +inf against -inf at the same position: a match (docs/compare.md §4.2 step 4)
     mismatch_n, mismatch_b = nan_n.clone(), nan_b.clone()
     mismatch_b[0, 1] = 1.0
     mismatch_b[0, 2] = nan
@@ -162,7 +162,7 @@ def main():
     for name, (n, b) in {**verified, **extra}.items():
         save(n, name + ".npu.pt")
         save(b, name + ".bench.pt")
-    # MindSpore dumps are .npy (compare.md §6).
+    # MindSpore dumps are .npy (docs/compare.md §6).
     npy_n = np.linspace(-3, 3, 40, dtype=np.float32).reshape(5, 8)
     npy_b = (npy_n * np.float32(1.002)).astype(np.float32)
     npy_b[0, 0] = 0

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Makes the kernel-dump fixtures (two small npy trees, a statistic-mode pair) and expected.json: the
-metrics as msprobe's ms_graph_compare computes them with numpy (kernel_dump.md §6.2), statistics in
+metrics as msprobe's ms_graph_compare computes them with numpy (docs/kernel_dump.md §6.2), statistics in
 float64. Run once with /usr/bin/python3 (numpy 1.24) from this directory; the outputs are committed."""
 import json, os, shutil
 import numpy as np

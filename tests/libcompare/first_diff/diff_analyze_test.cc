@@ -1,6 +1,6 @@
 // -da against msprobe's own outputs (shared/data/msprobe_samples: dist2_da/da with a first diff
 // before communication, dist2/da_stat and da_t with none), its tables (msprobe_tables), and the
-// search stages of compare.md §8.2 on hand-built ranks.
+// search stages of docs/compare.md §8.2 on hand-built ranks.
 #include "msprobe/compare/first_diff/diff_analyze.h"
 
 #include <gtest/gtest.h>
@@ -110,7 +110,7 @@ TEST(DiffAnalyzeTest, ThresholdsAndIgnoreListAgreeWithMsprobeTables) {
   }
 }
 
-// --- CheckApis on hand-built tables (compare.md §8.1) ---
+// --- CheckApis on hand-built tables (docs/compare.md §8.1) ---
 
 ResultRow StatsRow(const std::string& api, const std::string& suffix, RowState state, const std::string& norm_rel) {
   ResultRow r;
@@ -152,7 +152,7 @@ TEST(ApiDiffCheckTest, IgnoredFusionAttentionOutputsAndShortKeysAreSkipped) {
   EXPECT_TRUE(checks[0].is_same);  // outputs 4 and 5 are ignored
 }
 
-// --- FindFirstDiff on hand-built ranks (compare.md §8.2) ---
+// --- FindFirstDiff on hand-built ranks (docs/compare.md §8.2) ---
 
 DiffOp Op(const std::string& name, bool diff, std::vector<DiffIo> inputs = {}) {
   DiffOp op;

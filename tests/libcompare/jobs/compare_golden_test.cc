@@ -53,7 +53,7 @@ bool ParseDouble(const std::string& s, double* v) {
   return end == s.c_str() + s.size();
 }
 
-// msprobe's xlsx keeps 15-16 significant digits; EucDist may differ in the last ulps (compare.md §4.2).
+// msprobe's xlsx keeps 15-16 significant digits; EucDist may differ in the last ulps (docs/compare.md §4.2).
 bool SameCell(const std::string& column, std::string ours, const std::string& theirs) {
   if (ours == " inf" || ours == " -inf") ours.erase(0, 1);  // G3 CSV's spelling of a float inf
   if (ours == theirs) return true;

@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Columns of kernel_dump.md §6.4.
+// Columns of docs/kernel_dump.md §6.4.
 enum Col : size_t { kNpuName, kBenchName, kNpuDtype, kBenchDtype, kNpuShape, kBenchShape, kNpuMax, kBenchMax = 10,
                     kAccuracy = 14, kErr, kMetric0 };
 

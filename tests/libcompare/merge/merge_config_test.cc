@@ -10,7 +10,7 @@ namespace {
 using msprobe::testing::TempDir;
 using msprobe::testing::WriteFile;
 
-// Messages quoted from formats.md §5.4.
+// Messages quoted from docs/formats.md §5.4.
 TEST(MergeConfig, EmptyDocumentIsRefused) {
   EXPECT_STATUS(ParseMergeConfig("", "c.yaml"), Code::kInvalidInput, "config.yaml is empty, please check.");
   EXPECT_STATUS(ParseMergeConfig("~\n", "c.yaml"), Code::kInvalidInput, "config.yaml is empty, please check.");

@@ -43,7 +43,7 @@ std::string Join(const std::vector<std::string>& fields) {
 // The cell at `col`, empty when the row ends before it.
 XlsxCell At(const std::vector<XlsxCell>& row, size_t col) { return col < row.size() ? row[col] : XlsxCell{}; }
 
-// A G3 statistics-mode CSV (compare.md §4.1 header) holding `rows`.
+// A G3 statistics-mode CSV (docs/compare.md §4.1 header) holding `rows`.
 std::string SummaryCsv(const std::vector<Row>& rows) {
   std::string csv = Join(ResultHeader(CompareMode::kSummary, false));
   for (const Row& r : rows) {
@@ -124,7 +124,7 @@ std::string OnlyXlsx(const std::string& dir) {
   return {};
 }
 
-// --- msprobe's own outputs (formats.md §5.6 worked example) -------------------------------------
+// --- msprobe's own outputs (docs/formats.md §5.6 worked example) -------------------------------------
 
 void ExpectMatchesMsprobe(const std::string& sample, const std::string& config, const std::string& merged_dir) {
   TempDir out;
@@ -150,7 +150,7 @@ TEST(MergeJob, StatisticsSampleRowsComeInFirstAppearanceOrder) {
   ASSERT_TRUE(run.report.ok());
   const auto sheets = ReadWorkbook(run.report->output_path);
   ASSERT_EQ(sheets.size(), 3u);
-  // formats.md §5.6: the all_reduce rows precede the all_gather rows (sorting would swap them).
+  // docs/formats.md §5.6: the all_reduce rows precede the all_gather rows (sorting would swap them).
   const auto& rows = sheets[0].second;
   EXPECT_EQ(rows[1][0].text, "Distributed.all_reduce.0.forward.input.0");
   EXPECT_EQ(rows[1][1].text, "0.008423686027526855");

@@ -1,4 +1,4 @@
-// Expected cells: msprobe G3 CSV values (dist2_da/cmp), compare.md §4.3 verified examples and its
+// Expected cells: msprobe G3 CSV values (dist2_da/cmp), docs/compare.md §4.3 verified examples and its
 // rule table, and CPython's str() of the float differences (printed by python3).
 #include "msprobe/compare/metrics/stats_diff.h"
 

@@ -1,4 +1,4 @@
-// CompareTensors against msprobe: the pairs of compare.md §4.2's "Metric values verified in G3" table
+// CompareTensors against msprobe: the pairs of docs/compare.md §4.2's "Metric values verified in G3" table
 // (values quoted there, produced by msprobe), msprobe's own xlsx for the dist2 tensor dumps
 // (golden/cmp_t_rank0.csv), and further pairs whose cells tests/data/compare/gen_tensor_fixtures.py
 // computed with numpy along msprobe's pipeline (tensors/expected.json).
@@ -57,7 +57,7 @@ void ExpectCells(const std::array<Cell, 6>& got, const std::vector<Want>& want) 
 
 const std::string kUnsupported = "unsupported";
 
-// compare.md §4.2, "Metric values verified in G3" ([Cos, Euc, MaxAbs, MaxRel, 1‰, 5‰]).
+// docs/compare.md §4.2, "Metric values verified in G3" ([Cos, Euc, MaxAbs, MaxRel, 1‰, 5‰]).
 TEST(TensorCompareTest, VerifiedG3Values) {
   const std::vector<std::pair<const char*, std::vector<Want>>> cases = {
       {"g3_f16", {0.999999, 0.0010004043579101562, 0.001000404358, 8392.0, 0.666666666667, 0.666666666667}},

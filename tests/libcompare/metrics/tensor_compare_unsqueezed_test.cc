@@ -1,5 +1,5 @@
 // The kernel-dump compare's variant of the tensor metrics: no squeeze, so a [1] vector is compared as
-// a vector and only its Cosine is "unsupported" (kernel_dump.md §6.2). Expected values are numpy's
+// a vector and only its Cosine is "unsupported" (docs/kernel_dump.md §6.2). Expected values are numpy's
 // for n = [2.0], b = [1.0]: |n-b| = 1, |n-b|/|b| = 1.
 #include <gtest/gtest.h>
 
@@ -32,7 +32,7 @@ TEST(TensorCompareUnsqueezedTest, LengthOneVectorHasMetricsButNoCosine) {
   EXPECT_EQ(cells[kMaxRelativeErr].number(), 1.0);
   EXPECT_EQ(cells[kOneThousandth].number(), 0.0);
   EXPECT_EQ(cells[kFiveThousandths].number(), 0.0);
-  // G3 squeezes the same pair to 0-d: Cosine, EucDist and the ratios are unsupported (compare.md §4.2).
+  // G3 squeezes the same pair to 0-d: Cosine, EucDist and the ratios are unsupported (docs/compare.md §4.2).
   const auto squeezed = CompareTensorInfos(npu, bench);
   EXPECT_TRUE(squeezed[kEucDist].IsText("unsupported"));
   EXPECT_EQ(squeezed[kMaxAbsErr].number(), 1.0);

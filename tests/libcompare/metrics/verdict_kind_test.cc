@@ -5,7 +5,7 @@
 namespace msprobe::compare {
 namespace {
 
-// msprobe G3 writes these Result texts (compare.md §5.1); G2's "Warning" and "Different" are not ours.
+// msprobe G3 writes these Result texts (docs/compare.md §5.1); G2's "Warning" and "Different" are not ours.
 TEST(VerdictKindTest, NamesAreMsprobeResultTexts) {
   EXPECT_EQ(VerdictName(Verdict::kPass), "pass");
   EXPECT_EQ(VerdictName(Verdict::kWarning), "warning");
@@ -21,7 +21,7 @@ TEST(VerdictKindTest, ParsesExactlyTheNames) {
   }
 }
 
-// A row's level only rises: error > warning > pass (compare.md §5.1).
+// A row's level only rises: error > warning > pass (docs/compare.md §5.1).
 TEST(VerdictKindTest, WorseComparesGreater) {
   EXPECT_GT(Verdict::kError, Verdict::kWarning);
   EXPECT_GT(Verdict::kWarning, Verdict::kPass);

@@ -1,4 +1,4 @@
-// Expected Results and messages: compare.md §5.1 and Appendix A (verified G3 rows), and msprobe's
+// Expected Results and messages: docs/compare.md §5.1 and Appendix A (verified G3 rows), and msprobe's
 // own G3 CSVs in shared/data/msprobe_samples/dist2_da/cmp (statistics mode, rank0 and rank1).
 #include "msprobe/compare/metrics/verdict.h"
 

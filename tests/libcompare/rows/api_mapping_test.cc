@@ -1,4 +1,4 @@
-// The built-in -am rules and our API table (compare.md §3.6).
+// The built-in -am rules and our API table (docs/compare.md §3.6).
 #include "msprobe/compare/rows/api_mapping.h"
 
 #include <gtest/gtest.h>

@@ -147,7 +147,7 @@ TEST(FlattenTest, ProcessGroupAndReduceOpMatchMsprobeXlsx) {
   EXPECT_EQ(flat->rows[first + 5].dtype, "torch.ProcessGroup");
 }
 
-// Scalar arguments (formats.md §1.6, compare.md §2.3): "<class 'T'>", shape [], the raw value four
+// Scalar arguments (docs/formats.md §1.6, docs/compare.md §2.3): "<class 'T'>", shape [], the raw value four
 // times, md5 = CRC-32 of str(value) (expected CRCs from Python's zlib.crc32).
 TEST(FlattenTest, ArgTypesL1ScalarEncodings) {
   MSP_REQUIRE_SHARED(path, "msprobe_samples/single_proc/argtypes_L1/step0/proc19211/dump.json");
@@ -221,7 +221,7 @@ TEST(FlattenTest, ArgTypesL1ScalarEncodings) {
   EXPECT_EQ(cat->shape, "[2, 4]");
 }
 
-// Encodings the samples lack; expected rows from compare.md §2.3's special-case table.
+// Encodings the samples lack; expected rows from docs/compare.md §2.3's special-case table.
 TEST(FlattenTest, SpecialLeavesWithoutDtype) {
   const FlatDump flat = FlattenText(R"({"task": "statistics", "level": "L1", "data": {
     "Tensor.__getitem__.0.forward": {"input_args": [
@@ -347,7 +347,7 @@ TEST(FlattenTest, DebugJsonNamesAndKeyParts) {
   EXPECT_EQ(flat->rows[2].dtype, "<class 'str'>");
 }
 
-// compare.md §3.1: backward call orders count entries per op in file order.
+// docs/compare.md §3.1: backward call orders count entries per op in file order.
 TEST(FlattenTest, CallOrdersAndParametersGradRows) {
   MSP_REQUIRE_SHARED(path, "msprobe_samples/single_proc/st_mix/step0/proc15241/dump.json");
   auto flat = FlattenDump(path, "");
@@ -528,7 +528,7 @@ TEST(FlattenTest, StreamedKeysWithAndWithoutEscapesReadAsJson) {
 }
 
 // msprobe reads the whole dict, so the header may follow "data" (old files put framework last,
-// formats.md §1.1): the streamed file reads as its parsed document does.
+// docs/formats.md §1.1): the streamed file reads as its parsed document does.
 TEST(FlattenTest, HeaderMembersAfterDataCount) {
   const std::string json = R"({"data": {"Functional.relu.0.forward": {"input_args": [{"type": "torch.Tensor",
       "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0, "Mean": 0.5, "Norm": 1.0,

@@ -1,4 +1,4 @@
-// -fm: rename() and the queue (compare.md §3.5). Expected names are what msprobe's rename_api gives.
+// -fm: rename() and the queue (docs/compare.md §3.5). Expected names are what msprobe's rename_api gives.
 #include "msprobe/compare/rows/fuzzy_match.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// MatchRows: compare keys, the exact join, the dtype rule and the mappings (compare.md §3).
+// MatchRows: compare keys, the exact join, the dtype rule and the mappings (docs/compare.md §3).
 #include "msprobe/compare/rows/match.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +32,7 @@ RowPair Pair(size_t npu, size_t bench) { return {npu, bench}; }
 RowPair Unmatched(size_t npu) { return {npu, std::nullopt}; }
 
 TEST(MatchTest, BackwardRowsPairByFileOrderPerOp) {
-  // Verified G3 behaviour (compare.md §3.1): NPU relu.3/.5.backward matched bench relu.1/.0.backward,
+  // Verified G3 behaviour (docs/compare.md §3.1): NPU relu.3/.5.backward matched bench relu.1/.0.backward,
   // the bench file holding .1 before .0.
   const std::vector<OpRow> npu = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0),
                                   Row("Functional.relu.5.backward", ".input.0", "torch.float32", 1)};
@@ -164,7 +164,7 @@ TEST(MatchTest, DataMappingIsALeftJoinWithoutTheDtypeRule) {
 }
 
 TEST(MatchTest, MappedNpuKeysAreNotRenumberedButBenchKeysAre) {
-  // G3 maps the NPU row name as dumped while the bench key is op_name_update (compare.md §3.1).
+  // G3 maps the NPU row name as dumped while the bench key is op_name_update (docs/compare.md §3.1).
   DataMapping mapping;
   const std::vector<OpRow> npu = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0)};
   const std::vector<OpRow> bench = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0)};

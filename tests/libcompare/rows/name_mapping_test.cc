@@ -1,4 +1,4 @@
-// -dm/-cm/-am yaml files and the -dm/-cm key rules (compare.md §3.6).
+// -dm/-cm/-am yaml files and the -dm/-cm key rules (docs/compare.md §3.6).
 #include "msprobe/compare/rows/name_mapping.h"
 
 #include <gtest/gtest.h>

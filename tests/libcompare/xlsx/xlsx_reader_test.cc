@@ -66,7 +66,7 @@ TEST(XlsxReader, ReadsMsprobeOpenpyxlOutput) {
   ASSERT_GE(header.size(), 9u);
   EXPECT_EQ(header[0].text, "NPU Name");
   EXPECT_EQ(header[8].text, "Cosine");
-  // Row 2 as the file holds it (formats.md §8 sample): an inline string name and a number cell.
+  // Row 2 as the file holds it (docs/formats.md §8 sample): an inline string name and a number cell.
   EXPECT_EQ((*rows)[1][0].type, Type::kText);
   bool saw_number = false, saw_bool = false;
   for (const auto& row : *rows) {

@@ -38,7 +38,7 @@ class Recorder : public DumpJsonVisitor {
   std::string refuse_;
 };
 
-// Old test files put "framework" last (formats.md §1.1); NaN and Infinity are bare tokens (§1.7).
+// Old test files put "framework" last (docs/formats.md §1.1); NaN and Infinity are bare tokens (§1.7).
 constexpr std::string_view kFrameworkLast = R"({"task": "statistics", "level": "L1", "data": {
   "Functional.relu.0.forward": {"input_args": [{"type": "torch.Tensor", "Max": NaN}]},
   "Torch.a\u0062s.0.forward": [Infinity, -Infinity, null]},

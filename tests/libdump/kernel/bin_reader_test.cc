@@ -1,4 +1,4 @@
-// ParseBin on the hand-encoded vector of kernel_dump.md §1.5, corruptions of it, and the malformed
+// ParseBin on the hand-encoded vector of docs/kernel_dump.md §1.5, corruptions of it, and the malformed
 // files gen_bin_fixtures.py encodes with protoc (each named by its defect).
 #include "msprobe/dump/kernel/bin_reader.h"
 

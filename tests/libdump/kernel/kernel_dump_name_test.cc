@@ -9,7 +9,7 @@
 namespace msprobe {
 namespace {
 
-// Names from kernel_dump.md §4.2's table and the seed's MindSpore dump doc.
+// Names from docs/kernel_dump.md §4.2's table and the seed's MindSpore dump doc.
 TEST(KernelDumpNameTest, MindSporeCurrentWithDtype) {
   Result<KernelDumpName> n = ParseKernelDumpName("Conv2D.Conv2D-op12.0.0.1623124369613540.output.0.DefaultFormat.float16.npy");
   ASSERT_TRUE(n.ok()) << n.status().ToString();

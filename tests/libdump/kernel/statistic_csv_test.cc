@@ -7,7 +7,7 @@
 namespace msprobe {
 namespace {
 
-// kernel_dump.md §4.5 a: MindSpore's header, quoted shapes, a trailing comma on each data row.
+// docs/kernel_dump.md §4.5 a: MindSpore's header, quoted shapes, a trailing comma on each data row.
 TEST(StatisticCsvTest, MindSporeQuotedShapeAndTrailingComma) {
   const std::string text =
       "Op Type,Op Name,Task ID,Stream ID,Timestamp,IO,Slot,Data Size,Data Type,Shape,Max Value,Min Value,L2Norm Value\n"

@@ -205,7 +205,7 @@ TEST(TensorStatsTest, EmptyTensorHasNoValues) {
   EXPECT_TRUE(std::isnan(s.max) && std::isnan(s.min) && std::isnan(s.mean) && std::isnan(s.norm));
 }
 
-// formats.md §1.4: values msprobe wrote in a real run.
+// docs/formats.md §1.4: values msprobe wrote in a real run.
 TEST(TensorStatsTest, MsprobeChecksumExamples) {
   const TensorStats vector = Stats("i64_123");
   EXPECT_EQ(vector.crc32, 0x2bcb8d87u);

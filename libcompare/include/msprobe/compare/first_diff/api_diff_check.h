@@ -1,4 +1,4 @@
-// The per-API diff check of msprobe's -da (compare.md §8.1, FirstDiffAnalyze.check): rows are cut
+// The per-API diff check of msprobe's -da (docs/compare.md §8.1, FirstDiffAnalyze.check): rows are cut
 // into API batches, and a batch differs when one of its output rows has a relative error above the
 // threshold (statistics) or Result "Different" (md5).
 #pragma once
@@ -15,7 +15,7 @@
 namespace msprobe::compare {
 
 // diff_analyze_threshold.yaml: MaxRelativeErr, MinRelativeErr, MeanRelativeErr and NormRelativeErr
-// above 0.5 (as a fraction of the "%" text) mark an output as different (compare.md §8.1).
+// above 0.5 (as a fraction of the "%" text) mark an output as different (docs/compare.md §8.1).
 inline constexpr double kDiffAnalyzeRelativeErrThreshold = 0.5;
 // ignore_op_list.yaml: output indices not checked, by API name (the third-from-last key part).
 struct IgnoredOutputs {

@@ -1,4 +1,4 @@
-// msprobe's -da first-diff analysis across ranks (compare.md §8.2-§8.3, its DiffAnalyzer): from the
+// msprobe's -da first-diff analysis across ranks (docs/compare.md §8.2-§8.3, its DiffAnalyzer): from the
 // per-API diff checks of every rank, find the first differing node before communication, through
 // the communication graph of all ranks, or after communication, and write diff_analyze_{ns}.json.
 #pragma once

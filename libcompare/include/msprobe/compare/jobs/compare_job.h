@@ -1,4 +1,4 @@
-// msprobe-compare's whole job (compare.md §1.2, §7, §8): decide what the two paths are (two json
+// msprobe-compare's whole job (docs/compare.md §1.2, §7, §8): decide what the two paths are (two json
 // files, two step dirs with rank*/proc* pairs, graph/pynative mix dirs, or two rank dirs), compare
 // each pair and write its results; with -da, msprobe's per-rank json and the first-diff analysis
 // across ranks; then the CI reports (summary.json, JUnit) and the gates' verdict.

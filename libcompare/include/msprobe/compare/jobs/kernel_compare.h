@@ -1,4 +1,4 @@
-// Compare of two MindSpore graph-mode kernel dumps (spec kernel_dump.md §6, msprobe
+// Compare of two MindSpore graph-mode kernel dumps (docs/kernel_dump.md §6, msprobe
 // ms_graph_compare): the lowest-level dump directories of both trees grouped by (rank, step), their
 // tensors paired by "{op_name}.{task_id}.{io}.{slot}" and occurrence, then NPY mode (tensor files:
 // statistics and the tensor metrics) or STATISTIC mode (statistic.csv rows: differences of the

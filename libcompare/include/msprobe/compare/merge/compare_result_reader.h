@@ -1,5 +1,5 @@
 // Reads one compare result — our csv or xlsx, or msprobe's G2/G3 xlsx — as msprobe merge_result
-// sees it through pandas.read_excel(path, keep_default_na=False) (formats.md §5.3): the first sheet,
+// sees it through pandas.read_excel(path, keep_default_na=False) (docs/formats.md §5.3): the first sheet,
 // the first row as header, empty cells as "", error cells as NaN, integral numbers as ints, then
 // pandas' per-column inference (a column whose every cell is a number or a numeric string becomes
 // numbers; a column of booleans or "True"/"False" strings becomes bools; any other column keeps

@@ -1,4 +1,4 @@
-// The merge config YAML of msprobe merge_result (formats.md §5.4), with its checks and messages:
+// The merge config YAML of msprobe merge_result (docs/formats.md §5.4), with its checks and messages:
 //   api: [Distributed.all_reduce, ...]        required, a non-empty list of name prefixes
 //   compare_index: [Max diff, ...]            optional list; empty or missing: every index of the mode
 //   highlight_factor: 10                      ours, optional: see merge_writer.h (a number > 1)

@@ -1,4 +1,4 @@
-// msprobe-merge's whole job, msprobe merge_result's semantics (formats.md §5): find the per-rank
+// msprobe-merge's whole job, msprobe merge_result's semantics (docs/formats.md §5): find the per-rank
 // results, load the config, read each result (in parallel), pick the rows of the configured APIs
 // and the values of the compare indexes, replace "N/A"/"unsupported"/"Nan" by
 // "NPU:{NPU max}  Bench:{Bench max}", join the ranks on NPU Name in first-appearance order and

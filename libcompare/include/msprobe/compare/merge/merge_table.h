@@ -1,4 +1,4 @@
-// The merged values of msprobe merge_result (formats.md §5.5): one row per NPU name, one column per
+// The merged values of msprobe merge_result (docs/formats.md §5.5): one row per NPU name, one column per
 // rank, one layer per compare index. Rows come in first-appearance order over the ranks in
 // ascending order — the lowest rank's names in its order, then each later rank's new names in its
 // order — which is what pandas < 2.2's outer merge gives (msprobe's own sample output confirms it:

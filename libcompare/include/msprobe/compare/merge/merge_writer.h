@@ -1,4 +1,4 @@
-// Writes the merged workbook multi_ranks_compare_merge_{ts}.xlsx (formats.md §5.6): one sheet per
+// Writes the merged workbook multi_ranks_compare_merge_{ts}.xlsx (docs/formats.md §5.6): one sheet per
 // compare index in config order, named after it, header "NPU Name | rank0 | rank1 …", one row per
 // NPU name. A sheet that would reach 1,048,500 rows is split into equal slices "{index}_part_{i}"
 // (the index cut so the name fits Excel's 31 characters). Cells are typed as msprobe writes them:

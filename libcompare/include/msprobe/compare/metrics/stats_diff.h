@@ -1,4 +1,4 @@
-// Statistics-mode diff columns (compare.md §4.3, G3 CalcStatsDiff) and md5-mode cells (§4.4).
+// Statistics-mode diff columns (docs/compare.md §4.3, G3 CalcStatsDiff) and md5-mode cells (§4.4).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Tensor ("ALL") mode metrics of one matched row (compare.md §4.2): Cosine, EucDist, MaxAbsErr,
+// Tensor ("ALL") mode metrics of one matched row (docs/compare.md §4.2): Cosine, EucDist, MaxAbsErr,
 // MaxRelativeErr and the two error ratios of an NPU tensor file against its bench tensor file. Both
 // files are streamed once, in bounded windows, so memory does not grow with the tensor size.
 #pragma once
@@ -22,12 +22,12 @@ struct TensorCompareOptions {
   // Elements read from each file per window. Rounded up to a whole number of the kernel's 4096-element
   // blocks, so results do not depend on it. Tensors over four windows are compared on several threads.
   uint64_t chunk_elements = uint64_t{1} << 20;
-  // G3 np.squeezes both tensors first (compare.md §4.2); the kernel-dump compare does not, and gives a
-  // length-1 vector an "unsupported" Cosine (kernel_dump.md §6.2).
+  // G3 np.squeezes both tensors first (docs/compare.md §4.2); the kernel-dump compare does not, and gives a
+  // length-1 vector an "unsupported" Cosine (docs/kernel_dump.md §6.2).
   bool squeeze = true;
 };
 
-// The six metric cells in TensorMetric order, as msprobe G3 fills them (compare.md §4.2 steps 1-6):
+// The six metric cells in TensorMetric order, as msprobe G3 fills them (docs/compare.md §4.2 steps 1-6):
 // "unsupported" for rows without data, unreadable or empty files; six "shape unmatched" when the
 // squeezed shapes differ; six "N/A" when the NaN/Inf positions differ; "Nan" cells where msprobe
 // writes CompareConst.NAN. Thread-safe; it may use TBB itself for large tensors.

@@ -1,4 +1,4 @@
-// Every msprobe constant the compare uses, once, with the compare.md section it comes from.
+// Every msprobe constant the compare uses, once, with the docs/compare.md section it comes from.
 // Where msprobe's code and its docs disagree, the comment says which one we follow.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace msprobe::compare {
 
-// --- Tensor metrics (compare.md §4.2) ---
+// --- Tensor metrics (docs/compare.md §4.2) ---
 // Relative-error epsilon added where bench == 0: eps of the computation dtype (float32 or float64).
 inline constexpr double kRelativeEpsFloat32 = 1.1920928955078125e-07;
 inline constexpr double kRelativeEpsFloat64 = 2.220446049250313e-16;
@@ -21,7 +21,7 @@ inline constexpr T kRelativeEps = static_cast<T>(std::is_same_v<T, float> ? kRel
 static_assert(kRelativeEps<float> == std::numeric_limits<float>::epsilon() &&
               kRelativeEps<double> == std::numeric_limits<double>::epsilon());
 // A norm at or below this counts as "all zero" for Cosine (Const.FLOAT_EPSILON); the kernel compare
-// uses it for its "All the data is Zero" messages too (kernel_dump.md §6.2).
+// uses it for its "All the data is Zero" messages too (docs/kernel_dump.md §6.2).
 inline constexpr double kCosineZeroNorm = 2.220446049250313e-16;
 // Cosine above this is rounded with Python round(x, 6) (CompareConst.COSINE_THRESHOLD, §9.16).
 inline constexpr double kCosineRoundAbove = 0.9999;
@@ -33,7 +33,7 @@ inline constexpr double kFiveThousandthsRatio = 0.005;
 // Metric values go through float("%.12f" % x) (§4.2 fv()).
 inline constexpr int kMetricDecimals = 12;
 
-// --- G3 verdict checkers (compare.md §5.1) ---
+// --- G3 verdict checkers (docs/compare.md §5.1) ---
 // OneThousandth: inputs' minimum ratio above 0.9 and outputs' minimum below 0.1. msprobe's message
 // and docs say 0.6, its code compares with 0.1 (§9.3); we follow the code so Results match
 // msprobe's, and keep the message text as msprobe prints it.
@@ -59,8 +59,8 @@ inline constexpr std::array<std::string_view, 4> kInputIgnoreApis = {
 // The DType checker skips bench rows whose name contains these (fused weights).
 inline constexpr std::array<std::string_view, 2> kDtypeCheckSkipNames = {"qkv", "gate_up"};
 
-// --- Accuracy standards, CompareConst (compare.md §9.16) ---
-// G2's check_accuracy (§5.2), which the kernel compare keeps (kernel_dump.md §6.2): "No" when
+// --- Accuracy standards, CompareConst (docs/compare.md §9.16) ---
+// G2's check_accuracy (§5.2), which the kernel compare keeps (docs/kernel_dump.md §6.2): "No" when
 // Cosine < kCosThreshold and MaxAbsErr > kMaxAbsErrThreshold, or Cosine < kCosMaxThreshold, or
 // MaxAbsErr > kMaxAbsErrMaxThreshold. STATISTIC mode's (§6.3): "Yes" when
 // (max_npu - max_bench) / (max(max_npu, max_bench) + kEpsilon) <= kMagnitude.
@@ -71,12 +71,12 @@ inline constexpr double kMaxAbsErrMaxThreshold = 1;
 inline constexpr double kMagnitude = 0.5;
 inline constexpr double kEpsilon = 1e-10;
 
-// --- Output sizes and colours (compare.md §9.16, §5.3; README §2) ---
-// Rows per xlsx sheet, CompareConst.MAX_EXCEL_LENGTH (compare.md §1.4), for compare and merge alike.
+// --- Output sizes and colours (docs/compare.md §9.16, §5.3; README §2) ---
+// Rows per xlsx sheet, CompareConst.MAX_EXCEL_LENGTH (docs/compare.md §1.4), for compare and merge alike.
 inline constexpr size_t kMaxExcelRows = 1'048'500;
-// Rows per csv file, FileCheckConst.MAX_ROWS_PER_CSV_FILE (compare.md §1.4).
+// Rows per csv file, FileCheckConst.MAX_ROWS_PER_CSV_FILE (docs/compare.md §1.4).
 inline constexpr size_t kMaxRowsPerCsvFile = 1'000'000;
-// The largest compare result merge reads, FileCheckConst's xlsx size limit (formats.md §5.2).
+// The largest compare result merge reads, FileCheckConst's xlsx size limit (docs/formats.md §5.2).
 inline constexpr uint64_t kMaxCompareResultBytes = uint64_t{1} << 30;
 inline constexpr uint32_t kRedFill = 0xFF0000;     // "FFFF0000"
 inline constexpr uint32_t kYellowFill = 0xFFFF00;  // "FFFF00"

@@ -1,4 +1,4 @@
-// G3 Result and Err_message (compare.md §5.1, msprobe's indicator_analysis): per API group, the
+// G3 Result and Err_message (docs/compare.md §5.1, msprobe's indicator_analysis): per API group, the
 // mode's checkers raise each row's Result (error > warning > pass) and append their messages.
 #pragma once
 

@@ -1,4 +1,4 @@
-// A row's G3 Result (compare.md §5.1): msprobe's three levels, ordered as its checkers raise them,
+// A row's G3 Result (docs/compare.md §5.1): msprobe's three levels, ordered as its checkers raise them,
 // so a worse verdict compares greater (error > warning > pass).
 #pragma once
 

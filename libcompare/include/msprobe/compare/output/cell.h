@@ -19,7 +19,7 @@ class Cell {
   static Cell Float(double v) { Cell c; c.kind_ = Kind::kFloat; c.value_.number = v; return c; }
   static Cell Int(int64_t v) { Cell c; c.kind_ = Kind::kInt; c.value_.integer = v; return c; }
   static Cell Bool(bool v) { Cell c; c.kind_ = Kind::kBool; c.value_.integer = v; return c; }
-  // msprobe's string constants (compare.md §9.16).
+  // msprobe's string constants (docs/compare.md §9.16).
   static Cell NA() { return Text("N/A"); }
   static Cell Nan() { return Text("Nan"); }
   static Cell None() { return Text("None"); }

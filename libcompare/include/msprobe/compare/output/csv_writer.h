@@ -1,5 +1,5 @@
 // Writes a result table as msprobe G3's CSV, byte for byte what pandas to_csv writes there
-// (compare.md §1.4, §4.1): Python str() of each cell, QUOTE_MINIMAL, "\n" line ends, no BOM.
+// (docs/compare.md §1.4, §4.1): Python str() of each cell, QUOTE_MINIMAL, "\n" line ends, no BOM.
 #pragma once
 
 #include <cstddef>

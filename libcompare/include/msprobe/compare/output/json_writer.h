@@ -11,7 +11,7 @@
 
 namespace msprobe::compare {
 
-// msprobe's dump_mode name of a compare mode (compare.md §4.1): ALL, SUMMARY or MD5.
+// msprobe's dump_mode name of a compare mode (docs/compare.md §4.1): ALL, SUMMARY or MD5.
 const char* DumpModeName(CompareMode mode);
 
 // Writes `table` to `path` atomically.

@@ -1,5 +1,5 @@
 // One row of a compare result and the exact columns it is written as: msprobe G3's per mode
-// (compare.md §4.1), or the kernel-dump compare's (kernel_dump.md §6.4).
+// (docs/compare.md §4.1), or the kernel-dump compare's (docs/kernel_dump.md §6.4).
 #pragma once
 
 #include <array>
@@ -27,7 +27,7 @@ enum StatsDiff : int { kMaxDiff, kMinDiff, kMeanDiff, kNormDiff, kMaxRel, kMinRe
 //   NPU/Bench CSV File (kSummary only)     npu_data_name, bench_data_name
 enum class ResultLayout : uint8_t { kCompare, kKernel };
 
-// G2's "Accuracy Reached or Not" (compare.md §5.2), the kernel-dump compare's verdict column;
+// G2's "Accuracy Reached or Not" (docs/compare.md §5.2), the kernel-dump compare's verdict column;
 // kNotChecked is written as the empty text.
 enum class Accuracy : uint8_t { kNotChecked, kYes, kNo, kNone, kUnmatched };
 std::string_view AccuracyName(Accuracy accuracy);

@@ -1,4 +1,4 @@
-// -am: MindSpore → PyTorch API renaming of NPU compare keys (compare.md §3.6). The built-in rules
+// -am: MindSpore → PyTorch API renaming of NPU compare keys (docs/compare.md §3.6). The built-in rules
 // (Mint.* → Torch.*, MintFunctional.* → Functional.*, and our table of API facts) apply to every
 // NPU row; user entries then remap argument/output/parameter indices of their API's rows.
 #pragma once

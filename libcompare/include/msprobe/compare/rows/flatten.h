@@ -1,4 +1,4 @@
-// Flattens a dump.json or debug.json into OpRows the way msprobe G3 does (compare.md §2.1-§2.5):
+// Flattens a dump.json or debug.json into OpRows the way msprobe G3 does (docs/compare.md §2.1-§2.5):
 // the compare mode from the task, one row per tensor/scalar/None argument of every API or module
 // entry, the key parts that backward renumbering needs, and the stack of each entry's first row.
 #pragma once
@@ -20,7 +20,7 @@ struct FlatDump {
   std::vector<OpRow> rows;                        // msprobe's row order
 };
 
-// The parts of an API key that numbering and matching use (split_data_name_components, compare.md
+// The parts of an API key that numbering and matching use (split_data_name_components, docs/compare.md
 // §2.2): `direction` is "forward", "backward", "parameters_grad" or, in a debug.json, the key
 // itself; `call_direction` e.g. "0.forward" or "forward.0"; `op_no_number` the key before them.
 // An empty op_no_number: the key is none of these, and its entry gives no rows.

@@ -1,4 +1,4 @@
-// -fm: matching that ignores call counts (compare.md §3.5), msprobe's rename() and queue, literally.
+// -fm: matching that ignores call counts (docs/compare.md §3.5), msprobe's rename() and queue, literally.
 #pragma once
 
 #include <string>

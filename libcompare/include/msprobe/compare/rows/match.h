@@ -1,4 +1,4 @@
-// Pairs NPU rows with bench rows as msprobe G3 does (compare.md §3): compare keys (backward
+// Pairs NPU rows with bench rows as msprobe G3 does (docs/compare.md §3): compare keys (backward
 // renumbering, -am/-cm/-dm), an exact join on the key or the -fm queue, and the dtype rule.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The user's name mapping files (compare.md §3.6): -dm data_mapping.yaml, -cm cell_mapping.yaml and
+// The user's name mapping files (docs/compare.md §3.6): -dm data_mapping.yaml, -cm cell_mapping.yaml and
 // -am api_mapping.yaml, loaded into plain tables, and the -dm/-cm rules that turn an NPU row name
 // into its compare key. This is the only file that touches yaml-cpp.
 #pragma once

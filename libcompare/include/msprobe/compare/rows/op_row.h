@@ -1,4 +1,4 @@
-// One row of a flattened dump.json/debug.json (compare.md §2.3): a tensor, a scalar or a None
+// One row of a flattened dump.json/debug.json (docs/compare.md §2.3): a tensor, a scalar or a None
 // argument of one API/module call, with what matching and the output need.
 #pragma once
 
@@ -14,7 +14,7 @@ namespace msprobe::compare {
 
 enum class RowState : uint8_t { kInput, kOutput, kParameters, kParametersGrad, kDebug };
 
-// Which metrics a compare computes, from the dumps' task (compare.md §2.1).
+// Which metrics a compare computes, from the dumps' task (docs/compare.md §2.1).
 enum class CompareMode : uint8_t {
   kTensor,   // task "tensor": metrics from the tensor files ("ALL")
   kSummary,  // task "statistics": diffs of the recorded Max/Min/Mean/Norm
@@ -32,10 +32,10 @@ struct OpRow {
   std::string data_name = "-1"; // tensor file name, "-1" when there is none
   std::string md5;              // recorded md5, or "%08x" CRC-32 of str(value) for non-tensors
   std::optional<std::string> stack_info;  // str(list) of the stack lines, first row of an API only
-  // P2POp extras (compare.md §2.3), empty when not a P2POp.
+  // P2POp extras (docs/compare.md §2.3), empty when not a P2POp.
   std::string p2p_op, p2p_peer;
 
-  // Calls of the same op_no_number before this one (compare.md §2.2; SplitKey gives the key parts).
+  // Calls of the same op_no_number before this one (docs/compare.md §2.2; SplitKey gives the key parts).
   int forward_call_order = 0, backward_call_order = 0;
 };
 

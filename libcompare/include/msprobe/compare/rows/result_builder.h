@@ -1,5 +1,5 @@
 // Builds the result rows of one compared pair from its flattened rows and their matching: the
-// columns every mode shares (compare.md §4.1), before metrics and verdicts are filled in.
+// columns every mode shares (docs/compare.md §4.1), before metrics and verdicts are filled in.
 #pragma once
 
 #include <vector>

@@ -19,7 +19,7 @@
 
 namespace msprobe::compare {
 
-// msprobe's zip check before read_excel allows 1 GiB per member (formats.md §5.3).
+// msprobe's zip check before read_excel allows 1 GiB per member (docs/formats.md §5.3).
 inline constexpr uint64_t kXlsxMaxPartBytes = uint64_t{1} << 30;
 
 struct XlsxCell {

@@ -1,5 +1,5 @@
 // Loads a JSON file the way msprobe's files need: the bare tokens NaN, Infinity and -Infinity are
-// numbers (formats.md §1.7), key order is kept, and a parse error names the file and byte offset.
+// numbers (docs/formats.md §1.7), key order is kept, and a parse error names the file and byte offset.
 // RapidJSON is the one JSON library of the project (fast, ordered members, NaN/Inf support).
 #pragma once
 

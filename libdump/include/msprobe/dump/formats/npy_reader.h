@@ -1,5 +1,5 @@
 // Reads the header of a numpy .npy file (format versions 1.0, 2.0 and 3.0) and describes the array it
-// holds as a TensorInfo; TensorSource then streams the elements (spec formats.md §6.5).
+// holds as a TensorInfo; TensorSource then streams the elements (docs/formats.md §6.5).
 #pragma once
 
 #include <string>

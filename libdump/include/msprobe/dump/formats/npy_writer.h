@@ -1,6 +1,6 @@
 // Writes numpy .npy files byte-identical to numpy.save (numpy >= 1.23 header layout, C order), either
 // streamed in chunks or in one call. The file appears under its final name only once complete
-// (spec formats.md §6.5).
+// (docs/formats.md §6.5).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// A small unpickler for pickle protocol 0–2, enough for torch.save's data.pkl (spec formats.md §6.3).
+// A small unpickler for pickle protocol 0–2, enough for torch.save's data.pkl (docs/formats.md §6.3).
 // It never imports or calls anything: GLOBAL, REDUCE, BUILD and persistent ids become nodes of a value
 // tree that the caller interprets. Values live in one arena and refer to each other by index, so
 // shared and even self-referencing values (memo, APPEND of a list to itself) cost nothing and free

@@ -1,6 +1,6 @@
 // Reads one tensor saved by torch.save (zip format, torch ≥ 1.6) without Python: the zip's central
 // directory, data.pkl through the pickle machine, and the storage member's place in the file
-// (spec formats.md §6.1–6.4).
+// (docs/formats.md §6.1–6.4).
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // A read-only ZIP reader over bytes that trusts only the central directory (torch writes zeros for the
 // sizes in local headers, flag bit 3), with ZIP64 support. Stored members are handed out as ranges
-// of the input (spec formats.md §6.2); Inflate streams stored or deflated members (xlsx parts).
+// of the input (docs/formats.md §6.2); Inflate streams stored or deflated members (xlsx parts).
 #pragma once
 
 #include <cstdint>

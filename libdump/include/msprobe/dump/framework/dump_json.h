@@ -1,4 +1,4 @@
-// dump.json and debug.json (formats.md §1, §3): the one reader of them, which streams the top-level
+// dump.json and debug.json (docs/formats.md §1, §3): the one reader of them, which streams the top-level
 // keys and the entries of `data` to a visitor (compare's flattening, verify's records), and the
 // records verify checks: every tensor object inside `data`, with where it sits, what statistics
 // were recorded and which file holds its data.
@@ -32,7 +32,7 @@ struct TensorRecord {
   std::optional<std::string> data_name;
 };
 
-// The top-level members of a dump.json or debug.json other than "data" (formats.md §1.1), read as
+// The top-level members of a dump.json or debug.json other than "data" (docs/formats.md §1.1), read as
 // msprobe reads them: a repeated key keeps its last value.
 struct DumpJsonHeader {
   std::string task;                   // str() of a truthy "task" (compare takes any type); "" otherwise
@@ -42,7 +42,7 @@ struct DumpJsonHeader {
 };
 
 // What a dump.json reader is told, in file order. Top-level members may come before or after
-// "data" (formats.md §1.1: readers must not depend on the order).
+// "data" (docs/formats.md §1.1: readers must not depend on the order).
 class DumpJsonVisitor {
  public:
   virtual ~DumpJsonVisitor() = default;

@@ -1,4 +1,4 @@
-// Where the files of a framework dump are (formats.md §4): dump.json/debug.json in rank*/proc* dirs
+// Where the files of a framework dump are (docs/formats.md §4): dump.json/debug.json in rank*/proc* dirs
 // under step* dirs, and tensor files under dump_tensor_data/ beside the json.
 #pragma once
 

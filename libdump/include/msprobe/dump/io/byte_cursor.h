@@ -1,5 +1,5 @@
 // A bounds-checked, non-owning reader over bytes: the only way parsers touch file bytes. Every read
-// checks what is left first and every error names the source and the offset (spec style.md §2.2).
+// checks what is left first and every error names the source and the offset.
 #pragma once
 
 #include <bit>

@@ -1,4 +1,4 @@
-// Reads kernel ".bin" dumps (CANN adump / AICPU dump version 2.0, spec kernel_dump.md §1): a
+// Reads kernel ".bin" dumps (CANN adump / AICPU dump version 2.0, docs/kernel_dump.md §1): a
 // little-endian u64 header length, a protobuf DumpData header, then the raw bytes of every input,
 // output, buffer and workspace in that order. Everything the header declares is validated before any
 // tensor byte is touched (§1.4); each slot becomes a TensorInfo over the file in its device layout.

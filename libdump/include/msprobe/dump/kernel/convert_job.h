@@ -1,4 +1,4 @@
-// msprobe-convert: kernel .bin dumps (a file or a tree, spec kernel_dump.md §1) → one .npy per input
+// msprobe-convert: kernel .bin dumps (a file or a tree, docs/kernel_dump.md §1) → one .npy per input
 // and output slot (§4.2 names, kernel_dump_name.h), device layouts converted to host layouts (§3,
 // layout_convert.h), names too long for the file system hashed and listed in mapping.csv (§4.4).
 #pragma once

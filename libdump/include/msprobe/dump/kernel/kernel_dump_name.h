@@ -1,5 +1,5 @@
 // The file names of kernel dumps, parsed and built here: the .bin dump's
-// {op_type}.{op_name}.{task}.{stream}.{timestamp} (spec kernel_dump.md §4.1), and the npy dumps'
+// {op_type}.{op_name}.{task}.{stream}.{timestamp} (docs/kernel_dump.md §4.1), and the npy dumps'
 // (§4.2) MindSpore {…}.{input|output}.{slot}.{format}[.{dtype}].npy and msprobe L2 ….{FMT}.{DTYPE}.npy,
 // or the same without ".npy" for raw bytes in the name's dtype; names too long for a file system
 // are replaced by a hash (§4.4, mapping_csv.h maps them back).
@@ -33,7 +33,7 @@ struct KernelDumpName {
   std::string_view io() const { return is_input ? "input" : "output"; }
 };
 
-// Splits `basename` on '.' (kernel_dump.md §4.2, the C++ rule): five fields op_type, op_name, task_id,
+// Splits `basename` on '.' (docs/kernel_dump.md §4.2, the C++ rule): five fields op_type, op_name, task_id,
 // stream_id, timestamp; optional numeric fields; "input"/"output"; the slot; then at most format and
 // dtype; then ".npy" or nothing. A raw name (no ".npy") needs a dtype label naming a known dtype.
 // InvalidInput, naming the field, for anything else.

@@ -1,4 +1,4 @@
-// Kernel npy dump trees (spec kernel_dump.md §4.4, §5): the lowest-level directories holding tensor
+// Kernel npy dump trees (docs/kernel_dump.md §4.4, §5): the lowest-level directories holding tensor
 // files and statistic.csv, their rank and step recovered from the path, long names resolved through
 // mapping.csv, and each tensor file described as a TensorInfo (npy, or raw bytes in the name's dtype).
 #pragma once

@@ -1,4 +1,4 @@
-// Device layout → host layout for kernel-dump slots (spec kernel_dump.md §3): NC1HWC0, NC1HWC0_C04,
+// Device layout → host layout for kernel-dump slots (docs/kernel_dump.md §3): NC1HWC0, NC1HWC0_C04,
 // FRACTAL_Z (4-D, 2-D, grouped), FRACTAL_Z_3D, NDC1HWC0, FRACTAL_NZ, C1HWNCoC0, NHWC and HWCN. The host
 // tensor is gathered in C order from the device buffer, so padding is dropped by never reading it.
 // Streaming keeps memory bounded: output goes out in chunks and the input pages read for a chunk are

@@ -1,4 +1,4 @@
-// mapping.csv of kernel dump directories (spec kernel_dump.md §4.4), read and written here: rows
+// mapping.csv of kernel dump directories (docs/kernel_dump.md §4.4), read and written here: rows
 // "new,original" mapping a hashed file name (kernel_dump_name.h) back to the name too long to create.
 #pragma once
 

@@ -1,4 +1,4 @@
-// statistic.csv files of kernel dumps (spec kernel_dump.md §4.5), read in all their variants:
+// statistic.csv files of kernel dumps (docs/kernel_dump.md §4.5), read in all their variants:
 // MindSpore's (quoted "(2,3)" shapes, a trailing comma on data rows), msprobe L2's (unquoted shapes
 // that split into extra fields), ACL's device-side per-op files and ATB's, as text, never as numbers;
 // and written in MindSpore's variant by msprobe-dump statistic.

@@ -1,4 +1,4 @@
-// msprobe-dump statistic: a MindSpore-style statistic.csv (kernel_dump.md §4.5 a, statistic_csv.h)
+// msprobe-dump statistic: a MindSpore-style statistic.csv (docs/kernel_dump.md §4.5 a, statistic_csv.h)
 // beside the tensor files of every npy kernel dump directory of a tree (kernel_dump_tree.h).
 #pragma once
 

@@ -1,5 +1,5 @@
 // One table for every element type an input can carry: torch, MindSpore, numpy and kernel-dump proto
-// names all map to one DType (spec formats.md §1.4/§1.5/§6.3/§6.5, kernel_dump.md §2). Readers look
+// names all map to one DType (docs/formats.md §1.4/§1.5/§6.3/§6.5, docs/kernel_dump.md §2). Readers look
 // names up here; none has its own switch.
 #pragma once
 
@@ -41,7 +41,7 @@ inline bool IsComplex(DType t) { return Info(t).kind == DTypeKind::kComplex; }
 inline bool IsInteger(DType t) {
   return Info(t).kind == DTypeKind::kSigned || Info(t).kind == DTypeKind::kUnsigned;
 }
-// float8 kinds: msprobe writes null statistics for them (formats.md §1.4).
+// float8 kinds: msprobe writes null statistics for them (docs/formats.md §1.4).
 bool IsFloat8(DType t);
 
 // Lookups; nullopt when the name is unknown.

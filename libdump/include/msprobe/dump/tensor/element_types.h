@@ -1,5 +1,5 @@
 // C++ types for the elements of every DType, their decoding to double, and VisitDType: the one place a
-// DType becomes a C++ type (spec kernel_dump.md §2.1, §2.4). Kernels are templates on the element type.
+// DType becomes a C++ type (docs/kernel_dump.md §2.1, §2.4). Kernels are templates on the element type.
 #pragma once
 
 #include <bit>
@@ -83,7 +83,7 @@ inline double ToDouble(Float8E8M0 v) {
 }
 double ToDouble(HiFloat8 v);  // tapered exponent, see dtype.cc
 
-// Complex values decode to their modulus, as msprobe's statistics use abs() (formats.md §1.4).
+// Complex values decode to their modulus, as msprobe's statistics use abs() (docs/formats.md §1.4).
 inline double ToDouble(std::complex<float> v) { return std::abs(v); }
 inline double ToDouble(std::complex<double> v) { return std::abs(v); }
 inline double ToDouble(Complex32 v) {

@@ -1,5 +1,5 @@
 // Summary statistics of one tensor (max, min, mean, norm, NaN/Inf/zero counts) and the msprobe "md5"
-// checksums (CRC-32, xor), computed in one bounded-memory pass over a TensorSource (formats.md §1.4).
+// checksums (CRC-32, xor), computed in one bounded-memory pass over a TensorSource (docs/formats.md §1.4).
 // Thread-safe: ComputeStats may run concurrently on different sources; it uses TBB internally.
 #pragma once
 
