@@ -539,7 +539,7 @@ Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& st
   // they grow. Untouched capacity costs no memory.
   const uintmax_t bytes = std::filesystem::file_size(json_path, ec);
   flattener.Reserve(std::move(storage), ec ? 0 : std::min<uintmax_t>(bytes / 160, uintmax_t{4} << 20));
-  rapidjson::Document stack;
+  JsonDocument stack;
   if (!stack_json.empty()) {
     MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
     MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));

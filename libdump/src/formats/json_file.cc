@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <memory>
+#include <new>
 
 #include "msprobe/dump/io/mapped_file.h"
 
@@ -30,7 +31,7 @@ bool IsIntegerText(std::string_view text) {
 // Forwards every SAX event to a document, converting numbers from their text.
 class ExactNumberHandler {
  public:
-  explicit ExactNumberHandler(rapidjson::Document& doc) : doc_(doc) {}
+  explicit ExactNumberHandler(JsonDocument& doc) : doc_(doc) {}
 
   bool RawNumber(const char* str, rapidjson::SizeType length, bool /*copy*/) {
     const std::string_view text(str, length);
@@ -69,15 +70,15 @@ class ExactNumberHandler {
   bool EndArray(rapidjson::SizeType elements) { return doc_.EndArray(elements); }
 
  private:
-  rapidjson::Document& doc_;
+  JsonDocument& doc_;
 };
 
 // Parses one value from `stream` into `doc`; a parse error names the source and byte offset.
 template <unsigned kExtraFlags, typename Stream>
-Status ParseValueInto(Stream& stream, rapidjson::Document* doc, const std::string& source) {
-  rapidjson::Reader reader;
+Status ParseValueInto(Stream& stream, JsonDocument* doc, const std::string& source) {
+  JsonReader reader;
   rapidjson::ParseResult result;
-  auto generate = [&](rapidjson::Document& d) {
+  auto generate = [&](JsonDocument& d) {
     ExactNumberHandler handler(d);
     result = reader.Parse<kBaseFlags | kExtraFlags>(stream, handler);
     return !result.IsError();
@@ -92,14 +93,33 @@ Status ParseValueInto(Stream& stream, rapidjson::Document* doc, const std::strin
 
 }  // namespace
 
-Result<rapidjson::Document> ParseJsonText(std::string_view text, const std::string& source) {
-  rapidjson::Document doc;
+void* JsonAllocator::Malloc(size_t size) {
+  if (size == 0) return nullptr;  // as RapidJSON's CrtAllocator
+  void* p = std::malloc(size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void* JsonAllocator::Realloc(void* original, size_t /*original_size*/, size_t new_size) {
+  if (new_size == 0) {
+    std::free(original);
+    return nullptr;
+  }
+  void* p = std::realloc(original, new_size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void JsonAllocator::Free(void* ptr) noexcept { std::free(ptr); }
+
+Result<JsonDocument> ParseJsonText(std::string_view text, const std::string& source) {
+  JsonDocument doc;
   rapidjson::MemoryStream stream(text.data(), text.size());
   MSP_RETURN_IF_ERROR(ParseValueInto<0>(stream, &doc, source));
   return doc;
 }
 
-Result<rapidjson::Document> ReadJsonFile(const std::string& path) {
+Result<JsonDocument> ReadJsonFile(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
   MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
   if (region.bytes().empty()) return Status::InvalidInput(path, "empty file, expected JSON");
@@ -169,7 +189,7 @@ class ObjectStreamer {
       // allocate and free a 64 KB chunk for each, twice per member of a file with millions.
       // (A nested Members call empties it too; by then this member's key is copied into `name`.)
       pool_.Clear();
-      rapidjson::Document key(&pool_);
+      JsonDocument key(&pool_);
       MSP_RETURN_IF_ERROR(ParseValue(&key));
       if (!key.IsString()) return Error("an object key is not a string");
       const std::string name(key.GetString(), key.GetStringLength());
@@ -177,7 +197,7 @@ class ObjectStreamer {
       bool streamed = false;
       if (descend) MSP_RETURN_IF_ERROR(descend(name, &streamed));
       if (!streamed) {
-        rapidjson::Document value(&pool_);
+        JsonDocument value(&pool_);
         MSP_RETURN_IF_ERROR(ParseValue(&value));
         MSP_RETURN_IF_ERROR(fn(name, value));
         DiscardConsumed();
@@ -216,7 +236,7 @@ class ObjectStreamer {
     stream_.Take();
     return Status::Ok();
   }
-  Status ParseValue(rapidjson::Document* doc) {
+  Status ParseValue(JsonDocument* doc) {
     return ParseValueInto<rapidjson::kParseStopWhenDoneFlag>(stream_, doc, source_);
   }
   Status Error(std::string what) const {
@@ -238,7 +258,7 @@ class ObjectStreamer {
   const std::string& source_;
   size_t discarded_ = 0;
   std::unique_ptr<char[]> pool_buffer_;
-  rapidjson::MemoryPoolAllocator<> pool_;
+  JsonPool pool_;
 };
 
 }  // namespace
@@ -251,7 +271,7 @@ Status StreamJsonObject(std::string_view text, const std::string& source, std::s
   const auto descend = [&](const std::string& key, bool* done) -> Status {
     *done = key == expand && streamer.PeekAfterSpace() == '{';
     if (!*done) return Status::Ok();
-    MSP_RETURN_IF_ERROR(on_member(key, rapidjson::Value(rapidjson::kObjectType)));  // announce it
+    MSP_RETURN_IF_ERROR(on_member(key, JsonValue(rapidjson::kObjectType)));  // announce it
     return streamer.Members(nullptr, on_entry);
   };
   MSP_RETURN_IF_ERROR(streamer.Members(descend, on_member));

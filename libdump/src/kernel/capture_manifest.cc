@@ -1,9 +1,9 @@
 #include "msprobe/dump/kernel/capture_manifest.h"
 
-#include <rapidjson/document.h>
-
 #include <filesystem>
 #include <fstream>
+
+#include "msprobe/dump/formats/json_file.h"
 
 namespace msprobe {
 namespace {
@@ -11,7 +11,7 @@ namespace {
 namespace fs = std::filesystem;
 
 void AddLine(std::string_view line, CaptureSummary* s) {
-  rapidjson::Document d;
+  JsonDocument d;
   if (d.Parse(line.data(), line.size()).HasParseError() || !d.IsObject()) return;
   const auto status_member = d.FindMember("status");
   if (status_member == d.MemberEnd() || !status_member->value.IsString()) return;

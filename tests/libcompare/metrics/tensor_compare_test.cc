@@ -80,7 +80,7 @@ TEST(TensorCompareTest, VerifiedG3Values) {
 
 // Every pair of the generator, against the cells its numpy pipeline recorded.
 TEST(TensorCompareTest, MatchesNumpyPipeline) {
-  Result<rapidjson::Document> doc = ReadJsonFile(TestData("compare/tensors/expected.json"));
+  Result<JsonDocument> doc = ReadJsonFile(TestData("compare/tensors/expected.json"));
   ASSERT_TRUE(doc.ok()) << doc.status().ToString();
   int checked = 0;
   for (auto it = doc->MemberBegin(); it != doc->MemberEnd(); ++it) {

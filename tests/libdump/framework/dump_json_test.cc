@@ -35,7 +35,7 @@ void ExpectSameRecords(const std::vector<TensorRecord>& streamed, const std::vec
 // Reads `text` streamed and as a parsed document: both give the same dump or the same error.
 Result<DumpJson> Parse(std::string_view text) {
   Result<DumpJson> streamed = ReadDumpJsonText(text, "dump.json");
-  Result<rapidjson::Document> doc = ParseJsonText(text, "dump.json");
+  Result<JsonDocument> doc = ParseJsonText(text, "dump.json");
   if (!doc.ok()) return doc.status();
   Result<DumpJson> parsed = ParseDumpJson(*doc, "dump.json");
   EXPECT_EQ(streamed.status().ToString(), parsed.status().ToString());

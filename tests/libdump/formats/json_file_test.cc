@@ -1,0 +1,43 @@
+#include "msprobe/dump/formats/json_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <new>
+
+#include "test_support.h"
+
+namespace msprobe {
+namespace {
+
+// A failed allocation throws, so programs say "out of memory" where RapidJSON's own allocator hands
+// back null and RapidJSON writes through it. (AddressSanitizer aborts on such a request instead.)
+TEST(JsonFileTest, FailedAllocationThrows) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer aborts on impossible allocations";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  GTEST_SKIP() << "AddressSanitizer aborts on impossible allocations";
+#endif
+#endif
+  JsonAllocator allocator;
+  EXPECT_THROW(allocator.Malloc(size_t{1} << 62), std::bad_alloc);
+  void* small = allocator.Malloc(16);
+  ASSERT_NE(small, nullptr);
+  EXPECT_THROW(allocator.Realloc(small, 16, size_t{1} << 62), std::bad_alloc);  // `small` is still ours
+  JsonAllocator::Free(small);
+  EXPECT_EQ(allocator.Malloc(0), nullptr);  // as RapidJSON's CrtAllocator
+}
+
+// msprobe's bare NaN/Infinity tokens are numbers, and values come out exactly as Python reads them.
+TEST(JsonFileTest, ParsesPythonsTokensIntoTheProjectsDocument) {
+  Result<JsonDocument> doc = ParseJsonText(R"({"a": NaN, "b": -Infinity, "c": 0.1, "d": [1, null]})", "t.json");
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  EXPECT_TRUE(std::isnan((*doc)["a"].GetDouble()));
+  EXPECT_EQ((*doc)["b"].GetDouble(), -INFINITY);
+  EXPECT_EQ((*doc)["c"].GetDouble(), 0.1);  // float("0.1")
+  EXPECT_TRUE((*doc)["d"][1].IsNull());
+}
+
+}  // namespace
+}  // namespace msprobe
