@@ -103,4 +103,16 @@ if have_shared; then
     || fail "md5 header: $(head -1 "$TMP"/o11/*.csv)"
   checks=$((checks + 1))
 fi
+# a rank directory number past INT_MAX: refused clearly, exit 3 (it once ended in "internal error: stoi")
+mkdir -p "$TMP/big/n/rank2147483648" "$TMP/big/g/rank2147483648"
+cp "$npu/dump.json" "$TMP/big/n/rank2147483648/" && cp "$bench/dump.json" "$TMP/big/g/rank2147483648/"
+run "$cmp" -tp "$TMP/big/n" -gp "$TMP/big/g" -o "$TMP/o_big" -da
+expect_code 3
+expect_one_error_line msprobe-compare
+expect_err "rank2147483648: rank number 2147483648 is out of range (at most 2147483647)"
+# two rank dirs given directly, named rank<letters>: compared as rank 0 under -da
+mkdir -p "$TMP/abc/n/rankabc" "$TMP/abc/g/rankabc"
+cp "$npu/dump.json" "$TMP/abc/n/rankabc/" && cp "$bench/dump.json" "$TMP/abc/g/rankabc/"
+run "$cmp" -q -tp "$TMP/abc/n/rankabc" -gp "$TMP/abc/g/rankabc" -o "$TMP/o_abc" -da
+expect_code 0
 finish

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <regex>
+#include <tuple>
 
 #include "msprobe/dump/framework/dump_layout.h"
 
@@ -38,24 +41,37 @@ std::vector<fs::path> Subdirs(const fs::path& dir) {
   return out;
 }
 
-// rank, rank0, rank12 (docs/formats.md §4.2); "rank" alone sorts first.
-int RankNumber(const std::string& name) {
+// rank, rank0, rank12 (docs/formats.md §4.2): the number, -1 for "rank" alone (it sorts first),
+// nullopt for a name of another form. A number past INT_MAX is refused, naming the directory.
+Result<std::optional<int>> RankNumber(const fs::path& dir) {
   static const std::regex kRank("^rank(0|[1-9][0-9]*)?$");
+  const std::string name = dir.filename().string();
   std::smatch m;
-  if (!std::regex_match(name, m, kRank)) return -2;
-  return m[1].matched ? std::stoi(m[1].str()) : -1;
+  if (!std::regex_match(name, m, kRank)) return std::optional<int>();
+  if (!m[1].matched) return std::optional<int>(-1);
+  int n = 0;
+  const std::string digits = m[1].str();
+  if (std::from_chars(digits.data(), digits.data() + digits.size(), n).ec != std::errc()) {
+    return Status::InvalidInput(dir.string(), fmt::format("rank number {} is out of range (at most {})", digits,
+                                                          std::numeric_limits<int>::max()));
+  }
+  return std::optional<int>(n);
 }
 
-std::vector<fs::path> RankDirs(const fs::path& step) {
-  std::vector<std::pair<int, fs::path>> ranks;
+struct RankDir {
+  int number;  // as RankNumber
+  fs::path dir;
+};
+
+Result<std::vector<RankDir>> RankDirs(const fs::path& step) {
+  std::vector<RankDir> ranks;
   for (const fs::path& d : Subdirs(step)) {
-    const int n = RankNumber(d.filename().string());
-    if (n >= -1) ranks.emplace_back(n, d);
+    MSP_ASSIGN_OR_RETURN(std::optional<int> n, RankNumber(d));
+    if (n) ranks.push_back({*n, d});
   }
-  std::sort(ranks.begin(), ranks.end());
-  std::vector<fs::path> out;
-  for (auto& r : ranks) out.push_back(r.second);
-  return out;
+  std::sort(ranks.begin(), ranks.end(),
+            [](const RankDir& a, const RankDir& b) { return std::tie(a.number, a.dir) < std::tie(b.number, b.dir); });
+  return ranks;
 }
 
 Result<fs::path> OnlyProcDir(const fs::path& step) {
@@ -72,25 +88,26 @@ Result<fs::path> OnlyProcDir(const fs::path& step) {
 }
 
 Result<std::vector<ComparePairSpec>> StepPairs(const fs::path& target, const fs::path& golden, const std::string& out) {
-  std::vector<fs::path> t = RankDirs(target), g = RankDirs(golden);
+  MSP_ASSIGN_OR_RETURN(std::vector<RankDir> t, RankDirs(target));
+  MSP_ASSIGN_OR_RETURN(std::vector<RankDir> g, RankDirs(golden));
   if (t.empty() && g.empty()) {
     MSP_ASSIGN_OR_RETURN(fs::path tp, OnlyProcDir(target));
     MSP_ASSIGN_OR_RETURN(fs::path gp, OnlyProcDir(golden));
-    t = {tp};
-    g = {gp};
+    t = {{0, tp}};
+    g = {{0, gp}};
   }
   if (t.size() != g.size()) {
     return Status::InvalidInput(target.string(), fmt::format("{} rank directories here but {} in {}; they pair by "
                                                              "position and must be as many", t.size(), g.size(), golden.string()));
   }
   // The first target rank decides dump.json or debug.json for all (docs/compare.md §7.3).
-  const std::optional<std::string> first = RankJson(t[0], "");
+  const std::optional<std::string> first = RankJson(t[0].dir, "");
   const std::string kind = first ? fs::path(*first).filename().string() : "dump.json";
   std::vector<ComparePairSpec> pairs;
   for (size_t i = 0; i < t.size(); ++i) {
-    const auto tj = RankJson(t[i], kind), gj = RankJson(g[i], kind);
+    const auto tj = RankJson(t[i].dir, kind), gj = RankJson(g[i].dir, kind);
     if (!tj || !gj || fs::path(*tj).filename() != kind || fs::path(*gj).filename() != kind) continue;  // msprobe skips it
-    pairs.push_back({*tj, *gj, out, RankSuffix(t[i])});
+    pairs.push_back({*tj, *gj, out, RankSuffix(t[i].dir), std::max(t[i].number, 0)});
   }
   if (pairs.empty()) return Status::NotFound(target.string(), "no rank has a " + kind + " on both sides");
   return pairs;
@@ -124,7 +141,8 @@ Result<std::vector<ComparePairSpec>> ResolveComparePairs(const std::string& targ
   if (const auto tj = RankJson(target, ""); tj) {
     const auto gj = RankJson(golden, fs::path(*tj).filename().string());
     if (!gj) return Status::NotFound(golden, "holds no " + fs::path(*tj).filename().string());
-    return std::vector<ComparePairSpec>{{*tj, *gj, output_dir, RankSuffix(target)}};
+    MSP_ASSIGN_OR_RETURN(std::optional<int> rank, RankNumber(fs::path(target)));
+    return std::vector<ComparePairSpec>{{*tj, *gj, output_dir, RankSuffix(target), std::max(rank.value_or(0), 0)}};
   }
   if (HasMixDirs(target) && HasMixDirs(golden)) {
     std::vector<ComparePairSpec> pairs;

@@ -12,6 +12,7 @@ struct ComparePairSpec {
   std::string target_json, golden_json;
   std::string output_dir;  // where this pair's results go
   std::string suffix;      // "" for a file pair, "_rank0" / "_proc1234" for rank dirs
+  int rank = 0;            // -da's rank: rank12 → 12; "rank" alone, proc dirs and file pairs → 0
 };
 
 // Two files: one pair (both dump.json or both debug.json). Two dirs: graph/pynative mix dirs pair by

@@ -117,14 +117,6 @@ std::vector<P2pColumns> P2pOf(const FlatDump& npu, const FlatDump& bench, const 
   return p2p;
 }
 
-// "_rank3" → 3; msprobe reads the rank from the file name, "rank" alone being 0. Other pairs
-// (a file pair, a proc dir) count as rank 0.
-int RankOfSuffix(const std::string& suffix) {
-  if (suffix.rfind("_rank", 0) != 0) return 0;
-  const std::string digits = suffix.substr(5);
-  return digits.empty() ? 0 : std::stoi(digits);
-}
-
 // A pair's table kept until -da has looked at every rank, so its xlsx can mark the first diff.
 struct PendingXlsx {
   size_t pair;
@@ -279,7 +271,7 @@ Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& 
     // msprobe names the -da json "compare_result" + suffix whatever the json kind.
     da_json = (fs::path(spec.output_dir) / ("compare_result" + spec.suffix + "_" + ts + ".json")).string();
     checks = CheckApis(*table);
-    outcome->rank = CollectRankDiffs(RankOfSuffix(spec.suffix), *table, checks, p2p);
+    outcome->rank = CollectRankDiffs(spec.rank, *table, checks, p2p);
     for (const DiffOp& op : outcome->rank->ops) {  // one row per differing API
       if (op.is_diff) outcome->diff_rows.emplace(op.row, MakeRowRef(*table, op.row, ""));
     }
