@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libisal-dev libyaml-cpp-dev
+  libeigen3-dev              # libops: float64 reference ops (GEMM)
   libgtest-dev libgmock-dev
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
