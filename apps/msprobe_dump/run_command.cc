@@ -40,17 +40,19 @@ Result<std::string> FindShim(const std::string& explicit_path) {
                                                      "pass --shim PATH", exe_dir.string()));
 }
 
+// On stderr, like every report of ours: the program's stdout stays exactly what it printed, so
+// `msprobe-dump run -- ./train | tee log` logs only the program.
 void PrintSummary(const std::string& manifest, const CaptureSummary& s) {
   const fs::path run_dir = fs::path(manifest).parent_path();
-  std::cout << fmt::format("{}: {} ops captured, {} files, {} bytes", run_dir.string(), s.ops, s.files, s.bytes);
-  if (s.stats_ops) std::cout << fmt::format(", {} ops as statistic.csv rows", s.stats_ops);
-  std::cout << fmt::format(", {} dropped\n", s.dropped);
+  std::cerr << fmt::format("{}: {} ops captured, {} files, {} bytes", run_dir.string(), s.ops, s.files, s.bytes);
+  if (s.stats_ops) std::cerr << fmt::format(", {} ops as statistic.csv rows", s.stats_ops);
+  std::cerr << fmt::format(", {} dropped\n", s.dropped);
   if (!s.by_type.empty()) {
     std::string types;
     for (const auto& [type, n] : s.by_type) types += fmt::format("{}{} {}", types.empty() ? "" : ", ", type, n);
-    std::cout << "  by op type: " << types << "\n";
+    std::cerr << "  by op type: " << types << "\n";
   }
-  for (const auto& [reason, n] : s.drop_reasons) std::cout << fmt::format("  dropped ({}): {}\n", reason, n);
+  for (const auto& [reason, n] : s.drop_reasons) std::cerr << fmt::format("  dropped ({}): {}\n", reason, n);
 }
 
 void SetCaptureEnvironment(const RunArgs& args, const std::string& shim, const fs::path& dir) {
@@ -127,7 +129,7 @@ int RunCapture(const RunArgs& args, const cli::CommonOptions& common) {
       PrintSummary(manifest, *summary);
       any = true;
     }
-    if (!any) std::cout << fmt::format("nothing captured under {}\n", dir.string());
+    if (!any) std::cerr << fmt::format("nothing captured under {}\n", dir.string());
   }
   return *code;
 }

@@ -30,24 +30,25 @@ run "$sample" --steps 2
 plain=$OUT
 run "$dump" run --dir "$TMP/good" -- "$sample" --steps 2
 expect_code 0
-expect_out "$plain"
-expect_out "52 ops captured, 52 files"
-expect_out "0 dropped"
-expect_out "by op type: Axpy 8, Cast 4, MatMul 20, Muls 4, Relu 4, ReluGrad 4, Softmax 4, Sub 4"
+checks=$((checks + 1))
+[ "$OUT" = "$plain" ] || fail "stdout is not exactly the program's: $OUT"  # our report goes to stderr
+expect_err "52 ops captured, 52 files"
+expect_err "0 dropped"
+expect_err "by op type: Axpy 8, Cast 4, MatMul 20, Muls 4, Relu 4, ReluGrad 4, Softmax 4, Sub 4"
 run "$dump" run --dir "$TMP/bad" -- "$sample" --steps 2 --nan-step 1
 expect_code 0
 run "$dump" run --dir "$TMP/stats" --mode stats --ops '^MatMul$' -- "$sample" --steps 1
 expect_code 0
-expect_out "10 ops captured, 0 files, 0 bytes, 10 ops as statistic.csv rows, 0 dropped"
+expect_err "10 ops captured, 0 files, 0 bytes, 10 ops as statistic.csv rows, 0 dropped"
 run "$dump" run -q --dir "$TMP/quiet" -- "$sample" --steps 1
 expect_code 0
 expect_out "weights checksum"
 checks=$((checks + 1))
-! grep -q "captured" <<<"$OUT" || fail "-q printed a summary: $OUT"
+! grep -q "captured" <<<"$OUT$ERR" || fail "-q printed a summary: $OUT$ERR"
 run "$dump" run --dir "$TMP/code" -- "$sample" --no-such-flag
 expect_code 2
 expect_err "usage: sample_train"
-expect_out "nothing captured"
+expect_err "nothing captured"
 
 # Convert both captures; pair slots by op type, task and stream (op names carry the process-wide
 # call index, which depends on how the two threads interleave).
