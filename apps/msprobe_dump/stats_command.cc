@@ -3,9 +3,11 @@
 #include <rapidjson/ostreamwrapper.h>
 #include <rapidjson/writer.h>
 
+#include <cmath>
 #include <iostream>
 
 #include "common/exit_codes.h"
+#include "msprobe/dump/formats/python_format.h"
 #include "msprobe/dump/tensor/tensor_file.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"
@@ -14,8 +16,9 @@
 namespace msprobe::dump_app {
 namespace {
 
-using JsonWriter = rapidjson::Writer<rapidjson::OStreamWrapper, rapidjson::UTF8<>, rapidjson::UTF8<>,
-                                     rapidjson::CrtAllocator, rapidjson::kWriteNanAndInfFlag>;
+// Strict JSON: a non-finite statistic is written as Python's repr text ("nan", "inf", "-inf"), as
+// msprobe-compare --json writes them, since JSON has no token for it.
+using JsonWriter = rapidjson::Writer<rapidjson::OStreamWrapper>;
 
 void WriteJson(JsonWriter& w, const std::string& file, const TensorInfo& info, const TensorStats& s, bool crc) {
   w.StartObject();
@@ -26,7 +29,9 @@ void WriteJson(JsonWriter& w, const std::string& file, const TensorInfo& info, c
   w.EndArray();
   const auto number = [&](const char* key, double v) {
     w.Key(key);
-    if (s.has_values) w.Double(v); else w.Null();
+    if (!s.has_values) w.Null();
+    else if (std::isfinite(v)) w.Double(v);
+    else w.String(PythonFloatRepr(v));
   };
   number("max", s.max);
   number("min", s.min);

@@ -26,6 +26,13 @@ expect_out "max=1.5236841440200806 min=-1.2600730657577515"
 run "$dump" stats --json "$sample/rank0/dump_tensor_data/Functional.linear.0.forward.input.0.pt"
 expect_code 0
 expect_out '"dtype":"float32","shape":[3,8],"max":1.5236841440200806'
+# strict JSON: non-finite statistics as Python's repr text, never bare NaN/Infinity tokens
+run "$dump" stats --json "$MSPROBE_ROOT/tests/data/stats/f32_infinities.npy" "$MSPROBE_ROOT/tests/data/stats/f32_special.npy"
+expect_code 0
+expect_out '"max":"inf","min":"-inf","mean":"nan","norm":"inf"'
+expect_out '"max":"nan","min":"nan","mean":"nan","norm":"nan"'
+checks=$((checks + 1))
+! grep -qE 'NaN|Infinity' <<<"$OUT" || fail "bare NaN/Infinity in --json: $OUT"
 run "$dump" stats "$TMP/none.pt"
 expect_code 3
 expect_one_error_line msprobe-dump
