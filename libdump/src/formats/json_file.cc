@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 
+#include "msprobe/dump/formats/utf8.h"
 #include "msprobe/dump/io/mapped_file.h"
 
 namespace msprobe {
@@ -62,15 +63,31 @@ class ExactNumberHandler {
   bool Int64(int64_t i) { return doc_.Int64(i); }
   bool Uint64(uint64_t u) { return doc_.Uint64(u); }
   bool Double(double d) { return doc_.Double(d); }
-  bool String(const char* str, rapidjson::SizeType length, bool copy) { return doc_.String(str, length, copy); }
+  bool String(const char* str, rapidjson::SizeType length, bool copy) {
+    return ValidUtf8(str, length) && doc_.String(str, length, copy);
+  }
   bool StartObject() { return doc_.StartObject(); }
-  bool Key(const char* str, rapidjson::SizeType length, bool copy) { return doc_.Key(str, length, copy); }
+  bool Key(const char* str, rapidjson::SizeType length, bool copy) {
+    return ValidUtf8(str, length) && doc_.Key(str, length, copy);
+  }
   bool EndObject(rapidjson::SizeType members) { return doc_.EndObject(members); }
   bool StartArray() { return doc_.StartArray(); }
   bool EndArray(rapidjson::SizeType elements) { return doc_.EndArray(elements); }
 
+  // Set when the parse stopped at a string that is not UTF-8 (its unescaped text, so the offset
+  // RapidJSON reports is just past it).
+  bool invalid_utf8() const { return invalid_utf8_; }
+
  private:
+  // Only strings can hold non-ASCII bytes (anywhere else they are a syntax error), and escapes
+  // decode to valid UTF-8, so checking each string's text covers the document as Python reads it.
+  bool ValidUtf8(const char* str, rapidjson::SizeType length) {
+    invalid_utf8_ = FindInvalidUtf8({str, length}).has_value();
+    return !invalid_utf8_;
+  }
+
   JsonDocument& doc_;
+  bool invalid_utf8_ = false;
 };
 
 // Parses one value from `stream` into `doc`; a parse error names the source and byte offset.
@@ -78,12 +95,18 @@ template <unsigned kExtraFlags, typename Stream>
 Status ParseValueInto(Stream& stream, JsonDocument* doc, const std::string& source) {
   JsonReader reader;
   rapidjson::ParseResult result;
+  bool invalid_utf8 = false;
   auto generate = [&](JsonDocument& d) {
     ExactNumberHandler handler(d);
     result = reader.Parse<kBaseFlags | kExtraFlags>(stream, handler);
+    invalid_utf8 = handler.invalid_utf8();
     return !result.IsError();
   };
   doc->Populate(generate);
+  if (invalid_utf8) {
+    return Status::InvalidInput(source, fmt::format("invalid UTF-8 in the string that ends before byte {}",
+                                                    result.Offset()));
+  }
   if (result.IsError()) {
     return Status::InvalidInput(source, fmt::format("invalid JSON at byte {}: {}", result.Offset(),
                                                     rapidjson::GetParseError_En(result.Code())));

@@ -39,5 +39,16 @@ TEST(JsonFileTest, ParsesPythonsTokensIntoTheProjectsDocument) {
   EXPECT_TRUE((*doc)["d"][1].IsNull());
 }
 
+// Bytes Python's json.load would refuse (the file is not UTF-8) are refused at parse time, whether
+// raw in a key or a value; escapes are fine, they decode to valid UTF-8.
+TEST(JsonFileTest, InvalidUtf8IsRefusedAsPythonRefusesIt) {
+  EXPECT_STATUS(ParseJsonText("{\"data_name\": \"x\xff\xfe.pt\"}", "dump.json"), Code::kInvalidInput,
+                "invalid UTF-8 in the string that ends before byte 22");
+  EXPECT_STATUS(ParseJsonText("{\"k\xc0\xaf\": 1}", "dump.json"), Code::kInvalidInput, "invalid UTF-8");
+  Result<JsonDocument> escaped = ParseJsonText(R"({"k": "\ufffe\uffff \u00e9"})", "dump.json");
+  ASSERT_TRUE(escaped.ok()) << escaped.status().ToString();
+  EXPECT_EQ(std::string((*escaped)["k"].GetString()), "\xef\xbf\xbe\xef\xbf\xbf \xc3\xa9");
+}
+
 }  // namespace
 }  // namespace msprobe

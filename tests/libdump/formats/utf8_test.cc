@@ -1,0 +1,40 @@
+#include "msprobe/dump/formats/utf8.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+namespace msprobe {
+namespace {
+
+struct Case {
+  std::string bytes;
+  std::optional<size_t> first_invalid;  // Python: bytes.decode("utf-8") → UnicodeDecodeError.start
+};
+
+// Expected values from CPython 3.11's strict UTF-8 decoder on the same bytes.
+TEST(Utf8Test, AgreesWithPythonsDecoder) {
+  const Case cases[] = {
+      {"plain ascii text, longer than eight", std::nullopt},
+      {"caf\xc3\xa9", std::nullopt},
+      {"\xe2\x82\xac", std::nullopt},
+      {"\xf0\x9f\x98\x80", std::nullopt},
+      {"\xf4\x8f\xbf\xbf", std::nullopt},                  // U+10FFFF
+      {"\xef\xbf\xbe\xef\xbf\xbf", std::nullopt},          // the non-characters U+FFFE, U+FFFF are valid UTF-8
+      {"\xff\xfe", 0},
+      {"a\xc0\xaf", 1},                                    // overlong '/'
+      {"ab\xe0\x80\x80", 2},                               // overlong NUL
+      {"\xed\xa0\x80", 0},                                 // an encoded surrogate
+      {"\xf4\x90\x80\x80", 0},                             // past U+10FFFF
+      {"ab\xe2\x82", 2},                                   // truncated
+      {"\x80", 0},                                         // a stray continuation byte
+      {"0123456789\xc1\xbf", 10},                          // after an ASCII word
+      {"\xf5\x80\x80\x80", 0},
+      {"ok\xc3", 2},
+  };
+  for (const Case& c : cases) EXPECT_EQ(FindInvalidUtf8(c.bytes), c.first_invalid) << testing::PrintToString(c.bytes);
+}
+
+}  // namespace
+}  // namespace msprobe
