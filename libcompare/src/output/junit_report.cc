@@ -10,11 +10,18 @@
 namespace msprobe::compare {
 namespace {
 
-// XML 1.0 text or attribute: escapes markup and quotes; control characters XML cannot hold become '?'.
+// XML 1.0 text or attribute: escapes markup and quotes; what XML cannot hold, control characters and
+// the non-characters U+FFFE and U+FFFF (valid UTF-8, "\ufffe" in a dump.json), becomes '?'.
 std::string Xml(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (const char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (s.substr(i, 3) == "\xef\xbf\xbe" || s.substr(i, 3) == "\xef\xbf\xbf") {
+      out += '?';
+      i += 2;
+      continue;
+    }
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

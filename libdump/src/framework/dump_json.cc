@@ -75,12 +75,12 @@ class TensorCollector {
     r.mean = ReadStat(v, "Mean");
     r.norm = ReadStat(v, "Norm");
     if (const JsonValue* md5 = Member(v, "md5")) {
-      if (md5->IsString()) r.md5 = md5->GetString();
+      if (md5->IsString()) r.md5 = std::string(md5->GetString(), md5->GetStringLength());
       else if (md5->IsNumber()) r.md5 = fmt::format("{}", md5->GetDouble());  // xor of a 0-d tensor
     }
     if (const JsonValue* name = Member(v, "data_name")) {
       if (!name->IsString()) return Bad(r, "\"data_name\" is not a string");
-      r.data_name = name->GetString();
+      r.data_name = std::string(name->GetString(), name->GetStringLength());  // an escaped \u0000 stays, to be refused
     }
     out_->push_back(std::move(r));
     return Status::Ok();

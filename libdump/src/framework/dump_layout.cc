@@ -81,7 +81,9 @@ std::string TensorDataDir(const std::string& dump_json_path) {
 
 Result<std::string> ResolveDataName(const std::string& tensor_dir, std::string_view data_name) {
   const auto refuse = [&](std::string_view why) {
-    return Status::InvalidInput(std::string(data_name), fmt::format("refused data_name: {}", why));
+    std::string shown;  // a NUL would end the line a terminal or a log shows
+    for (const char c : data_name) c == '\0' ? shown += "\\0" : shown += c;
+    return Status::InvalidInput(shown, fmt::format("refused data_name: {}", why));
   };
   if (data_name.empty()) return refuse("empty");
   if (data_name.find('\0') != std::string_view::npos) return refuse("contains a NUL byte");

@@ -132,7 +132,8 @@ Result<VerifyReport> VerifyDump(const std::string& path, const ProgressFn& progr
       if (!r.data_name) continue;
       Result<std::string> file = ResolveDataName(tensor_dir, *r.data_name);
       if (!file.ok()) {
-        report.issues.push_back({VerifyFinding::kUnreadable, *r.data_name, Where(r), file.status().message()});
+        // The refusal names the data_name as it can be shown (a NUL as \0).
+        report.issues.push_back({VerifyFinding::kUnreadable, file.status().source(), Where(r), file.status().message()});
         continue;
       }
       referenced.insert(std::filesystem::path(*file).filename().string());

@@ -56,5 +56,20 @@ TEST(JunitReportTest, WrittenXmlEscapesAndCounts) {
   EXPECT_EQ(xml.find('<', xml.find("<failure") + 1), xml.find("</failure>"));  // no raw markup inside
 }
 
+// What XML 1.0 cannot hold, even as a character reference, must not reach the report: control
+// characters and the non-characters U+FFFE/U+FFFF (which a dump.json can carry as "\ufffe").
+TEST(JunitReportTest, CharactersXmlCannotHoldBecomeQuestionMarks) {
+  ResultTable table;  // (Err_message is json.dumps text, ASCII already; names are written raw)
+  table.rows = {Row("Torch.add.0.forward", "Torch.add.0.forward.output.0\x01\xef\xbf\xbe\xef\xbf\xbf caf\xc3\xa9",
+                    Verdict::kError, {"error: e"})};
+  testing::TempDir tmp;
+  const std::string path = tmp.Path("report.xml");
+  ASSERT_TRUE(WriteJunit(path, {BuildJunitSuite("rank0", "out.csv", table, Verdict::kError)}).ok());
+  const std::string xml = testing::ReadFile(path);
+  EXPECT_NE(xml.find("Torch.add.0.forward.output.0??? caf\xc3\xa9"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("\xef\xbf\xbe"), std::string::npos);
+  EXPECT_EQ(xml.find('\x01'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace msprobe::compare
