@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include "io/mapping_guard_internal.h"
 
@@ -84,7 +85,12 @@ Result<MappedRegion> MappedFile::Map(uint64_t offset, uint64_t length, bool popu
   const size_t span = static_cast<size_t>(offset - start + length);
   void* base = mmap(nullptr, span, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd_,
                     static_cast<off_t>(start));
-  if (base == MAP_FAILED) return Status::IOError(path_, std::string("mmap failed: ") + std::strerror(errno));
+  if (base == MAP_FAILED) {
+    // No address space left is the same failure as an allocation that fails: it ends as "out of
+    // memory" (exit 4), not as a bad input file.
+    if (errno == ENOMEM) throw std::bad_alloc();
+    return Status::IOError(path_, std::string("mmap failed: ") + std::strerror(errno));
+  }
   region.base_ = base;
   region.length_ = span;
   region.guard_ = internal::GuardMapping(base, span);

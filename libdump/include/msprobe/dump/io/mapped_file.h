@@ -51,6 +51,7 @@ class MappedFile {
   const std::string& path() const { return path_; }
   uint64_t size() const { return size_; }
   // Maps [offset, offset + length). `populate` pre-faults the pages (for ranges about to be scanned).
+  // Throws std::bad_alloc when the address space is exhausted (ENOMEM), like any allocation.
   Result<MappedRegion> Map(uint64_t offset, uint64_t length, bool populate = false) const;
   // The whole file; for headers and small files.
   Result<MappedRegion> MapAll() const { return Map(0, size_); }
