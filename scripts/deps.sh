@@ -6,7 +6,9 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libisal-dev libyaml-cpp-dev
   libeigen3-dev              # libops: float64 reference ops (GEMM)
+  libxlsxwriter-dev          # every workbook we write
   libgtest-dev libgmock-dev
+  libminizip-dev             # tests: zip fixtures of any shape (libxlsxwriter links it already)
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
   help2man                   # man pages from --help

@@ -352,11 +352,16 @@ Status CompareRun::AnalyzeFirstDiff() {
 
 Result<CompareReport> CompareRun::Finish() && {
   if (options_.diff_analyze) MSP_RETURN_IF_ERROR(AnalyzeFirstDiff());
-  for (PendingXlsx& pending : pending_xlsx_) {
-    MSP_ASSIGN_OR_RETURN(std::vector<std::string> written, WriteXlsx(pending.path, pending.table));
-    std::vector<std::string>& outputs = report_.pairs[pending.pair].outputs;
-    outputs.insert(outputs.end(), written.begin(), written.end());
-    pending.table = ResultTable{};
+  // One workbook per rank, each on its own thread: libxlsxwriter writes a workbook serially.
+  std::vector<Result<std::vector<std::string>>> written(pending_xlsx_.size(), std::vector<std::string>{});
+  tbb::parallel_for(size_t{0}, pending_xlsx_.size(), [&](size_t i) {
+    written[i] = WriteXlsx(pending_xlsx_[i].path, pending_xlsx_[i].table);
+    pending_xlsx_[i].table = ResultTable{};
+  });
+  for (size_t i = 0; i < pending_xlsx_.size(); ++i) {
+    MSP_RETURN_IF_ERROR(written[i].status());
+    std::vector<std::string>& outputs = report_.pairs[pending_xlsx_[i].pair].outputs;
+    outputs.insert(outputs.end(), written[i]->begin(), written[i]->end());
   }
   if (!options_.junit_path.empty()) MSP_RETURN_IF_ERROR(WriteJunit(options_.junit_path, report_.junit));
   report_.summary_file = (fs::path(options_.output_dir) / "summary.json").string();

@@ -1,16 +1,13 @@
 #include "msprobe/compare/merge/merge_writer.h"
 
 #include <fmt/format.h>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <optional>
 
-#include "msprobe/compare/xlsx/xlsx_stream_writer.h"
-#include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/compare/xlsx/xlsx_workbook.h"
 #include "xlsx/xlsx_common_internal.h"
 
 namespace msprobe::compare {
@@ -89,10 +86,10 @@ std::vector<SheetSlice> PlanSheets(const MergeTable& table, size_t max_rows) {
 // Formats the rows of one sheet; const, so chunks of it run in parallel.
 class MergeSheetRows {
  public:
-  MergeSheetRows(const MergeTable& table, double factor, const SheetSlice& slice)
-      : table_(table), factor_(factor), slice_(slice) {}
+  MergeSheetRows(const MergeTable& table, double factor, const SheetSlice& slice, uint32_t outlier_style)
+      : table_(table), factor_(factor), slice_(slice), outlier_style_(outlier_style) {}
 
-  void Format(uint64_t first, uint64_t end, XlsxRowXml* xml) const {
+  void Format(uint64_t first, uint64_t end, XlsxRowBatch* batch) const {
     const size_t ranks = table_.rank_count();
     std::vector<MergeValue> values(ranks);
     std::vector<std::optional<double>> magnitudes(ranks);
@@ -100,28 +97,37 @@ class MergeSheetRows {
     sorted.reserve(ranks);
     for (uint64_t i = first; i < end; ++i) {
       const size_t row = slice_.first_row + i;
-      xml->BeginRow(i + 2);
-      xml->Text(0, ExcelText(table_.row_name(row)));
+      batch->BeginRow(i + 2);
+      batch->Text(0, ExcelText(table_.row_name(row)));
       const double median = RowMedian(row, &values, &magnitudes, &sorted);
       for (size_t c = 0; c < ranks; ++c) {
         const bool outlier = !std::isnan(median) && magnitudes[c] && IsMergeOutlier(*magnitudes[c], median, factor_);
-        WriteValue(static_cast<uint32_t>(c + 1), values[c], outlier ? kXlsxStyleOutlier : 0, xml);
+        WriteValue(static_cast<uint32_t>(c + 1), values[c], outlier ? outlier_style_ : 0, batch);
       }
-      xml->EndRow();
     }
   }
 
-  // Header, widths and a bound of the XML size.
-  XlsxSheetLayout Layout() const {
-    XlsxSheetLayout layout;
-    layout.name = slice_.name;
-    layout.rows = slice_.rows;
-    layout.header.push_back("NPU Name");
-    for (size_t c = 0; c < table_.rank_count(); ++c) layout.header.push_back("rank" + std::to_string(table_.rank(c)));
-    layout.widths = Widths();
-    layout.xml_bytes_bound = XlsxSheetXmlBound(uint64_t{slice_.rows} + 1, layout.header.size(),
-                                               [this] { return TextBytes(); });
-    return layout;
+  std::vector<std::string> Header() const {
+    std::vector<std::string> header{"NPU Name"};
+    for (size_t c = 0; c < table_.rank_count(); ++c) header.push_back("rank" + std::to_string(table_.rank(c)));
+    return header;
+  }
+
+  std::vector<double> Widths() const {
+    double name_width = Utf8Length("NPU Name");
+    std::vector<double> widths(table_.rank_count());
+    for (size_t c = 0; c < widths.size(); ++c) widths[c] = Utf8Length("rank" + std::to_string(table_.rank(c)));
+    for (size_t i = 0; i < std::min(slice_.rows, kWidthSampleRows); ++i) {
+      name_width = std::max<double>(name_width, Utf8Length(table_.row_name(slice_.first_row + i)));
+      for (size_t c = 0; c < widths.size(); ++c) {
+        const MergeValue v = table_.Value(slice_.index, slice_.first_row + i, c);
+        const size_t len = v.kind == MergeValue::Kind::kText ? Utf8Length(v.text) : v.kind == MergeValue::Kind::kMissing ? 0 : 12;
+        widths[c] = std::max<double>(widths[c], static_cast<double>(len));
+      }
+    }
+    std::vector<double> out{std::min(name_width + 2, kMaxNameWidth)};
+    for (double w : widths) out.push_back(std::min(w + 2, kMaxValueWidth));
+    return out;
   }
 
  private:
@@ -144,58 +150,25 @@ class MergeSheetRows {
   }
 
   // Typed as msprobe writes them: ±inf as texts, NaN and missing values as no cell.
-  static void WriteValue(uint32_t col, const MergeValue& v, uint32_t style, XlsxRowXml* xml) {
+  static void WriteValue(uint32_t col, const MergeValue& v, uint32_t style, XlsxRowBatch* batch) {
     switch (v.kind) {
       case MergeValue::Kind::kMissing: return;
-      case MergeValue::Kind::kInt: return xml->Number(col, static_cast<double>(v.integer), style);
-      case MergeValue::Kind::kBool: return xml->Bool(col, v.integer != 0, style);
+      case MergeValue::Kind::kInt: return batch->Number(col, static_cast<double>(v.integer), style);
+      case MergeValue::Kind::kBool: return batch->Bool(col, v.integer != 0, style);
       case MergeValue::Kind::kFloat:
         if (std::isnan(v.number)) return;  // pandas' na_rep ""
-        if (std::isinf(v.number)) return xml->Text(col, v.number > 0 ? "inf" : "-inf", style);
-        return xml->Number(col, v.number, style);
+        if (std::isinf(v.number)) return batch->Text(col, v.number > 0 ? "inf" : "-inf", style);
+        return batch->Number(col, v.number, style);
       case MergeValue::Kind::kText:
         if (v.text.empty()) return;
-        return xml->Text(col, ExcelText(v.text), style);
+        return batch->Text(col, ExcelText(v.text), style);
     }
-  }
-
-  std::vector<double> Widths() const {
-    double name_width = Utf8Length("NPU Name");
-    std::vector<double> widths(table_.rank_count());
-    for (size_t c = 0; c < widths.size(); ++c) widths[c] = Utf8Length("rank" + std::to_string(table_.rank(c)));
-    for (size_t i = 0; i < std::min(slice_.rows, kWidthSampleRows); ++i) {
-      name_width = std::max<double>(name_width, Utf8Length(table_.row_name(slice_.first_row + i)));
-      for (size_t c = 0; c < widths.size(); ++c) {
-        const MergeValue v = table_.Value(slice_.index, slice_.first_row + i, c);
-        const size_t len = v.kind == MergeValue::Kind::kText ? Utf8Length(v.text) : v.kind == MergeValue::Kind::kMissing ? 0 : 12;
-        widths[c] = std::max<double>(widths[c], static_cast<double>(len));
-      }
-    }
-    std::vector<double> out{std::min(name_width + 2, kMaxNameWidth)};
-    for (double w : widths) out.push_back(std::min(w + 2, kMaxValueWidth));
-    return out;
-  }
-
-  // Bytes of every text of the slice: row names and text values.
-  uint64_t TextBytes() const {
-    return tbb::parallel_reduce(
-        tbb::blocked_range<size_t>(slice_.first_row, slice_.first_row + slice_.rows, 4096), uint64_t{0},
-        [&](const tbb::blocked_range<size_t>& r, uint64_t sum) {
-          for (size_t row = r.begin(); row < r.end(); ++row) {
-            sum += table_.row_name(row).size();
-            for (size_t c = 0; c < table_.rank_count(); ++c) {
-              const MergeValue v = table_.Value(slice_.index, row, c);
-              if (v.kind == MergeValue::Kind::kText) sum += v.text.size();
-            }
-          }
-          return sum;
-        },
-        [](uint64_t a, uint64_t b) { return a + b; });
   }
 
   const MergeTable& table_;
   double factor_;
   const SheetSlice& slice_;
+  uint32_t outlier_style_;
 };
 
 }  // namespace
@@ -214,20 +187,22 @@ Status WriteMergeWorkbook(const std::string& path, const MergeTable& table, doub
                                                   table.rank_count(), kXlsxMaxColumns - 1));
   }
   const std::vector<SheetSlice> sheets = PlanSheets(table, max_rows_per_sheet);
-  std::vector<std::string> names;
-  for (const SheetSlice& s : sheets) names.push_back(s.name);
-
-  MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
-  XlsxStreamWriter writer([&file](std::string_view bytes) { return file.Write(bytes); }, path);
-  MSP_RETURN_IF_ERROR(writer.Begin(names));
+  MSP_ASSIGN_OR_RETURN(std::unique_ptr<XlsxWorkbook> book,
+                       XlsxWorkbook::Create(path, (table.row_count() + 1) * (table.rank_count() + 1) * sheets.size()));
+  XlsxCellStyle outlier;  // Excel's "Light Red Fill with Dark Red Text"
+  outlier.fill_rgb = 0xFFC7CE;
+  outlier.font_rgb = 0x9C0006;
+  const uint32_t outlier_style = book->AddStyle(outlier);
   for (const SheetSlice& slice : sheets) {
-    const MergeSheetRows rows(table, highlight_factor, slice);
-    MSP_RETURN_IF_ERROR(writer.WriteSheet(rows.Layout(), [&rows](uint64_t first, uint64_t end, XlsxRowXml* xml) {
-      rows.Format(first, end, xml);
+    const MergeSheetRows rows(table, highlight_factor, slice, outlier_style);
+    MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(slice.name));
+    sheet->SetWidths(rows.Widths());
+    MSP_RETURN_IF_ERROR(sheet->WriteHeader(rows.Header(), 0));
+    MSP_RETURN_IF_ERROR(sheet->WriteRows(slice.rows, [&rows](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
+      rows.Format(first, end, batch);
     }));
   }
-  MSP_RETURN_IF_ERROR(writer.Finish());
-  return file.Commit();
+  return book->Close();
 }
 
 }  // namespace msprobe::compare

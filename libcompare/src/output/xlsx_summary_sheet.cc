@@ -1,9 +1,11 @@
 // The summary sheet of our xlsx (docs/compatibility.md, "Outputs"): counts per Result, the first error in execution
-// order with a link to its row, and a line chart of the main metric along the row order.
+// order with a link to its row, and a chart of the main metric along the row order.
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "msprobe/compare/metrics/thresholds.h"
 #include "xlsx/xlsx_common_internal.h"
@@ -12,12 +14,19 @@
 namespace msprobe::compare::internal {
 namespace {
 
-// Left block: labels in A, values in B. Chart data in D (row number) and E (metric), chart at G2.
-constexpr uint32_t kLabelCol = 0, kValueCol = 1, kRowNoCol = 3, kMetricCol = 4, kChartCol = 6;
+// Left block: labels in A, values in B. Along the rows: row number in D, the metric in E, what the
+// chart plots in F and, on error rows only, in G; the chart at I2.
+constexpr uint32_t kLabelCol = 0, kValueCol = 1, kRowNoCol = 3, kMetricCol = 4, kPlottedCol = 5, kErrorCol = 6,
+                   kChartCol = 8;
 constexpr uint64_t kLeftRows = 12;
 // Excel 2007's limit of points in one chart series; longer tables are charted per bucket of rows.
 constexpr size_t kMaxChartPoints = 32000;
 constexpr double kLabelWidth = 14, kValueWidth = 50, kMetricWidth = 16;
+// The log axis cannot show 0: values below this (an exact match; msprobe rounds Cosine above 0.9999
+// to 6 decimals, so 1 - Cosine is otherwise at least 1e-6) are plotted on it.
+constexpr double kPlotFloor = 1e-10;
+constexpr uint32_t kSeriesRgb = 0x4472C4, kErrorRgb = 0xFF0000;  // Office's first series blue; our error red
+constexpr uint8_t kErrorMarkerSize = 6;
 
 std::optional<double> ParseDouble(std::string_view s) {
   double v = 0;
@@ -26,35 +35,26 @@ std::optional<double> ParseDouble(std::string_view s) {
   return v;
 }
 
-// Opens its row at the first cell, so rows without cells are left out as Excel does.
-class LazyRow {
- public:
-  LazyRow(XlsxRowXml* xml, uint64_t row) : xml_(xml), row_(row) {}
-  ~LazyRow() {
-    if (open_) xml_->EndRow();
-  }
-  XlsxRowXml* operator->() {
-    if (!open_) xml_->BeginRow(row_);
-    open_ = true;
-    return xml_;
-  }
-
- private:
-  XlsxRowXml* xml_;
-  uint64_t row_;
-  bool open_ = false;
-};
-
 }  // namespace
 
-std::vector<XlsxCellStyle> CompareCellStyles() {
-  std::vector<XlsxCellStyle> styles(kStylePercent - kXlsxFirstCustomStyle + 1);
-  styles[kStyleError - kXlsxFirstCustomStyle].fill_rgb = kRedFill;
-  styles[kStyleWarning - kXlsxFirstCustomStyle].fill_rgb = kYellowFill;
-  styles[kStyleFirstDiff - kXlsxFirstCustomStyle].fill_rgb = 0xFFA500;
-  styles[kStyleBold - kXlsxFirstCustomStyle].bold = true;
-  styles[kStyleLink - kXlsxFirstCustomStyle].hyperlink = true;
-  styles[kStylePercent - kXlsxFirstCustomStyle].number_format = 10;  // built-in "0.00%"
+CompareStyles CompareStyles::AddTo(XlsxWorkbook* book) {
+  CompareStyles styles;
+  XlsxCellStyle style;
+  style.fill_rgb = kRedFill;
+  styles.error = book->AddStyle(style);
+  style.fill_rgb = kYellowFill;
+  styles.warning = book->AddStyle(style);
+  style.fill_rgb = 0xFFA500;
+  styles.first_diff = book->AddStyle(style);
+  XlsxCellStyle bold;
+  bold.bold = true;
+  styles.bold = book->AddStyle(bold);
+  XlsxCellStyle link;
+  link.hyperlink = true;
+  styles.link = book->AddStyle(link);
+  XlsxCellStyle percent;
+  percent.number_format = 10;  // built-in "0.00%"
+  styles.percent = book->AddStyle(percent);
   return styles;
 }
 
@@ -83,8 +83,9 @@ std::optional<double> MetricValue(const Cell& cell) {
   return v;
 }
 
-XlsxSummarySheet::XlsxSummarySheet(const ResultTable& table, const std::vector<XlsxDataSheet>& sheets)
-    : table_(table), sheets_(sheets) {
+XlsxSummarySheet::XlsxSummarySheet(const ResultTable& table, const std::vector<XlsxDataSheet>& sheets,
+                                   const CompareStyles& styles)
+    : table_(table), sheets_(sheets), styles_(styles) {
   for (size_t i = 0; i < table.rows.size(); ++i) {
     switch (table.rows[i].result) {
       case Verdict::kPass: ++pass_; break;
@@ -96,9 +97,16 @@ XlsxSummarySheet::XlsxSummarySheet(const ResultTable& table, const std::vector<X
     }
   }
   chart_ = table.mode != CompareMode::kMd5 && !table.rows.empty();
-  metric_ = table.mode == CompareMode::kTensor ? static_cast<int>(kCosine) : static_cast<int>(kNormRel);
-  metric_name_ = table.mode == CompareMode::kTensor ? "Cosine" : "NormRelativeErr";
+  const bool tensor = table.mode == CompareMode::kTensor;
+  metric_ = tensor ? static_cast<int>(kCosine) : static_cast<int>(kNormRel);
+  metric_name_ = tensor ? "Cosine" : "NormRelativeErr";
+  plotted_name_ = tensor ? "1 - Cosine" : "NormRelativeErr";
   if (chart_) points_ = ChartPoints();
+}
+
+double XlsxSummarySheet::Plotted(double metric) const {
+  const double v = table_.mode == CompareMode::kTensor ? 1 - metric : std::fabs(metric);
+  return std::max(v, kPlotFloor);
 }
 
 // One point per row, or per bucket of rows past kMaxChartPoints, keeping the worst value (lowest
@@ -111,6 +119,7 @@ std::vector<XlsxSummarySheet::ChartPoint> XlsxSummarySheet::ChartPoints() const 
   for (size_t begin = 0; begin < n; begin += stride) {
     ChartPoint point{begin + 1, std::nullopt};
     for (size_t i = begin; i < std::min(n, begin + stride); ++i) {
+      point.error = point.error || table_.rows[i].result == Verdict::kError;
       const std::vector<Cell>& metrics = table_.rows[i].metrics;
       if (static_cast<size_t>(metric_) >= metrics.size()) continue;
       const std::optional<double> v = MetricValue(metrics[metric_]);
@@ -135,81 +144,69 @@ std::string XlsxSummarySheet::Link(size_t row) const {
   return "'" + sheet->name + "'!A" + std::to_string(xl_row);
 }
 
-XlsxSheetLayout XlsxSummarySheet::Layout() const {
-  XlsxSheetLayout layout;
-  layout.name = kName;
-  layout.widths = {kLabelWidth, kValueWidth};
-  if (chart_) {
-    layout.widths.insert(layout.widths.end(), {0, 0, kMetricWidth});
-    // Relative errors read best as percentages, as G3 prints them.
-    if (table_.mode == CompareMode::kSummary) layout.column_styles = {0, 0, 0, 0, kStylePercent};
-  }
-  layout.rows = std::max<uint64_t>(kLeftRows, points_.size() + 1);
-  uint64_t text_bytes = 0;
-  if (first_error_) {
-    text_bytes += table_.rows[*first_error_].npu_name.size() * 2;  // the cell and the link's display
-    layout.hyperlinks.push_back({"B7", Link(*first_error_), table_.rows[*first_error_].npu_name});
-  }
-  if (table_.first_diff_row) {
-    const std::string& name = table_.rows[*table_.first_diff_row].npu_name;
-    text_bytes += name.size() * 2 + kExcelMaxCellChars * 4;  // and the stack, at most 32767 characters
-    layout.hyperlinks.push_back({"B11", Link(*table_.first_diff_row), name});
-  }
-  // A row's markup stays under 256 bytes; an escaped text byte under 7 (_x001F_).
-  layout.xml_bytes_bound = layout.rows * 256 + text_bytes * 7 + 8192;
-  if (chart_) {
-    XlsxLineChart chart;
-    chart.title = std::string(metric_name_) + " along the execution order";
-    chart.series_name = metric_name_;
-    chart.x_axis_title = "row";
-    chart.y_axis_title = metric_name_;
-    chart.categories = XlsxRangeRef(kName, kRowNoCol, 2, points_.size() + 1);
-    chart.values = XlsxRangeRef(kName, kMetricCol, 2, points_.size() + 1);
-    chart.column = kChartCol;
-    chart.row = 1;
-    layout.chart = std::move(chart);
-  }
-  return layout;
+uint64_t XlsxSummarySheet::Rows() const { return std::max<uint64_t>(kLeftRows, points_.size() + 1); }
+
+std::vector<double> XlsxSummarySheet::Widths() const {
+  if (!chart_) return {kLabelWidth, kValueWidth};
+  return {kLabelWidth, kValueWidth, 0, 0, kMetricWidth, kMetricWidth, kMetricWidth};
 }
 
-void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowXml* xml) const {
-  const uint32_t metric_style = table_.mode == CompareMode::kSummary ? kStylePercent : 0;
+std::optional<XlsxChart> XlsxSummarySheet::Chart() const {
+  if (!chart_) return std::nullopt;
+  const uint64_t last = points_.size() + 1;
+  XlsxChart chart;
+  chart.title = std::string(plotted_name_) + " along the execution order";
+  chart.x_axis_title = "row";
+  chart.y_axis_title = fmt::format("{} (log scale; below {:g} drawn at {:g})", plotted_name_, kPlotFloor, kPlotFloor);
+  chart.log_y = true;
+  const std::string x = XlsxRangeRef(kName, kRowNoCol, 2, last);
+  chart.series.push_back({plotted_name_, x, XlsxRangeRef(kName, kPlottedCol, 2, last), kSeriesRgb, true, 3});
+  chart.series.push_back({"error rows", x, XlsxRangeRef(kName, kErrorCol, 2, last), kErrorRgb, false, kErrorMarkerSize});
+  chart.column = kChartCol;
+  chart.row = 1;
+  return chart;
+}
+
+void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowBatch* batch) const {
+  // Relative errors read best as percentages, as G3 prints them.
+  const uint32_t metric_style = table_.mode == CompareMode::kSummary ? styles_.percent : 0;
   for (uint64_t r = first; r < end; ++r) {
-    LazyRow row(xml, r + 1);
+    batch->BeginRow(r + 1);
     switch (r) {
       case 0:
-        row->Text(kLabelCol, "Result", kStyleBold);
-        row->Text(kValueCol, "Count", kStyleBold);
+        batch->Text(kLabelCol, "Result", styles_.bold);
+        batch->Text(kValueCol, "Count", styles_.bold);
         break;
       case 1: case 2: case 3: case 4: {
         static const char* const kLabels[] = {"pass", "warning", "error", "total"};
         const size_t counts[] = {pass_, warning_, error_, table_.rows.size()};
-        row->Text(kLabelCol, kLabels[r - 1]);
-        row->Number(kValueCol, static_cast<double>(counts[r - 1]));
+        batch->Text(kLabelCol, kLabels[r - 1]);
+        batch->Number(kValueCol, static_cast<double>(counts[r - 1]));
         break;
       }
       case 6:
-        row->Text(kLabelCol, "First error", kStyleBold);
+        batch->Text(kLabelCol, "First error", styles_.bold);
         if (first_error_) {
-          row->Text(kValueCol, ExcelText(table_.rows[*first_error_].npu_name), kStyleLink);
+          batch->Link(kValueCol, ExcelText(table_.rows[*first_error_].npu_name), Link(*first_error_), styles_.link);
         } else {
-          row->Text(kValueCol, "none");
+          batch->Text(kValueCol, "none");
         }
         break;
       case 7:
         if (!first_error_) break;
-        row->Text(kLabelCol, "Sheet");
-        row->Text(kValueCol, Locate(*first_error_).first->name);
+        batch->Text(kLabelCol, "Sheet");
+        batch->Text(kValueCol, Locate(*first_error_).first->name);
         break;
       case 8:
         if (!first_error_) break;
-        row->Text(kLabelCol, "Row");
-        row->Number(kValueCol, static_cast<double>(Locate(*first_error_).second));
+        batch->Text(kLabelCol, "Row");
+        batch->Number(kValueCol, static_cast<double>(Locate(*first_error_).second));
         break;
       case 10:
         if (!table_.first_diff_row) break;
-        row->Text(kLabelCol, "First diff", kStyleBold);
-        row->Text(kValueCol, ExcelText(table_.rows[*table_.first_diff_row].npu_name), kStyleLink);
+        batch->Text(kLabelCol, "First diff", styles_.bold);
+        batch->Link(kValueCol, ExcelText(table_.rows[*table_.first_diff_row].npu_name), Link(*table_.first_diff_row),
+                    styles_.link);
         break;
       case 11: {
         if (!table_.first_diff_row) break;
@@ -219,8 +216,8 @@ void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowXml* xml) con
         while (api_first > 0 && table_.rows[api_first - 1].api == api && table_.rows[api_first].stack_info == "N/A") {
           --api_first;
         }
-        row->Text(kLabelCol, "Stack");
-        row->Text(kValueCol, ExcelText(table_.rows[api_first].stack_info));
+        batch->Text(kLabelCol, "Stack");
+        batch->Text(kValueCol, ExcelText(table_.rows[api_first].stack_info));
         break;
       }
       default:
@@ -228,13 +225,18 @@ void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowXml* xml) con
     }
     if (!chart_ || r > points_.size()) continue;
     if (r == 0) {
-      row->Text(kRowNoCol, "Row", kStyleBold);
-      row->Text(kMetricCol, metric_name_, kStyleBold);
+      batch->Text(kRowNoCol, "Row", styles_.bold);
+      batch->Text(kMetricCol, metric_name_, styles_.bold);
+      batch->Text(kPlottedCol, fmt::format("{} (plotted)", plotted_name_), styles_.bold);
+      batch->Text(kErrorCol, "error rows", styles_.bold);
       continue;
     }
     const ChartPoint& point = points_[r - 1];
-    row->Number(kRowNoCol, static_cast<double>(point.row_no));
-    if (point.value) row->Number(kMetricCol, *point.value, metric_style);
+    batch->Number(kRowNoCol, static_cast<double>(point.row_no));
+    if (!point.value) continue;
+    batch->Number(kMetricCol, *point.value, metric_style);
+    batch->Number(kPlottedCol, Plotted(*point.value));
+    if (point.error) batch->Number(kErrorCol, Plotted(*point.value));
   }
 }
 

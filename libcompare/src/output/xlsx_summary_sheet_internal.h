@@ -10,20 +10,21 @@
 
 #include "msprobe/compare/output/cell.h"
 #include "msprobe/compare/output/result_table.h"
-#include "msprobe/compare/xlsx/xlsx_row_xml.h"
-#include "msprobe/compare/xlsx/xlsx_stream_writer.h"
+#include "msprobe/compare/xlsx/xlsx_row_batch.h"
+#include "msprobe/compare/xlsx/xlsx_workbook.h"
 
 namespace msprobe::compare::internal {
 
-// The compare workbook's cell styles after XlsxStreamWriter's built-in ones, in the order of
-// CompareCellStyles().
-inline constexpr uint32_t kStyleError = kXlsxFirstCustomStyle;  // red row FFFF0000
-inline constexpr uint32_t kStyleWarning = kStyleError + 1;       // yellow row FFFFFF00
-inline constexpr uint32_t kStyleFirstDiff = kStyleError + 2;     // orange row FFFFA500: -da's first diff
-inline constexpr uint32_t kStyleBold = kStyleError + 3;          // summary labels
-inline constexpr uint32_t kStyleLink = kStyleError + 4;          // summary cells that link to a data row
-inline constexpr uint32_t kStylePercent = kStyleError + 5;       // statistics-mode relative errors (summary)
-std::vector<XlsxCellStyle> CompareCellStyles();
+// The compare workbook's cell styles, added to its workbook by AddTo.
+struct CompareStyles {
+  uint32_t error = 0;       // red row FFFF0000
+  uint32_t warning = 0;     // yellow row FFFFFF00
+  uint32_t first_diff = 0;  // orange row FFFFA500: -da's first diff
+  uint32_t bold = 0;        // summary labels
+  uint32_t link = 0;        // summary cells that link to a data row
+  uint32_t percent = 0;     // statistics-mode relative errors (summary)
+  static CompareStyles AddTo(XlsxWorkbook* book);
+};
 
 // One data sheet: rows [first_row, first_row + rows) of the table.
 struct XlsxDataSheet {
@@ -37,36 +38,45 @@ struct XlsxDataSheet {
 std::optional<double> MetricValue(const Cell& cell);
 
 // The sheet "summary" after the data sheets: counts per Result (A1:B5), the first error with a
-// link to its row (A7:B9), the -da first diff with a link and its stack (A11:B12), and the main
-// metric along the rows (D:E) under a line chart at G2.
+// link to its row (A7:B9), the -da first diff with a link and its stack (A11:B12), and along the
+// rows (D:G) the main metric, the value the chart plots and that value again on error rows only,
+// under a chart at I2 (docs/compare.md §5.3).
 class XlsxSummarySheet {
  public:
   static constexpr char kName[] = "summary";
 
-  XlsxSummarySheet(const ResultTable& table, const std::vector<XlsxDataSheet>& sheets);
+  XlsxSummarySheet(const ResultTable& table, const std::vector<XlsxDataSheet>& sheets, const CompareStyles& styles);
 
-  bool has_chart() const { return chart_; }
-  XlsxSheetLayout Layout() const;
+  // Sheet rows 1 … Rows().
+  uint64_t Rows() const;
+  std::vector<double> Widths() const;
   // Sheet rows [first + 1, end + 1); reads only the table, so chunks may run in parallel.
-  void Format(uint64_t first, uint64_t end, XlsxRowXml* xml) const;
+  void Format(uint64_t first, uint64_t end, XlsxRowBatch* batch) const;
+  // The chart, when the mode has a metric to plot.
+  std::optional<XlsxChart> Chart() const;
 
  private:
   struct ChartPoint {
     size_t row_no;                // 1-based table row where the bucket starts
     std::optional<double> value;  // the bucket's worst metric; a gap when none is a number
+    bool error = false;           // the bucket holds an error row
   };
   std::vector<ChartPoint> ChartPoints() const;
+  // What the chart plots for a metric value: 1 - Cosine, or NormRelativeErr, floored for the log axis.
+  double Plotted(double metric) const;
   // The data sheet holding table row `row` and its 1-based Excel row there.
   std::pair<const XlsxDataSheet*, size_t> Locate(size_t row) const;
   std::string Link(size_t row) const;
 
   const ResultTable& table_;
   const std::vector<XlsxDataSheet>& sheets_;
+  CompareStyles styles_;
   size_t pass_ = 0, warning_ = 0, error_ = 0;
   std::optional<size_t> first_error_;
   bool chart_ = false;
   int metric_ = 0;
   const char* metric_name_ = "";
+  const char* plotted_name_ = "";
   std::vector<ChartPoint> points_;
 };
 

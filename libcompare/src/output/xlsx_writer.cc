@@ -1,21 +1,19 @@
 #include "msprobe/compare/output/xlsx_writer.h"
 
 #include <fmt/format.h>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "msprobe/compare/xlsx/xlsx_workbook.h"
 #include "msprobe/dump/formats/python_format.h"
-#include "msprobe/compare/xlsx/xlsx_stream_writer.h"
-#include "msprobe/dump/io/atomic_file.h"
-#include "xlsx/xlsx_common_internal.h"
 #include "output/xlsx_summary_sheet_internal.h"
+#include "xlsx/xlsx_common_internal.h"
 
 namespace msprobe::compare {
 namespace {
 
+using internal::CompareStyles;
 using internal::ExcelText;
 using internal::Utf8Length;
 using internal::XlsxDataSheet;
@@ -24,10 +22,6 @@ using internal::XlsxSummarySheet;
 constexpr size_t kWidthSampleRows = 1000;  // widths follow the first rows; enough to see each column's kind
 constexpr double kMinColumnWidth = 8;
 constexpr double kMaxColumnWidth = 60;
-// Each string of a row is counted with room for what JSON (Err_message) and Python (Data_name) add:
-// quotes, brackets and separators. Their escapes ("\u0001", "\x01") grow a byte no more than XML's
-// does, and never stack with it: their outputs need no XML escape but '&', '<', '>'.
-constexpr uint64_t kStringOverheadBound = 16;
 
 std::vector<double> ColumnWidths(const ResultTable& table, const std::vector<std::string>& header) {
   std::vector<size_t> longest(header.size());
@@ -44,17 +38,17 @@ std::vector<double> ColumnWidths(const ResultTable& table, const std::vector<std
   return widths;
 }
 
-// A row's cells as SpreadsheetML, straight from the row's fields (no Cell copies).
-class DataRowXml final : public ResultCellVisitor {
+// A row's cells, straight from the row's fields (no Cell copies).
+class DataRowCells final : public ResultCellVisitor {
  public:
-  DataRowXml(XlsxRowXml* xml, uint32_t style) : xml_(xml), style_(style) {}
+  DataRowCells(XlsxRowBatch* batch, uint32_t style) : batch_(batch), style_(style) {}
 
   void Text(std::string_view text) override {
     // Always a string cell, never a formula, so texts such as "=1+1" need no defusing here.
     if (!text.empty()) {
-      xml_->Text(column_, ExcelText(text), style_);
+      batch_->Text(column_, ExcelText(text), style_);
     } else if (style_ != 0) {
-      xml_->Blank(column_, style_);
+      batch_->Blank(column_, style_);
     }
     ++column_;
   }
@@ -64,61 +58,31 @@ class DataRowXml final : public ResultCellVisitor {
       case Cell::Kind::kFloat:
         // A cell cannot hold inf or NaN; those keep Python's spelling as text, as in the CSV.
         if (std::isfinite(cell.number())) {
-          xml_->Number(column_++, cell.number(), style_);
+          batch_->Number(column_++, cell.number(), style_);
         } else {
           Text(PythonFloatRepr(cell.number()));
         }
         return;
-      case Cell::Kind::kInt: xml_->Number(column_++, static_cast<double>(cell.integer()), style_); return;
-      case Cell::Kind::kBool: xml_->Bool(column_++, cell.boolean(), style_); return;
+      case Cell::Kind::kInt: batch_->Number(column_++, static_cast<double>(cell.integer()), style_); return;
+      case Cell::Kind::kBool: batch_->Bool(column_++, cell.boolean(), style_); return;
       case Cell::Kind::kText: Text(cell.text()); return;
     }
   }
 
  private:
-  XlsxRowXml* xml_;
+  XlsxRowBatch* batch_;
   uint32_t style_;
   uint32_t column_ = 0;
 };
 
-uint32_t RowStyle(const ResultTable& table, size_t row) {
-  if (table.first_diff_row == row) return internal::kStyleFirstDiff;
+uint32_t RowStyle(const ResultTable& table, size_t row, const CompareStyles& styles) {
+  if (table.first_diff_row == row) return styles.first_diff;
   switch (table.rows[row].result) {
     case Verdict::kPass: return 0;
-    case Verdict::kWarning: return internal::kStyleWarning;
-    case Verdict::kError: return internal::kStyleError;
+    case Verdict::kWarning: return styles.warning;
+    case Verdict::kError: return styles.error;
   }
   return 0;
-}
-
-// Bytes of every string a row's cells are made of.
-uint64_t RowTextBytes(const ResultRow& r) {
-  uint64_t sum = 0;
-  auto add = [&sum](std::string_view s) { sum += s.size() + kStringOverheadBound; };
-  for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape, &r.bench_shape,
-                               &r.npu_requires_grad, &r.bench_requires_grad, &r.stack_info,
-                               &r.npu_data_name, &r.bench_data_name}) {
-    add(*s);
-  }
-  add(VerdictName(r.result));
-  add(AccuracyName(r.accuracy));
-  for (const std::string& m : r.err_messages) add(m);
-  for (const Cell& c : r.metrics) add(c.text());
-  for (const Cell& c : r.npu_stats) add(c.text());
-  for (const Cell& c : r.bench_stats) add(c.text());
-  return sum;
-}
-
-uint64_t SheetXmlBound(const ResultTable& table, const XlsxDataSheet& sheet, size_t columns) {
-  return XlsxSheetXmlBound(uint64_t{sheet.rows} + 1, columns, [&] {
-    return tbb::parallel_reduce(
-        tbb::blocked_range<size_t>(sheet.first_row, sheet.first_row + sheet.rows, 4096), uint64_t{0},
-        [&](const tbb::blocked_range<size_t>& range, uint64_t sum) {
-          for (size_t i = range.begin(); i < range.end(); ++i) sum += RowTextBytes(table.rows[i]);
-          return sum;
-        },
-        [](uint64_t a, uint64_t b) { return a + b; });
-  });
 }
 
 // G3 save_excel's slicing (docs/compare.md §1.4).
@@ -146,46 +110,31 @@ Result<std::vector<std::string>> WriteXlsx(const std::string& path, const Result
   }
   const std::vector<double> widths = ColumnWidths(table, header);
   const std::vector<XlsxDataSheet> sheets = PlanSheets(table.rows.size(), max_rows_per_sheet);
-  const XlsxSummarySheet summary(table, sheets);
 
-  std::vector<XlsxSheetPlan> plans;
-  for (const XlsxDataSheet& sheet : sheets) {
-    XlsxSheetPlan plan;
-    plan.name = sheet.name;
-    plan.filter_columns = static_cast<uint32_t>(header.size());
-    plan.filter_rows = sheet.rows;
-    plans.push_back(std::move(plan));
-  }
-  XlsxSheetPlan summary_plan;
-  summary_plan.name = XlsxSummarySheet::kName;
-  summary_plan.chart = summary.has_chart();
-  plans.push_back(std::move(summary_plan));
-
-  MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
-  XlsxStreamWriter writer([&file](std::string_view bytes) { return file.Write(bytes); }, path);
-  MSP_RETURN_IF_ERROR(writer.Begin(plans, internal::CompareCellStyles()));
-  for (const XlsxDataSheet& sheet : sheets) {
-    XlsxSheetLayout layout;
-    layout.name = sheet.name;
-    layout.header = header;
-    layout.widths = widths;
-    layout.rows = sheet.rows;
-    layout.xml_bytes_bound = SheetXmlBound(table, sheet, header.size());
-    MSP_RETURN_IF_ERROR(writer.WriteSheet(layout, [&](uint64_t first, uint64_t end, XlsxRowXml* xml) {
+  MSP_ASSIGN_OR_RETURN(std::unique_ptr<XlsxWorkbook> book, XlsxWorkbook::Create(path, (table.rows.size() + 1) * header.size()));
+  const CompareStyles styles = CompareStyles::AddTo(book.get());
+  for (const XlsxDataSheet& data : sheets) {
+    MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(data.name));
+    sheet->SetWidths(widths);
+    MSP_RETURN_IF_ERROR(sheet->WriteHeader(header, data.rows));
+    MSP_RETURN_IF_ERROR(sheet->WriteRows(data.rows, [&](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
       for (uint64_t i = first; i < end; ++i) {
-        const size_t row = sheet.first_row + i;
-        xml->BeginRow(i + 2, RowStyle(table, row));
-        DataRowXml cells(xml, RowStyle(table, row));
+        const size_t row = data.first_row + i;
+        const uint32_t style = RowStyle(table, row, styles);
+        batch->BeginRow(i + 2, style);
+        DataRowCells cells(batch, style);
         table.VisitCells(table.rows[row], &cells);
-        xml->EndRow();
       }
     }));
   }
-  MSP_RETURN_IF_ERROR(writer.WriteSheet(summary.Layout(), [&summary](uint64_t first, uint64_t end, XlsxRowXml* xml) {
-    summary.Format(first, end, xml);
+  const XlsxSummarySheet summary(table, sheets, styles);
+  MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(XlsxSummarySheet::kName));
+  sheet->SetWidths(summary.Widths());
+  MSP_RETURN_IF_ERROR(sheet->WriteRows(summary.Rows(), [&summary](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
+    summary.Format(first, end, batch);
   }));
-  MSP_RETURN_IF_ERROR(writer.Finish());
-  MSP_RETURN_IF_ERROR(file.Commit());
+  if (const std::optional<XlsxChart> chart = summary.Chart()) MSP_RETURN_IF_ERROR(sheet->InsertChart(*chart));
+  MSP_RETURN_IF_ERROR(book->Close());
   return std::vector<std::string>{path};
 }
 

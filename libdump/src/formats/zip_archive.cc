@@ -7,9 +7,20 @@
 #include <algorithm>
 #include <memory>
 
-#include "formats/zip_format_internal.h"
-
 namespace msprobe {
+namespace zip {  // the record signatures and fields of the zip format (PKWARE APPNOTE 4.3)
+
+constexpr uint32_t kLocalHeaderSignature = 0x04034b50;
+constexpr uint32_t kCentralHeaderSignature = 0x02014b50;
+constexpr uint32_t kEndSignature = 0x06054b50;
+constexpr uint32_t kZip64EndSignature = 0x06064b50;
+constexpr uint32_t kZip64LocatorSignature = 0x07064b50;
+constexpr uint16_t kZip64ExtraId = 0x0001;
+constexpr uint16_t kMethodStored = 0;
+constexpr uint16_t kMethodDeflate = 8;
+constexpr size_t kLocalHeaderSize = 30;  // the fixed part, before name and extra field
+
+}  // namespace zip
 namespace {
 
 constexpr uint64_t kEndSize = 22;

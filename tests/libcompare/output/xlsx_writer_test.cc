@@ -185,9 +185,14 @@ TEST(XlsxWriterTest, WritesTypedCellsHighlightsAndSummary) {
   EXPECT_NE(CellXml(sum, "E2").find("<v>0.123</v>"), std::string::npos) << CellXml(sum, "E2");
   EXPECT_TRUE(CellXml(sum, "E3").empty());  // "=1+1" is no number: a gap in the line
   EXPECT_NE(CellXml(sum, "E4").find("<v>0.005</v>"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "F2").find("<v>0.123</v>"), std::string::npos);  // plotted as it is
+  EXPECT_TRUE(CellXml(sum, "G2").empty());  // not an error row
   const std::string chart = Unzip(out, "xl/charts/chart1.xml");
-  EXPECT_NE(chart.find("<c:lineChart>"), std::string::npos);
-  EXPECT_NE(chart.find("summary!$E$2:$E$5"), std::string::npos) << chart.substr(0, 3000);
+  EXPECT_NE(chart.find("<c:scatterChart>"), std::string::npos);
+  EXPECT_NE(chart.find("<c:xVal><c:numRef><c:f>summary!$D$2:$D$5</c:f>"), std::string::npos) << chart.substr(0, 3000);
+  EXPECT_NE(chart.find("<c:yVal><c:numRef><c:f>summary!$F$2:$F$5</c:f>"), std::string::npos);
+  EXPECT_NE(chart.find("<c:yVal><c:numRef><c:f>summary!$G$2:$G$5</c:f>"), std::string::npos);
+  EXPECT_NE(chart.find("<c:logBase val=\"10\"/>"), std::string::npos);
 }
 
 TEST(XlsxWriterTest, TensorModeChartsCosineAndMd5ModeHasNoChart) {
@@ -203,9 +208,12 @@ TEST(XlsxWriterTest, TensorModeChartsCosineAndMd5ModeHasNoChart) {
   const std::string sum = Unzip(tmp.Path("t.xlsx"), "xl/worksheets/sheet2.xml");
   EXPECT_NE(CellXml(sum, "E1").find("Cosine"), std::string::npos);
   EXPECT_NE(CellXml(sum, "E2").find("<v>0.999</v>"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "F1").find("1 - Cosine (plotted)"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "F2").find("<v>0.001000000000000001</v>"), std::string::npos) << CellXml(sum, "F2");
   EXPECT_TRUE(CellXml(sum, "E3").empty());
+  EXPECT_TRUE(CellXml(sum, "F3").empty());
   EXPECT_NE(CellXml(sum, "B7").find("none"), std::string::npos);
-  EXPECT_NE(Unzip(tmp.Path("t.xlsx"), "xl/charts/chart1.xml").find("summary!$E$2:$E$3"), std::string::npos);
+  EXPECT_NE(Unzip(tmp.Path("t.xlsx"), "xl/charts/chart1.xml").find("summary!$F$2:$F$3"), std::string::npos);
 
   t.mode = CompareMode::kMd5;
   for (ResultRow& r : t.rows) r.metrics = {Cell::Text("1a2b3c4d"), Cell::Text("1a2b3c4d")};
@@ -254,14 +262,19 @@ TEST(XlsxWriterTest, LongTablesAreChartedPerBucketKeepingTheWorst) {
                                            Cell::Float(1), Cell::Float(1)});
   t.rows.assign(64001, good);
   t.rows[40000].metrics[kCosine] = Cell::Float(0.5);
+  t.rows[40000].result = Verdict::kError;
   ASSERT_TRUE(WriteXlsx(tmp.Path("long.xlsx"), t).ok());
   // 64001 rows in buckets of 3: 21334 points; table row 40001 falls in the bucket starting at 40000.
   const std::string sum = Unzip(tmp.Path("long.xlsx"), "xl/worksheets/sheet2.xml");
   EXPECT_NE(CellXml(sum, "D13335").find("<v>40000</v>"), std::string::npos) << CellXml(sum, "D13335");
   EXPECT_NE(CellXml(sum, "E13335").find("<v>0.5</v>"), std::string::npos) << CellXml(sum, "E13335");
+  EXPECT_NE(CellXml(sum, "F13335").find("<v>0.5</v>"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "G13335").find("<v>0.5</v>"), std::string::npos);  // the error's bucket is marked
   EXPECT_NE(CellXml(sum, "E13336").find("<v>1</v>"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "F13336").find("<v>1E-10</v>"), std::string::npos);  // 1 - 1 on the log axis' floor
+  EXPECT_TRUE(CellXml(sum, "G13336").empty());
   EXPECT_TRUE(CellXml(sum, "D21336").empty());
-  EXPECT_NE(Unzip(tmp.Path("long.xlsx"), "xl/charts/chart1.xml").find("summary!$E$2:$E$21335"), std::string::npos);
+  EXPECT_NE(Unzip(tmp.Path("long.xlsx"), "xl/charts/chart1.xml").find("summary!$F$2:$F$21335"), std::string::npos);
 }
 
 // Our data sheet keeps msprobe's layout: its xlsx (openpyxl) has the same header cells in row 1.

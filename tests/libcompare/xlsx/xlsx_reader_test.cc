@@ -6,8 +6,8 @@
 
 #include "msprobe/compare/output/result_table.h"
 #include "msprobe/compare/output/xlsx_writer.h"
-#include "msprobe/dump/formats/zip_stream_writer.h"
 #include "test_support.h"
+#include "zip_fixture.h"
 
 namespace msprobe::compare {
 namespace {
@@ -165,19 +165,12 @@ TEST(XlsxReader, LargeSheetStreamsAcrossInflateChunks) {
   EXPECT_EQ(seen, kRows);
 }
 
-// A one-sheet workbook around `sheet_data` (the inside of <sheetData>), deflated by our zip writer.
+// A one-sheet workbook around `sheet_data` (the inside of <sheetData>).
 std::string WorkbookAround(const std::string& sheet_data) {
-  std::string zip;
-  ZipStreamWriter writer([&](std::string_view b) { zip.append(b); return Status::Ok(); }, "t.xlsx");
-  EXPECT_TRUE(writer.AddDeflated("xl/_rels/workbook.xml.rels",
-                                 "<Relationships><Relationship Id=\"rId1\" Target=\"worksheets/sheet1.xml\"/>"
-                                 "</Relationships>").ok());
-  EXPECT_TRUE(writer.AddDeflated("xl/workbook.xml", "<workbook><sheets><sheet name=\"S\" r:id=\"rId1\"/></sheets>"
-                                                    "</workbook>").ok());
-  EXPECT_TRUE(writer.AddDeflated("xl/worksheets/sheet1.xml", "<worksheet><sheetData>" + sheet_data +
-                                                                 "</sheetData></worksheet>").ok());
-  EXPECT_TRUE(writer.Finish().ok());
-  return zip;
+  return testing::ZipOf({{"xl/_rels/workbook.xml.rels",
+                          "<Relationships><Relationship Id=\"rId1\" Target=\"worksheets/sheet1.xml\"/></Relationships>"},
+                         {"xl/workbook.xml", "<workbook><sheets><sheet name=\"S\" r:id=\"rId1\"/></sheets></workbook>"},
+                         {"xl/worksheets/sheet1.xml", "<worksheet><sheetData>" + sheet_data + "</sheetData></worksheet>"}});
 }
 
 // The reader takes cell tags in the usual form in one step and every other form token by token;

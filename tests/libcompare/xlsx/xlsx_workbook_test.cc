@@ -1,0 +1,260 @@
+// The workbook layer over libxlsxwriter (xlsx_workbook.h): rows formatted in parallel arrive in
+// order, texts reach Excel as written, the sheet features the compare and merge workbooks use are
+// in the package, and a failed workbook leaves nothing behind. How LibreOffice reads and draws the
+// workbooks is checked by tests/cli/libreoffice_*_test.sh.
+#include "msprobe/compare/xlsx/xlsx_workbook.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "msprobe/compare/xlsx/xlsx_reader.h"
+#include "msprobe/dump/formats/zip_archive.h"
+#include "test_support.h"
+
+namespace msprobe::compare {
+namespace {
+
+using msprobe::testing::ReadFile;
+using msprobe::testing::TempDir;
+using Type = XlsxCell::Type;
+
+// "r" and the row index (appended: GCC 12 flags "r" + std::to_string(i) with a false -Wrestrict).
+std::string RowName(uint64_t i) {
+  std::string name = "r";
+  name += std::to_string(i);
+  return name;
+}
+
+// A workbook: "data" (2 columns, 3 rows, autofiltered, one red row) and "my plot" (no header, a
+// link to data!A3 and a chart of B1:B3 over A1:A3).
+std::string FeatureWorkbook(const TempDir& dir) {
+  const std::string path = dir.Path("f.xlsx");
+  auto book = XlsxWorkbook::Create(path, 100);
+  EXPECT_TRUE(book.ok()) << book.status().ToString();
+  XlsxCellStyle red;
+  red.fill_rgb = 0xFF0000;
+  const uint32_t red_style = (*book)->AddStyle(red);
+  auto data = (*book)->AddSheet("data");
+  EXPECT_TRUE(data.ok());
+  (*data)->SetWidths({10, 8});
+  EXPECT_TRUE((*data)->WriteHeader({"name", "value"}, 3).ok());
+  EXPECT_TRUE((*data)->WriteRows(3, [&](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
+    for (uint64_t i = first; i < end; ++i) {
+      const uint32_t style = i == 1 ? red_style : 0;
+      batch->BeginRow(i + 2, style);
+      batch->Text(0, RowName(i), style);
+      if (i == 1) {
+        batch->Blank(1, style);
+      } else {
+        batch->Number(1, static_cast<double>(i) / 4, style);
+      }
+    }
+  }).ok());
+  auto plot = (*book)->AddSheet("my plot");
+  EXPECT_TRUE(plot.ok());
+  EXPECT_TRUE((*plot)->WriteRows(3, [](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
+    for (uint64_t i = first; i < end; ++i) {
+      batch->BeginRow(i + 1);
+      if (i == 0) {
+        batch->Link(0, "r1 & <more>", "'data'!A3");
+      } else {
+        batch->Number(0, static_cast<double>(i));
+      }
+      if (i != 1) batch->Number(1, static_cast<double>(i + 1) / 100);  // B2 blank: a gap
+    }
+  }).ok());
+  XlsxChart chart;
+  chart.title = "value along the rows";
+  chart.x_axis_title = "row";
+  chart.y_axis_title = "value";
+  chart.log_y = true;
+  chart.series.push_back({"value", XlsxRangeRef("my plot", 0, 1, 3), XlsxRangeRef("my plot", 1, 1, 3), 0x4472C4, true, 3});
+  chart.series.push_back({"marked", XlsxRangeRef("my plot", 0, 1, 3), XlsxRangeRef("my plot", 1, 1, 3), 0xFF0000, false, 6});
+  chart.column = 3;
+  chart.row = 1;
+  EXPECT_TRUE((*plot)->InsertChart(chart).ok());
+  EXPECT_TRUE((*book)->Close().ok());
+  return ReadFile(path);
+}
+
+std::string Member(const std::string& file, const std::string& name) {
+  auto archive = ZipArchive::Open(AsBytes(file), "f.xlsx");
+  if (!archive.ok()) return "no archive: " + archive.status().ToString();
+  const ZipEntry* entry = archive->Find(name);
+  if (!entry) return "no member " + name;
+  auto text = archive->ReadMember(*entry, 1 << 20);
+  return text.ok() ? *text : text.status().ToString();
+}
+
+bool Has(const std::string& xml, const std::string& fragment) { return xml.find(fragment) != std::string::npos; }
+
+TEST(XlsxWorkbook, HeaderIsFrozenAndAutofilteredWithTheHiddenFilterDatabaseName) {
+  TempDir dir;
+  const std::string file = FeatureWorkbook(dir);
+  const std::string sheet = Member(file, "xl/worksheets/sheet1.xml");
+  EXPECT_TRUE(Has(sheet, "<pane ySplit=\"1\" topLeftCell=\"A2\" activePane=\"bottomLeft\" state=\"frozen\"/>")) << sheet;
+  EXPECT_TRUE(Has(sheet, "<autoFilter ref=\"A1:B4\"/>"));
+  EXPECT_TRUE(Has(Member(file, "xl/workbook.xml"),
+                  "<definedName name=\"_xlnm._FilterDatabase\" localSheetId=\"0\" hidden=\"1\">data!$A$1:$B$4"));
+  EXPECT_FALSE(Has(Member(file, "xl/worksheets/sheet2.xml"), "autoFilter"));
+}
+
+TEST(XlsxWorkbook, RowStyleMarksTheWholeRowAndItsCells) {
+  TempDir dir;
+  const std::string sheet = Member(FeatureWorkbook(dir), "xl/worksheets/sheet1.xml");
+  // Style 1 is the header's; the red fill is the next.
+  EXPECT_TRUE(Has(sheet, "<row r=\"3\" s=\"2\" customFormat=\"1\"><c r=\"A3\" s=\"2\" t=\"inlineStr\">"
+                         "<is><t>r1</t></is></c><c r=\"B3\" s=\"2\"/></row>")) << sheet;
+  EXPECT_TRUE(Has(Member(FeatureWorkbook(dir), "xl/styles.xml"), "<fgColor rgb=\"FFFF0000\"/>"));
+}
+
+TEST(XlsxWorkbook, InternalLinkHasItsLocation) {
+  TempDir dir;
+  const std::string sheet = Member(FeatureWorkbook(dir), "xl/worksheets/sheet2.xml");
+  EXPECT_TRUE(Has(sheet, "<hyperlink ref=\"A1\" location=\"'data'!A3\" display=\"r1 &amp; &lt;more&gt;\"/>")) << sheet;
+}
+
+TEST(XlsxWorkbook, ChartIsAStraightScatterWithGapsALogAxisAndMarkedSeries) {
+  TempDir dir;
+  const std::string file = FeatureWorkbook(dir);
+  EXPECT_TRUE(Has(Member(file, "xl/worksheets/sheet2.xml"), "<drawing r:id=\"rId1\"/>"));
+  const std::string chart = Member(file, "xl/charts/chart1.xml");
+  EXPECT_TRUE(Has(chart, "<c:scatterChart><c:scatterStyle val=\"lineMarker\"/>")) << chart;
+  // Blanks as gaps is the default libxlsxwriter leaves unsaid: Excel's, and LibreOffice's for a
+  // file whose docProps/app.xml says Excel 12 (LibreOffice's default is 0 for other files).
+  EXPECT_FALSE(Has(chart, "<c:dispBlanksAs"));
+  EXPECT_TRUE(Has(Member(file, "docProps/app.xml"), "<AppVersion>12.0000</AppVersion>"));
+  EXPECT_TRUE(Has(chart, "<c:logBase val=\"10\"/>"));
+  EXPECT_TRUE(Has(chart, "<c:f>'my plot'!$A$1:$A$3</c:f>"));
+  EXPECT_TRUE(Has(chart, "<c:f>'my plot'!$B$1:$B$3</c:f>"));
+  EXPECT_TRUE(Has(chart, "<a:srgbClr val=\"4472C4\"/>"));
+  EXPECT_TRUE(Has(chart, "<a:srgbClr val=\"FF0000\"/>"));
+  EXPECT_TRUE(Has(chart, "<a:ln w=\"15875\"><a:noFill/></a:ln>"));  // the marked series: markers only
+  EXPECT_FALSE(Has(chart, "<c:smooth val=\"1\"/>"));
+  EXPECT_TRUE(Has(chart, "<a:t>value along the rows</a:t>"));
+}
+
+TEST(XlsxWorkbook, WorkbookReadsBack) {
+  TempDir dir;
+  auto rows = ReadXlsxSheetRows(AsBytes(FeatureWorkbook(dir)), "f.xlsx", 0);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 4u);
+  EXPECT_EQ((*rows)[0][0].text, "name");
+  EXPECT_EQ((*rows)[1][1].number, 0);
+  EXPECT_EQ((*rows)[2][0].text, "r1");
+  EXPECT_EQ((*rows)[2][1].type, Type::kEmpty);
+  EXPECT_EQ((*rows)[3][1].number, 0.5);
+}
+
+// Rows formatted on many threads in many batches come back in order, cell by cell.
+TEST(XlsxWorkbook, ManyBatchesReadBackInOrder) {
+  TempDir dir;
+  constexpr uint64_t kRows = 20'000;
+  auto book = XlsxWorkbook::Create(dir.Path("m.xlsx"), kRows * 3);
+  ASSERT_TRUE(book.ok());
+  auto sheet = (*book)->AddSheet("Sheet1");
+  ASSERT_TRUE(sheet.ok());
+  ASSERT_TRUE((*sheet)->WriteHeader({"name", "x", "odd"}, kRows).ok());
+  ASSERT_TRUE((*sheet)->WriteRows(kRows, [](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
+    for (uint64_t i = first; i < end; ++i) {
+      batch->BeginRow(i + 2);
+      batch->Text(0, RowName(i));
+      batch->Number(1, static_cast<double>(i) + 0.25);
+      batch->Bool(2, i % 2 == 1);
+    }
+  }).ok());
+  ASSERT_TRUE((*book)->Close().ok());
+  auto rows = ReadXlsxSheetRows(AsBytes(ReadFile(dir.Path("m.xlsx"))), "m.xlsx", 0);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), kRows + 1);
+  for (uint64_t i = 0; i < kRows; ++i) {
+    const std::vector<XlsxCell>& r = (*rows)[i + 1];
+    ASSERT_EQ(r[0].text, RowName(i));
+    ASSERT_EQ(r[1].number, static_cast<double>(i) + 0.25);
+    ASSERT_EQ(r[2].type, Type::kBool);
+    ASSERT_EQ(r[2].number != 0, i % 2 == 1);
+  }
+}
+
+// libxlsxwriter writes numbers with 16 significant digits: a cell may differ from the shortest
+// round-trip form in the 17th (docs/compatibility.md, "Outputs").
+TEST(XlsxWorkbook, NumbersKeepSixteenSignificantDigits) {
+  TempDir dir;
+  const double values[] = {0.1 + 0.2, 1.0 / 3, 1e-300, -123456.789012345678, 0.9999995};
+  auto book = XlsxWorkbook::Create(dir.Path("n.xlsx"), 8);
+  ASSERT_TRUE(book.ok());
+  auto sheet = (*book)->AddSheet("n");
+  ASSERT_TRUE(sheet.ok());
+  ASSERT_TRUE((*sheet)->WriteRows(1, [&](uint64_t, uint64_t, XlsxRowBatch* batch) {
+    batch->BeginRow(1);
+    for (uint32_t c = 0; c < std::size(values); ++c) batch->Number(c, values[c]);
+  }).ok());
+  ASSERT_TRUE((*book)->Close().ok());
+  auto rows = ReadXlsxSheetRows(AsBytes(ReadFile(dir.Path("n.xlsx"))), "n.xlsx", 0);
+  ASSERT_TRUE(rows.ok());
+  for (size_t c = 0; c < std::size(values); ++c) {
+    EXPECT_NEAR((*rows)[0][c].number, values[c], std::fabs(values[c]) * 1e-15) << c;
+  }
+}
+
+TEST(XlsxWorkbook, TextsAreEscapedAsExcelReadsThemBack) {
+  TempDir dir;
+  auto book = XlsxWorkbook::Create(dir.Path("t.xlsx"), 8);
+  ASSERT_TRUE(book.ok());
+  auto sheet = (*book)->AddSheet("t");
+  ASSERT_TRUE(sheet.ok());
+  ASSERT_TRUE((*sheet)->WriteRows(1, [](uint64_t, uint64_t, XlsxRowBatch* batch) {
+    batch->BeginRow(1);
+    batch->Text(0, "a_x0041_b");                    // Excel would read _x0041_ as "A"
+    batch->Text(1, std::string_view("n\0ul\x01", 5));  // a NUL and a control character
+    batch->Text(2, " =1+1 ");                       // a text, never a formula; spaces kept
+  }).ok());
+  ASSERT_TRUE((*book)->Close().ok());
+  const std::string sheet_xml = Member(ReadFile(dir.Path("t.xlsx")), "xl/worksheets/sheet1.xml");
+  EXPECT_TRUE(Has(sheet_xml, "<t>a_x005F_x0041_b</t>")) << sheet_xml;
+  EXPECT_TRUE(Has(sheet_xml, "<t>n_x0000_ul_x0001_</t>"));
+  EXPECT_TRUE(Has(sheet_xml, "<t xml:space=\"preserve\"> =1+1 </t>"));
+  EXPECT_FALSE(Has(sheet_xml, "<f>"));
+}
+
+TEST(XlsxWorkbook, SheetNamesExcelRefusesAreErrors) {
+  TempDir dir;
+  auto book = XlsxWorkbook::Create(dir.Path("s.xlsx"), 8);
+  ASSERT_TRUE(book.ok());
+  ASSERT_TRUE((*book)->AddSheet("Rank0").ok());
+  EXPECT_STATUS((*book)->AddSheet("rank0"), Code::kInvalidInput, "sheet name 'rank0' is used twice");
+  EXPECT_STATUS((*book)->AddSheet(""), Code::kInvalidInput, "cannot name a sheet");
+  EXPECT_STATUS((*book)->AddSheet("a/b"), Code::kInvalidInput, "cannot name a sheet");
+  EXPECT_STATUS((*book)->AddSheet("'quoted'"), Code::kInvalidInput, "cannot name a sheet");
+  EXPECT_STATUS((*book)->AddSheet(std::string(32, 'x')), Code::kInvalidInput, "cannot name a sheet");
+  EXPECT_TRUE((*book)->AddSheet(std::string(31, 'x')).ok());
+}
+
+TEST(XlsxWorkbook, UnclosedWorkbookLeavesNoFile) {
+  TempDir dir;
+  {
+    auto book = XlsxWorkbook::Create(dir.Path("u.xlsx"), 8);
+    ASSERT_TRUE(book.ok());
+    ASSERT_TRUE((*book)->AddSheet("s").ok());
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.Path("")));
+  EXPECT_STATUS(XlsxWorkbook::Create(dir.Path("no/such/u.xlsx"), 8), Code::kIOError, "cannot create");
+}
+
+TEST(XlsxWorkbook, SheetRefsQuoteWhatExcelWouldNotReadAsAName) {
+  EXPECT_EQ(XlsxSheetRef("summary"), "summary");
+  EXPECT_EQ(XlsxSheetRef("part_0"), "part_0");
+  EXPECT_EQ(XlsxSheetRef("Sheet1"), "Sheet1");
+  EXPECT_EQ(XlsxSheetRef("AB12"), "'AB12'");  // a cell reference
+  EXPECT_EQ(XlsxSheetRef("1st"), "'1st'");
+  EXPECT_EQ(XlsxSheetRef("my plot"), "'my plot'");
+  EXPECT_EQ(XlsxSheetRef("it's"), "'it''s'");
+  EXPECT_EQ(XlsxRangeRef("summary", 4, 2, 53), "=summary!$E$2:$E$53");
+  EXPECT_EQ(XlsxRangeRef("summary", 16383, 1, 1), "=summary!$XFD$1:$XFD$1");
+}
+
+}  // namespace
+}  // namespace msprobe::compare
