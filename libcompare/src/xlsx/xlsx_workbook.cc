@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "xlsx/xlsx_deflate_level_internal.h"
+
 namespace msprobe::compare {
 namespace {
 
@@ -19,6 +21,8 @@ constexpr uint64_t kRowsPerBatch = 512;
 constexpr uint64_t kZip64Cells = 40'000'000;
 constexpr double kChartScaleX = 2, kChartScaleY = 1.5;  // of the default 480 × 288 pixels
 constexpr double kChartLineWidth = 1.25;
+// zlib's fastest level: a 64-rank merge (1.2 GB of sheet XML) in 20 s instead of 36, 14% larger.
+constexpr int kDeflateLevel = 1;
 
 size_t Utf8Chars(std::string_view s) {
   return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
@@ -126,6 +130,7 @@ Result<XlsxSheet*> XlsxWorkbook::AddSheet(const std::string& name) {
 Status XlsxWorkbook::Close() {
   lxw_workbook* book = book_;
   book_ = nullptr;  // workbook_close frees it, written or not
+  const internal::XlsxDeflateLevel level(kDeflateLevel);
   const lxw_error err = workbook_close(book);
   if (err != LXW_NO_ERROR) return Error("cannot write the workbook", err);
   return file_.Commit();

@@ -5,6 +5,7 @@
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <filesystem>
@@ -218,6 +219,36 @@ TEST(XlsxWorkbook, TextsAreEscapedAsExcelReadsThemBack) {
   EXPECT_TRUE(Has(sheet_xml, "<t>n_x0000_ul_x0001_</t>"));
   EXPECT_TRUE(Has(sheet_xml, "<t xml:space=\"preserve\"> =1+1 </t>"));
   EXPECT_FALSE(Has(sheet_xml, "<f>"));
+}
+
+// Raw deflate of `bytes` as minizip sets zlib up, at `level`: its compressed size.
+uint64_t DeflatedSize(const std::string& bytes, int level) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&z, bytes.size()), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  const uint64_t size = z.total_out;
+  deflateEnd(&z);
+  return size;
+}
+
+// libxlsxwriter deflates at zlib's default level; ours (xlsx_deflate_level_internal.h) is 1, for
+// the workbook only: a deflate of our own at the default level stays at zlib's 6.
+TEST(XlsxWorkbook, PackageIsDeflatedAtLevelOneAndOtherDeflatesAreLeftAlone) {
+  TempDir dir;
+  const std::string file = FeatureWorkbook(dir);
+  auto archive = ZipArchive::Open(AsBytes(file), "f.xlsx");
+  ASSERT_TRUE(archive.ok());
+  const ZipEntry* theme = archive->Find("xl/theme/theme1.xml");
+  ASSERT_NE(theme, nullptr);
+  const std::string xml = Member(file, "xl/theme/theme1.xml");
+  ASSERT_NE(DeflatedSize(xml, 1), DeflatedSize(xml, 6));
+  EXPECT_EQ(theme->compressed_size, DeflatedSize(xml, 1));
+  EXPECT_EQ(DeflatedSize(xml, Z_DEFAULT_COMPRESSION), DeflatedSize(xml, 6));
 }
 
 TEST(XlsxWorkbook, SheetNamesExcelRefusesAreErrors) {
