@@ -7,8 +7,9 @@ command -v python3 >/dev/null || { echo "skipped: python3 not installed"; exit 7
 cmp=$MSPROBE_BIN/msprobe-compare
 samples=$MSPROBE_ROOT/samples/dist2
 
-# lo_convert FILTER OUTDIR FILE: LibreOffice headless conversion. The private profile keeps a user's
-# running LibreOffice (and its lock) out of the way; the timeout bounds a hung start.
+# lo_convert FILTER OUTDIR FILE: LibreOffice headless conversion. A private profile per test run: a
+# LibreOffice already running on the user's profile would take the job over (or hold its lock); the
+# timeout bounds a hung start.
 lo_convert() {
   run timeout 300 "$soffice" -env:UserInstallation="file://$TMP/lo_profile" --headless \
     --convert-to "$1" --outdir "$2" "$3"
