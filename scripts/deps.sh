@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Installs every build and test dependency from Debian 12 packages. Idempotent: only missing packages
-# are installed, and the package lists are refreshed only when that install cannot proceed without it.
+# Installs every build and test dependency from Debian 12 packages, only those missing (apt_install.sh).
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -14,12 +13,4 @@ packages=(
   help2man                   # man pages from --help
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  export DEBIAN_FRONTEND=noninteractive
-  # A fresh machine has no package lists yet: refresh them only when the install cannot proceed.
-  apt-get install -y -q "${missing[@]}" || { apt-get update -q && apt-get install -y -q "${missing[@]}"; }
-fi
+"$(dirname "$0")/apt_install.sh" "${packages[@]}"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Our workbooks read in a real spreadsheet application: LibreOffice exports every sheet of each kind of
+# workbook (compare in tensor, statistics and md5 mode, -da, merge) to csv, and every cell must read
+# back as the program wrote it (its own csv of the same run; for merge, the ranks' csvs).
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/libreoffice_lib.sh"
+check=$(dirname "$0")/sheet_check.py
+# one csv per sheet (last token -1: every sheet to FILE-SHEET.csv); cells as stored, not as formatted
+csv_filter='csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1'
+
+# sheet_check ARGS...: runs sheet_check.py, one passed check per call.
+sheet_check() {
+  run python3 "$check" "$@"
+  expect_code 0 "sheet_check.py $1"
+}
+
+for kind in tensor statistics md5 da; do
+  compare_workbooks "$kind" "$TMP/$kind"
+  for book in "$TMP/$kind"/compare_result_rank*.xlsx; do
+    stem=$(basename "$book" .xlsx)
+    lo_convert "$csv_filter" "$TMP/lo_$kind" "$book"
+    data_sheets=()
+    while read -r sheet; do
+      [ "$sheet" = summary ] || data_sheets+=("$TMP/lo_$kind/$stem-$sheet.csv")
+    done < <(sheet_names "$book")
+    sheet_check data "${book%.xlsx}.csv" "${data_sheets[@]}"
+    sheet_check summary "${book%.xlsx}.csv" "$TMP/lo_$kind/$stem-summary.csv"
+  done
+done
+
+# merge: the tensor-mode results above, every default index (one sheet each)
+apis=Distributed.all_reduce,Functional.linear
+{ echo "api:"; printf -- '- %s\n' ${apis//,/ }; } >"$TMP/merge.yaml"
+run "$MSPROBE_BIN/msprobe-merge" -i "$TMP/tensor" -o "$TMP/merge" -config "$TMP/merge.yaml"
+expect_code 0 "merge"
+expect_err "merged 2 rank(s): 24 row(s) in 7 sheet(s)"
+book=$OUT
+lo_convert "$csv_filter" "$TMP/lo_merge" "$book"
+[ "$(sheet_names "$book" | wc -l)" -eq 7 ] || fail "merged workbook sheets: $(sheet_names "$book")"
+while read -r index; do
+  sheet_check merge "$apis" "$TMP/lo_merge/$(basename "$book" .xlsx)-$index.csv" "$index" \
+    "$TMP"/tensor/compare_result_rank*.csv
+done < <(sheet_names "$book")
+finish
