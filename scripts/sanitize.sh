@@ -12,7 +12,8 @@ build=$root/build-asan
 CC=clang CXX=clang++ "$root/scripts/build.sh" "$build" -DMSPROBE_FUZZ=ON -DMSPROBE_BENCH=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd "$build" && ctest --output-on-failure --parallel "$(nproc)")
+# The LibreOffice tests check what LibreOffice reads, not our memory safety: the Release run has them.
+(cd "$build" && ctest --output-on-failure --parallel "$(nproc)" -LE client)
 for fuzzer in "$build"/tests/fuzz/*_fuzz; do
   name=$(basename "$fuzzer" _fuzz)
   corpus=$(mktemp -d)
