@@ -5,10 +5,10 @@
 // texts as strings, floats and ints as numbers (±inf as the texts "inf"/"-inf", NaN blank, as
 // pandas does), bools as TRUE/FALSE, a rank without the row as an empty cell.
 //
-// Every text is written as an inline string (xlsx_row_xml.h), never a formula, so a value such as
+// Every text is written as an inline string (xlsx_workbook.h), never a formula, so a value such as
 // "=HYPERLINK(…)" or "+cmd" reaches the file as plain text; msprobe aborts on such values, we write
-// them harmlessly and go on. The workbook is streamed (xlsx_stream_writer.h): rows are formatted
-// and deflated in parallel chunk by chunk, so memory does not grow with the sheet.
+// them harmlessly and go on. Rows are formatted in parallel chunks and written by libxlsxwriter in
+// its constant_memory mode, so memory does not grow with the sheet.
 //
 // Ours beyond msprobe: the pandas-style header (bold, centred, thin border) frozen, column widths,
 // and outlier highlighting. Per sheet and row, the numeric cells (numbers, and texts that parse as

@@ -1,7 +1,7 @@
 // Writes a result table as our xlsx (docs/compatibility.md, "Outputs"): the data sheet as msprobe G3 lays it out
 // (first sheet, header in row 1, data from row 2, typed cells) made easier to read — bold frozen
 // header, autofilter, column widths, whole rows filled red for "error" and yellow for "warning" —
-// and a last sheet "summary" with counts per Result, a link to the first error and a line chart
+// and a last sheet "summary" with counts per Result, a link to the first error and a chart
 // of the main metric. A table's first_diff_row (-da) is filled orange and named on the summary
 // sheet with its stack.
 #pragma once
