@@ -6,6 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libisal-dev libyaml-cpp-dev
   libeigen3-dev              # libops: float64 reference ops (GEMM)
+  nlohmann-json3-dev         # small JSON documents (summary.json, --json output, compare.json, manifests)
   libgtest-dev libgmock-dev
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
