@@ -6,6 +6,7 @@ packages=(
   libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libisal-dev libyaml-cpp-dev
   libeigen3-dev              # libops: float64 reference ops (GEMM)
   libxlsxwriter-dev          # every workbook we write
+  nlohmann-json3-dev         # small JSON documents (summary.json, --json output, compare.json, manifests)
   libgtest-dev libgmock-dev
   libminizip-dev             # tests: zip fixtures of any shape (libxlsxwriter links it already)
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf

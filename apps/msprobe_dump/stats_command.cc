@@ -1,10 +1,8 @@
 // msprobe-dump stats: one line (or one JSON object) per tensor file.
 #include <fmt/format.h>
-#include <rapidjson/ostreamwrapper.h>
-#include <rapidjson/writer.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <iostream>
 
 #include "common/exit_codes.h"
 #include "msprobe/dump/formats/python_format.h"
@@ -18,31 +16,25 @@ namespace {
 
 // Strict JSON: a non-finite statistic is written as Python's repr text ("nan", "inf", "-inf"), as
 // msprobe-compare --json writes them, since JSON has no token for it.
-using JsonWriter = rapidjson::Writer<rapidjson::OStreamWrapper>;
-
-void WriteJson(JsonWriter& w, const std::string& file, const TensorInfo& info, const TensorStats& s, bool crc) {
-  w.StartObject();
-  w.Key("file"); w.String(file);
-  w.Key("dtype"); w.String(std::string(Name(info.dtype)));
-  w.Key("shape"); w.StartArray();
-  for (int64_t d : info.shape) w.Int64(d);
-  w.EndArray();
-  const auto number = [&](const char* key, double v) {
-    w.Key(key);
-    if (!s.has_values) w.Null();
-    else if (std::isfinite(v)) w.Double(v);
-    else w.String(PythonFloatRepr(v));
+nlohmann::ordered_json StatsJson(const std::string& file, const TensorInfo& info, const TensorStats& s, bool crc) {
+  const auto number = [&](double v) -> nlohmann::ordered_json {
+    if (!s.has_values) return nullptr;
+    if (std::isfinite(v)) return v;
+    return PythonFloatRepr(v);
   };
-  number("max", s.max);
-  number("min", s.min);
-  number("mean", s.mean);
-  number("norm", s.norm);
-  w.Key("nan"); w.Uint64(s.nan_count);
-  w.Key("pos_inf"); w.Uint64(s.pos_inf_count);
-  w.Key("neg_inf"); w.Uint64(s.neg_inf_count);
-  w.Key("zero"); w.Uint64(s.zero_count);
-  if (crc) { w.Key("crc32"); w.String(fmt::format("{:08x}", s.crc32)); }
-  w.EndObject();
+  nlohmann::ordered_json j = {{"file", file},
+                              {"dtype", Name(info.dtype)},
+                              {"shape", info.shape},
+                              {"max", number(s.max)},
+                              {"min", number(s.min)},
+                              {"mean", number(s.mean)},
+                              {"norm", number(s.norm)},
+                              {"nan", s.nan_count},
+                              {"pos_inf", s.pos_inf_count},
+                              {"neg_inf", s.neg_inf_count},
+                              {"zero", s.zero_count}};
+  if (crc) j["crc32"] = fmt::format("{:08x}", s.crc32);
+  return j;
 }
 
 std::string TextLine(const std::string& file, const TensorInfo& info, const TensorStats& s, bool crc) {
@@ -61,9 +53,7 @@ std::string TextLine(const std::string& file, const TensorInfo& info, const Tens
 }  // namespace
 
 int RunStats(const StatsArgs& args, const cli::CommonOptions&) {
-  rapidjson::OStreamWrapper out(std::cout);
-  JsonWriter writer(out);
-  if (args.json) writer.StartArray();
+  nlohmann::ordered_json json_out = nlohmann::ordered_json::array();
   int exit_code = cli::kExitOk;
   StatsOptions options;
   options.crc32 = !args.no_crc;
@@ -81,16 +71,14 @@ int RunStats(const StatsArgs& args, const cli::CommonOptions&) {
         continue;
       }
       if (args.json) {
-        WriteJson(writer, file, info, *stats, options.crc32);
+        json_out.push_back(StatsJson(file, info, *stats, options.crc32));
       } else {
         fmt::print("{}\n", TextLine(file, info, *stats, options.crc32));
       }
     }
   }
-  if (args.json) {
-    writer.EndArray();
-    std::cout << '\n';
-  }
+  // A path that is not UTF-8 shows U+FFFD where its bad bytes were.
+  if (args.json) fmt::print("{}\n", json_out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   return exit_code;
 }
 

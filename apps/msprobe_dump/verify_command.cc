@@ -1,9 +1,6 @@
 // msprobe-dump verify: problems one per line on stdout, then a summary line.
 #include <fmt/format.h>
-#include <rapidjson/ostreamwrapper.h>
-#include <rapidjson/writer.h>
-
-#include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
@@ -14,28 +11,19 @@ namespace msprobe::dump_app {
 namespace {
 
 void PrintJson(const VerifyReport& report) {
-  rapidjson::OStreamWrapper out(std::cout);
-  rapidjson::Writer<rapidjson::OStreamWrapper> w(out);
-  w.StartObject();
-  w.Key("ok"); w.Bool(report.ok());
-  w.Key("json_files"); w.StartArray();
-  for (const std::string& f : report.json_files) w.String(f);
-  w.EndArray();
-  w.Key("tensor_records"); w.Uint64(report.tensor_records);
-  w.Key("files_checked"); w.Uint64(report.files_checked);
-  w.Key("bytes_read"); w.Uint64(report.bytes_read);
-  w.Key("issues"); w.StartArray();
+  nlohmann::ordered_json issues = nlohmann::ordered_json::array();
   for (const VerifyIssue& issue : report.issues) {
-    w.StartObject();
-    w.Key("kind"); w.String(std::string(FindingName(issue.kind)));
-    w.Key("file"); w.String(issue.file);
-    w.Key("where"); w.String(issue.where);
-    w.Key("detail"); w.String(issue.detail);
-    w.EndObject();
+    issues.push_back(
+        {{"kind", FindingName(issue.kind)}, {"file", issue.file}, {"where", issue.where}, {"detail", issue.detail}});
   }
-  w.EndArray();
-  w.EndObject();
-  std::cout << '\n';
+  const nlohmann::ordered_json j = {{"ok", report.ok()},
+                                    {"json_files", report.json_files},
+                                    {"tensor_records", report.tensor_records},
+                                    {"files_checked", report.files_checked},
+                                    {"bytes_read", report.bytes_read},
+                                    {"issues", std::move(issues)}};
+  // A path or detail that is not UTF-8 shows U+FFFD where its bad bytes were.
+  fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 }  // namespace

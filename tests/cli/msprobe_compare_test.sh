@@ -38,6 +38,23 @@ head -1 "$TMP"/out/compare_result_rank0_*.csv | grep -q '^NPU Name,Bench Name,NP
 # a single rank, json files, --csv only, and the older -i compare.json form
 run "$cmp" -i /dev/null
 expect_code 3
+# a compare.json that does not parse, or is not UTF-8: one line naming the file, where and why
+printf '{"npu_path": "a",\n "bench_path": ' > "$TMP/cut.json"
+run "$cmp" -i "$TMP/cut.json"
+expect_code 3
+expect_one_error_line msprobe-compare
+expect_err "cut.json: invalid JSON, parse error at line 2, column 16: syntax error while parsing value - unexpected end of input"
+printf '{"npu_path": "a\xff", "bench_path": "b"}' > "$TMP/latin1.json"
+run "$cmp" -i "$TMP/latin1.json"
+expect_code 3
+expect_one_error_line msprobe-compare
+expect_err "latin1.json: invalid JSON, parse error at line 1, column 16: syntax error while parsing value - invalid string: ill-formed UTF-8 byte"
+checks=$((checks + 1))
+! grep -q 'last read' <<<"$ERR" || fail "the error quotes the input's raw bytes: $ERR"
+printf '{"npu_path": "a", "bench_path": 7}' > "$TMP/nobench.json"
+run "$cmp" -i "$TMP/nobench.json"
+expect_code 3
+expect_err 'nobench.json: needs string keys "npu_path" and "bench_path"'
 printf '{"npu_path": "%s", "bench_path": "%s"}' "$samples/npu_t/step0/rank1/dump.json" "$samples/bench_t/step0/rank1/dump.json" > "$TMP/compare.json"
 run "$cmp" -i "$TMP/compare.json" -o "$TMP/single" --csv
 expect_code 0

@@ -1,5 +1,7 @@
 #include "msprobe/compare/output/summary_report.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -7,7 +9,6 @@
 
 #include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe/dump/formats/python_format.h"
-#include "msprobe/dump/formats/python_json.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {
@@ -33,51 +34,57 @@ std::optional<double> MainMetric(const ResultRow& row, CompareMode mode) {
   return percent ? v / 100 : v;
 }
 
-void WriteRowRef(PyJsonWriter* w, const RowRef& ref) {
-  w->BeginObject();
-  w->Key("file");
-  w->String(ref.file);
-  w->Key("row");
-  w->Int(static_cast<int64_t>(ref.row));
-  w->Key("npu_name");
-  w->String(ref.npu_name);
-  w->Key("api");
-  w->String(ref.api);
-  w->Key("result");
-  w->String(VerdictName(ref.result));
-  w->Key("err_message");
-  w->String(ref.err_message);
-  w->EndObject();
+using Json = nlohmann::ordered_json;  // members in the order written: people read summary.json
+
+Json RowRefJson(const RowRef& ref) {
+  return {{"file", ref.file},           {"row", ref.row},
+          {"npu_name", ref.npu_name},   {"api", ref.api},
+          {"result", VerdictName(ref.result)}, {"err_message", ref.err_message}};
 }
 
-void WriteOptionalRowRef(PyJsonWriter* w, const std::optional<RowRef>& ref) {
-  if (ref) {
-    WriteRowRef(w, *ref);
-  } else {
-    w->Null();
-  }
-}
+Json OptionalRowRefJson(const std::optional<RowRef>& ref) { return ref ? RowRefJson(*ref) : Json(nullptr); }
 
 // Strict JSON has no infinity: an infinite metric is written as the string "inf".
-void WriteMetric(PyJsonWriter* w, double v) {
-  if (std::isfinite(v)) {
-    w->Float(v);
-  } else {
-    w->String(v > 0 ? "inf" : "-inf");
-  }
+Json MetricJson(double v) {
+  if (std::isfinite(v)) return v;
+  return v > 0 ? "inf" : "-inf";
 }
 
-void WriteCounts(PyJsonWriter* w, uint64_t rows, uint64_t passed, uint64_t warnings, uint64_t errors) {
-  w->BeginObject();
-  w->Key("rows");
-  w->Int(static_cast<int64_t>(rows));
-  w->Key("pass");
-  w->Int(static_cast<int64_t>(passed));
-  w->Key("warning");
-  w->Int(static_cast<int64_t>(warnings));
-  w->Key("error");
-  w->Int(static_cast<int64_t>(errors));
-  w->EndObject();
+Json CountsJson(uint64_t rows, uint64_t passed, uint64_t warnings, uint64_t errors) {
+  return {{"rows", rows}, {"pass", passed}, {"warning", warnings}, {"error", errors}};
+}
+
+Json FirstDiffJson(const CompareReport& report) {
+  if (!report.diff_analyzed) return nullptr;
+  Json nodes = Json::array();
+  for (size_t i = 0; i < report.first_diff.nodes.size(); ++i) {
+    nodes.push_back({{"rank", report.first_diff.ranks[i]}, {"row", RowRefJson(report.first_diff.nodes[i])}});
+  }
+  const std::string& analyze_file = report.first_diff.analyze_file;
+  return {{"stage", DiffStageName(report.first_diff.stage)},
+          {"analyze_file", analyze_file.empty() ? Json(nullptr) : Json(analyze_file)},
+          {"nodes", std::move(nodes)}};
+}
+
+Json PairJson(const PairResult& pair) {
+  Json j = {{"label", pair.label},
+            {"target_json", pair.target_json},
+            {"golden_json", pair.golden_json},
+            {"mode", pair.mode},
+            {"outputs", pair.outputs}};
+  if (!pair.skipped_reason.empty()) j["skipped"] = pair.skipped_reason;
+  j["counts"] = CountsJson(pair.rows, pair.passed, pair.warnings, pair.errors);
+  j["first_error"] = OptionalRowRefJson(pair.first_error);
+  j["worst_metric"] = pair.mode == "ALL" ? "Cosine" : pair.mode == "SUMMARY" ? "NormRelativeErr" : "";
+  Json worst = Json::array();
+  for (const WorstRow& row : pair.worst) {
+    worst.push_back({{"row", row.row},
+                     {"npu_name", row.npu_name},
+                     {"value", MetricJson(row.value)},
+                     {"result", VerdictName(row.result)}});
+  }
+  j["worst"] = std::move(worst);
+  return j;
 }
 
 }  // namespace
@@ -125,107 +132,29 @@ std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n) {
 }
 
 Status WriteSummaryJson(const std::string& path, const CompareOptions& options, const CompareReport& report) {
-  PyJsonWriter w(kIndent);
-  w.BeginObject();
-  w.Key("tool");
-  w.String("msprobe-compare");
-  w.Key("version");
-  w.String(options.tool_version);
-  w.Key("inputs");
-  w.BeginObject();
-  w.Key("target_path");
-  w.String(options.target_path);
-  w.Key("golden_path");
-  w.String(options.golden_path);
-  w.Key("diff_analyze");
-  w.Bool(options.diff_analyze);
-  w.EndObject();
-
   uint64_t rows = 0, passed = 0, warnings = 0, errors = 0;
   std::optional<RowRef> first_error;
+  Json pairs = Json::array();
   for (const PairResult& pair : report.pairs) {
     rows += pair.rows;
     passed += pair.passed;
     warnings += pair.warnings;
     errors += pair.errors;
     if (!first_error) first_error = pair.first_error;
+    pairs.push_back(PairJson(pair));
   }
-  w.Key("counts");
-  WriteCounts(&w, rows, passed, warnings, errors);
-  w.Key("first_error");
-  WriteOptionalRowRef(&w, first_error);
-
-  w.Key("first_diff");
-  if (!report.diff_analyzed) {
-    w.Null();
-  } else {
-    w.BeginObject();
-    w.Key("stage");
-    w.String(DiffStageName(report.first_diff.stage));
-    w.Key("analyze_file");
-    if (report.first_diff.analyze_file.empty()) {
-      w.Null();
-    } else {
-      w.String(report.first_diff.analyze_file);
-    }
-    w.Key("nodes");
-    w.BeginArray();
-    for (size_t i = 0; i < report.first_diff.nodes.size(); ++i) {
-      w.BeginObject();
-      w.Key("rank");
-      w.Int(report.first_diff.ranks[i]);
-      w.Key("row");
-      WriteRowRef(&w, report.first_diff.nodes[i]);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-  }
-
-  w.Key("pairs");
-  w.BeginArray();
-  for (const PairResult& pair : report.pairs) {
-    w.BeginObject();
-    w.Key("label");
-    w.String(pair.label);
-    w.Key("target_json");
-    w.String(pair.target_json);
-    w.Key("golden_json");
-    w.String(pair.golden_json);
-    w.Key("mode");
-    w.String(pair.mode);
-    w.Key("outputs");
-    w.StringList(pair.outputs);
-    if (!pair.skipped_reason.empty()) {
-      w.Key("skipped");
-      w.String(pair.skipped_reason);
-    }
-    w.Key("counts");
-    WriteCounts(&w, pair.rows, pair.passed, pair.warnings, pair.errors);
-    w.Key("first_error");
-    WriteOptionalRowRef(&w, pair.first_error);
-    w.Key("worst_metric");
-    w.String(pair.mode == "ALL" ? "Cosine" : pair.mode == "SUMMARY" ? "NormRelativeErr" : "");
-    w.Key("worst");
-    w.BeginArray();
-    for (const WorstRow& row : pair.worst) {
-      w.BeginObject();
-      w.Key("row");
-      w.Int(static_cast<int64_t>(row.row));
-      w.Key("npu_name");
-      w.String(row.npu_name);
-      w.Key("value");
-      WriteMetric(&w, row.value);
-      w.Key("result");
-      w.String(VerdictName(row.result));
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return WriteFileAtomically(path, std::move(w).Finish() + '\n');
+  const Json summary = {{"tool", "msprobe-compare"},
+                        {"version", options.tool_version},
+                        {"inputs",
+                         {{"target_path", options.target_path},
+                          {"golden_path", options.golden_path},
+                          {"diff_analyze", options.diff_analyze}}},
+                        {"counts", CountsJson(rows, passed, warnings, errors)},
+                        {"first_error", OptionalRowRefJson(first_error)},
+                        {"first_diff", FirstDiffJson(report)},
+                        {"pairs", std::move(pairs)}};
+  // ASCII only, as before; a path that is not UTF-8 shows U+FFFD where its bad bytes were.
+  return WriteFileAtomically(path, summary.dump(kIndent, ' ', /*ensure_ascii=*/true, Json::error_handler_t::replace) + '\n');
 }
 
 }  // namespace msprobe::compare

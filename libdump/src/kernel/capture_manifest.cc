@@ -1,9 +1,9 @@
 #include "msprobe/dump/kernel/capture_manifest.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
-
-#include "msprobe/dump/formats/json_file.h"
 
 namespace msprobe {
 namespace {
@@ -11,27 +11,26 @@ namespace {
 namespace fs = std::filesystem;
 
 void AddLine(std::string_view line, CaptureSummary* s) {
-  JsonDocument d;
-  if (d.Parse(line.data(), line.size()).HasParseError() || !d.IsObject()) return;
-  const auto status_member = d.FindMember("status");
-  if (status_member == d.MemberEnd() || !status_member->value.IsString()) return;
-  const std::string_view status = status_member->value.GetString();
-  const auto string_member = [&](const char* key) -> const char* {
-    const auto m = d.FindMember(key);
-    return m != d.MemberEnd() && m->value.IsString() ? m->value.GetString() : nullptr;
+  const nlohmann::json d = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!d.is_object()) return;  // also a line that did not parse: nlohmann marks it discarded
+  const auto string_member = [&](const char* key) -> const std::string* {
+    const auto m = d.find(key);
+    return m != d.end() && m->is_string() ? m->get_ptr<const std::string*>() : nullptr;
   };
-  if (status == "dropped") {
+  const std::string* status = string_member("status");
+  if (!status) return;
+  if (*status == "dropped") {
     ++s->dropped;
-    if (const char* reason = string_member("reason")) ++s->drop_reasons[reason];
+    if (const std::string* reason = string_member("reason")) ++s->drop_reasons[*reason];
     return;
   }
   ++s->ops;
-  if (const char* op_type = string_member("op_type")) ++s->by_type[op_type];
-  if (status == "stats") ++s->stats_ops;
-  if (status == "written") {
+  if (const std::string* op_type = string_member("op_type")) ++s->by_type[*op_type];
+  if (*status == "stats") ++s->stats_ops;
+  if (*status == "written") {
     ++s->files;
-    const auto bytes = d.FindMember("bytes");
-    if (bytes != d.MemberEnd() && bytes->value.IsUint64()) s->bytes += bytes->value.GetUint64();
+    const auto bytes = d.find("bytes");
+    if (bytes != d.end() && bytes->is_number_unsigned()) s->bytes += bytes->get<uint64_t>();
   }
 }
 

@@ -1,6 +1,6 @@
 // Loads a JSON file the way msprobe's files need: the bare tokens NaN, Infinity and -Infinity are
 // numbers (docs/formats.md §1.7), key order is kept, and a parse error names the file and byte offset.
-// RapidJSON is the one JSON library of the project (fast, ordered members, NaN/Inf support).
+// RapidJSON, for the dump.json family; the small documents we own use nlohmann_json (docs/formats.md §10).
 #pragma once
 
 #include <rapidjson/document.h>
