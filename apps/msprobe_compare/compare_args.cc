@@ -1,10 +1,9 @@
 #include "msprobe_compare/compare_args.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "common/exit_codes.h"
-#include "msprobe/dump/io/mapped_file.h"
+#include "msprobe/dump/formats/small_json.h"
 
 namespace msprobe::compare_app {
 
@@ -44,35 +43,16 @@ namespace {
 
 std::optional<UsageError> Usage(std::string message) { return UsageError{std::move(message), cli::kExitUsage}; }
 
-// Reads a small JSON file whole. A parse error is one line naming the file, where and why: nlohmann's
-// own text, less its "[json.exception.parse_error.N] " prefix and its "; last read: '...'" suffix,
-// which quotes the input's bytes raw (perhaps the very bytes that are not UTF-8).
-Result<nlohmann::json> ReadSmallJsonFile(const std::string& path) {
-  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
-  MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
-  try {
-    return nlohmann::json::parse(AsChars(region.bytes()));
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string_view what = e.what();
-    what = what.substr(what.find("] ") + 2);
-    return Status::InvalidInput(path, "invalid JSON, " + std::string(what.substr(0, what.find("; last read:"))));
-  }
-}
-
 // compare.json of msprobe G2: {"npu_path", "bench_path", "stack_path", "is_print_compare_log"}.
 std::optional<UsageError> ReadInputJson(const std::string& path, compare::CompareOptions* options) {
   auto doc = ReadSmallJsonFile(path);
   if (!doc.ok()) return UsageError{doc.status().ToString(), cli::ExitCodeFor(doc.status())};
-  const auto string_member = [&](const char* key) -> const std::string* {
-    const auto m = doc->is_object() ? doc->find(key) : doc->end();
-    return m != doc->end() && m->is_string() ? m->get_ptr<const std::string*>() : nullptr;
-  };
-  const std::string* npu = string_member("npu_path");
-  const std::string* bench = string_member("bench_path");
+  const std::string* npu = SmallJsonString(*doc, "npu_path");
+  const std::string* bench = SmallJsonString(*doc, "bench_path");
   if (!npu || !bench) return UsageError{path + ": needs string keys \"npu_path\" and \"bench_path\"", cli::kExitInput};
   options->target_path = *npu;
   options->golden_path = *bench;
-  if (const std::string* stack = string_member("stack_path")) options->stack_path = *stack;
+  if (const std::string* stack = SmallJsonString(*doc, "stack_path")) options->stack_path = *stack;
   return std::nullopt;
 }
 

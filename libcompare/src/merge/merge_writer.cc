@@ -113,10 +113,12 @@ class MergeSheetRows {
     return header;
   }
 
+  // Each column's widest of its header and its first rows' values.
   std::vector<double> Widths() const {
-    double name_width = Utf8Length("NPU Name");
+    const std::vector<std::string> header = Header();
+    double name_width = Utf8Length(header[0]);
     std::vector<double> widths(table_.rank_count());
-    for (size_t c = 0; c < widths.size(); ++c) widths[c] = Utf8Length("rank" + std::to_string(table_.rank(c)));
+    for (size_t c = 0; c < widths.size(); ++c) widths[c] = Utf8Length(header[c + 1]);
     for (size_t i = 0; i < std::min(slice_.rows, kWidthSampleRows); ++i) {
       name_width = std::max<double>(name_width, Utf8Length(table_.row_name(slice_.first_row + i)));
       for (size_t c = 0; c < widths.size(); ++c) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "xlsx/xlsx_common_internal.h"
 #include "xlsx/xlsx_deflate_level_internal.h"
 
 namespace msprobe::compare {
@@ -23,10 +24,6 @@ constexpr double kChartScaleX = 2, kChartScaleY = 1.5;  // of the default 480 ×
 constexpr double kChartLineWidth = 1.25;
 // zlib's fastest level: a 64-rank merge (1.2 GB of sheet XML) in 20 s instead of 36, 14% larger.
 constexpr int kDeflateLevel = 1;
-
-size_t Utf8Chars(std::string_view s) {
-  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
 
 std::string AsciiLower(std::string_view s) {
   std::string out(s);
@@ -110,7 +107,7 @@ uint32_t XlsxWorkbook::AddStyle(const XlsxCellStyle& style) {
 }
 
 Result<XlsxSheet*> XlsxWorkbook::AddSheet(const std::string& name) {
-  const size_t chars = Utf8Chars(name);
+  const size_t chars = internal::Utf8Length(name);
   if (chars == 0 || chars > kMaxSheetName || name.find_first_of("[]:*?/\\") != std::string::npos ||
       name.front() == '\'' || name.back() == '\'') {
     return Status::InvalidInput(file_.path(), fmt::format("'{}' cannot name a sheet (1 to {} characters, none of "

@@ -1,9 +1,9 @@
 #include "msprobe/dump/kernel/capture_manifest.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
+
+#include "msprobe/dump/formats/small_json.h"
 
 namespace msprobe {
 namespace {
@@ -13,19 +13,15 @@ namespace fs = std::filesystem;
 void AddLine(std::string_view line, CaptureSummary* s) {
   const nlohmann::json d = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (!d.is_object()) return;  // also a line that did not parse: nlohmann marks it discarded
-  const auto string_member = [&](const char* key) -> const std::string* {
-    const auto m = d.find(key);
-    return m != d.end() && m->is_string() ? m->get_ptr<const std::string*>() : nullptr;
-  };
-  const std::string* status = string_member("status");
+  const std::string* status = SmallJsonString(d, "status");
   if (!status) return;
   if (*status == "dropped") {
     ++s->dropped;
-    if (const std::string* reason = string_member("reason")) ++s->drop_reasons[*reason];
+    if (const std::string* reason = SmallJsonString(d, "reason")) ++s->drop_reasons[*reason];
     return;
   }
   ++s->ops;
-  if (const std::string* op_type = string_member("op_type")) ++s->by_type[*op_type];
+  if (const std::string* op_type = SmallJsonString(d, "op_type")) ++s->by_type[*op_type];
   if (*status == "stats") ++s->stats_ops;
   if (*status == "written") {
     ++s->files;
