@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
-#include "msprobe/dump/formats/small_json.h"
+#include "msprobe/dump/text/small_json.h"
 
 namespace msprobe::compare_app {
 

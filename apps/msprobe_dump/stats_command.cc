@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "common/exit_codes.h"
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/tensor/tensor_file.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"

@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-#include "msprobe/dump/formats/csv_reader.h"
+#include "msprobe/dump/text/csv_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto bytes = std::as_bytes(std::span(data, size));

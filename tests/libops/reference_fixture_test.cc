@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 #include "msprobe/ops/reference.h"
 #include "test_support.h"
 

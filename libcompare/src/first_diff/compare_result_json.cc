@@ -4,7 +4,7 @@
 #include <string_view>
 #include <utility>
 
-#include "msprobe/dump/formats/python_json.h"
+#include "msprobe/dump/text/python_json.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "output/ordered_blocks_internal.h"
 

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "first_diff/comm_graph_internal.h"
-#include "msprobe/dump/formats/python_json.h"
+#include "msprobe/dump/text/python_json.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {

@@ -9,9 +9,9 @@
 #include <limits>
 #include <span>
 
-#include "msprobe/dump/formats/csv_reader.h"
-#include "msprobe/dump/formats/python_format.h"
-#include "msprobe/dump/formats/utf8.h"
+#include "msprobe/dump/text/csv_reader.h"
+#include "msprobe/dump/text/python_format.h"
+#include "msprobe/dump/text/utf8.h"
 #include "msprobe/compare/xlsx/xlsx_reader.h"
 #include "msprobe/dump/io/mapped_file.h"
 

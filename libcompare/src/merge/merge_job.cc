@@ -20,7 +20,7 @@
 #include "msprobe/compare/merge/merge_table.h"
 #include "msprobe/compare/merge/merge_writer.h"
 #include "output/output_timestamp_internal.h"
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare {
 namespace {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare {
 namespace {

@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/result_row.h"
 #include "msprobe/dump/framework/dump_layout.h"

@@ -1,6 +1,6 @@
 #include "msprobe/compare/output/cell.h"
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "msprobe/dump/formats/csv_quote.h"
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/csv_quote.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "output/ordered_blocks_internal.h"
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {

@@ -4,7 +4,7 @@
 
 #include <unordered_map>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {

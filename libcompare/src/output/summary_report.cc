@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 #include "msprobe/compare/jobs/compare_job.h"
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {

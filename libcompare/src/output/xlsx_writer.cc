@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "output/xlsx_summary_sheet_internal.h"
 #include "xlsx/xlsx_common_internal.h"
 

@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare {
 namespace {

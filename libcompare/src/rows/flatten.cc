@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "rows/vector_pool_internal.h"
 

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare {
 namespace {

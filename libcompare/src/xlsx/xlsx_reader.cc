@@ -7,7 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "msprobe/dump/formats/xml_scanner.h"
+#include "msprobe/dump/text/xml_scanner.h"
 
 namespace msprobe::compare {
 namespace {

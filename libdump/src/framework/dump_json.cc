@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/mapped_file.h"
 
 namespace msprobe {

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "msprobe/dump/formats/small_json.h"
+#include "msprobe/dump/text/small_json.h"
 
 namespace msprobe {
 namespace {

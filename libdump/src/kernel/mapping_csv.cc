@@ -2,8 +2,8 @@
 
 #include <filesystem>
 
-#include "msprobe/dump/formats/csv_quote.h"
-#include "msprobe/dump/formats/csv_reader.h"
+#include "msprobe/dump/text/csv_quote.h"
+#include "msprobe/dump/text/csv_reader.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/io/mapped_file.h"
 #include "msprobe/dump/kernel/kernel_dump_name.h"

@@ -4,8 +4,8 @@
 
 #include <utility>
 
-#include "msprobe/dump/formats/csv_quote.h"
-#include "msprobe/dump/formats/csv_reader.h"
+#include "msprobe/dump/text/csv_quote.h"
+#include "msprobe/dump/text/csv_reader.h"
 #include "msprobe/dump/io/mapped_file.h"
 
 namespace msprobe {

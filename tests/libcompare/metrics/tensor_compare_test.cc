@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "msprobe/compare/output/result_row.h"
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <map>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/compare/metrics/stats_diff.h"
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

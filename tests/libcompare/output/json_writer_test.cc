@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <limits>
 
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "test_support.h"
 
 namespace msprobe::compare {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "test_support.h"
 

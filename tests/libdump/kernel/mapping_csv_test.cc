@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "msprobe/dump/formats/csv_reader.h"
+#include "msprobe/dump/text/csv_reader.h"
 #include "test_support.h"
 
 namespace msprobe {

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "msprobe/dump/formats/python_json.h"
+#include "msprobe/dump/text/python_json.h"
 
 namespace msprobe::compare {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "msprobe/compare/rows/op_row.h"
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {

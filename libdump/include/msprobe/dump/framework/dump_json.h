@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe {

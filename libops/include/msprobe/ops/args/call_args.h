@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 #include "msprobe/dump/status.h"
 #include "msprobe/dump/tensor/dtype.h"
 

@@ -1,5 +1,5 @@
 // Expected strings were printed by CPython 3.11 (repr, str, json.dumps, "%.12f", round).
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 
 #include <gtest/gtest.h>
 

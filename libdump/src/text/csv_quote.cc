@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/csv_quote.h"
+#include "msprobe/dump/text/csv_quote.h"
 
 namespace msprobe {
 

@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/utf8.h"
+#include "msprobe/dump/text/utf8.h"
 
 #include <gtest/gtest.h>
 

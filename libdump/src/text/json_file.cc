@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 
 #include <fmt/format.h>
 #include <rapidjson/error/en.h>
@@ -10,7 +10,7 @@
 #include <memory>
 #include <new>
 
-#include "msprobe/dump/formats/utf8.h"
+#include "msprobe/dump/text/utf8.h"
 #include "msprobe/dump/io/mapped_file.h"
 
 namespace msprobe {

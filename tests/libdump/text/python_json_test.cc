@@ -1,6 +1,6 @@
 // PyJsonWriter against the text of Python's json.dumps(obj, indent=4) (expected strings produced by
 // CPython 3.11's json module).
-#include "msprobe/dump/formats/python_json.h"
+#include "msprobe/dump/text/python_json.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/python_json.h"
+#include "msprobe/dump/text/python_json.h"
 
 #include <algorithm>
 #include <array>
@@ -11,7 +11,7 @@
 #endif
 #include <fmt/format.h>
 
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe {
 namespace {

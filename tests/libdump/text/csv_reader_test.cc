@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/csv_reader.h"
+#include "msprobe/dump/text/csv_reader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/json_file.h"
+#include "msprobe/dump/text/json_file.h"
 
 #include <gtest/gtest.h>
 

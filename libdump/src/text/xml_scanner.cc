@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/xml_scanner.h"
+#include "msprobe/dump/text/xml_scanner.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/small_json.h"
+#include "msprobe/dump/text/small_json.h"
 
 #include <string_view>
 

@@ -1,4 +1,4 @@
-#include "msprobe/dump/formats/python_format.h"
+#include "msprobe/dump/text/python_format.h"
 
 #include <charconv>
 #include <cmath>
