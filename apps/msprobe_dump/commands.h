@@ -39,4 +39,12 @@ struct RunArgs {
 };
 int RunCapture(const RunArgs& args, const cli::CommonOptions& common);
 
+// msprobe-dump recompute DUMP -o OUT: each forward API call recomputed in float64 from its own dumped
+// inputs; exit 1 when a call exceeds its tolerance.
+struct RecomputeArgs {
+  std::string path;
+  std::string output_dir = "./output";
+};
+int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& common);
+
 }  // namespace msprobe::dump_app

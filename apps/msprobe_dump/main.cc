@@ -1,4 +1,4 @@
-// msprobe-dump: inspect and verify dumps. Parses arguments and hands over to the subcommands.
+// msprobe-dump: inspect, verify and recompute dumps. Parses arguments and hands over to the subcommands.
 #include <CLI/CLI.hpp>
 
 #include "common/app_options.h"
@@ -14,11 +14,12 @@ Examples:
   msprobe-dump verify dump/step0/rank0            # one rank
   msprobe-dump verify dump/step0                  # every rank of a step
   msprobe-dump verify dump/step0/rank0/debug.json
+  msprobe-dump recompute dump/step0/rank0 -o out  # each op's own error against float64
   msprobe-dump statistic kernel_dump/rank_0      # statistic.csv for an npy kernel dump
   msprobe-dump run --dir cap -- python train.py   # capture every aclop kernel's tensors
   msprobe-dump run --mode stats --ops 'MatMul|Softmax' --ranks 0 -- ./train
 
-Exit codes: 0 all agree, 1 verify found a problem, 2 usage error, 3 input error, 4 internal error.)";
+Exit codes: 0 all agree, 1 verify found a problem or recompute an op beyond its tolerance, 2 usage error, 3 input error, 4 internal error.)";
 
 }  // namespace
 
@@ -44,6 +45,13 @@ int main(int argc, char** argv) {
     verify_cmd->add_option("path", verify.path, "A dump.json, debug.json, rank dir, step dir or dump root")->required();
     verify_cmd->add_flag("--json", verify.json, "Print the report as JSON");
 
+    msprobe::dump_app::RecomputeArgs recompute;
+    CLI::App* recompute_cmd = app.add_subcommand(
+        "recompute", "Recompute every API call of a tensor dump in float64 from its own inputs and flag ops beyond "
+                     "their dtype's tolerance (no golden run needed)");
+    recompute_cmd->add_option("path", recompute.path, "A dump.json, rank dir, step dir or dump root")->required();
+    recompute_cmd->add_option("-o,--output", recompute.output_dir, "Output directory (default ./output)");
+
     msprobe::dump_app::StatisticArgs statistic;
     CLI::App* statistic_cmd = app.add_subcommand(
         "statistic", "Write a MindSpore-style statistic.csv into each npy kernel dump directory");
@@ -65,6 +73,7 @@ int main(int argc, char** argv) {
     const auto threads = msprobe::cli::ApplyThreads(common);
     if (*stats_cmd) return msprobe::dump_app::RunStats(stats, common);
     if (*run_cmd) return msprobe::dump_app::RunCapture(run, common);
+    if (*recompute_cmd) return msprobe::dump_app::RunRecomputeCommand(recompute, common);
     if (*statistic_cmd) return msprobe::dump_app::RunStatistic(statistic, common);
     return msprobe::dump_app::RunVerify(verify, common);
   });

@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
-#include "msprobe/dump/text/python_format.h"
+#include "output/xlsx_cells_internal.h"
 #include "output/xlsx_summary_sheet_internal.h"
 #include "xlsx/xlsx_common_internal.h"
 
@@ -14,60 +13,16 @@ namespace msprobe::compare {
 namespace {
 
 using internal::CompareStyles;
-using internal::ExcelText;
-using internal::Utf8Length;
 using internal::XlsxDataSheet;
 using internal::XlsxSummarySheet;
-
-constexpr size_t kWidthSampleRows = 1000;  // widths follow the first rows; enough to see each column's kind
-constexpr double kMinColumnWidth = 8;
-constexpr double kMaxColumnWidth = 60;
-
-std::vector<double> ColumnWidths(const ResultTable& table, const std::vector<std::string>& header) {
-  std::vector<size_t> longest(header.size());
-  for (size_t col = 0; col < header.size(); ++col) longest[col] = Utf8Length(header[col]);
-  const size_t sample = std::min(table.rows.size(), kWidthSampleRows);
-  for (size_t row_idx = 0; row_idx < sample; ++row_idx) {
-    const std::vector<Cell> cells = table.Cells(table.rows[row_idx]);
-    for (size_t col = 0; col < cells.size() && col < longest.size(); ++col) {
-      longest[col] = std::max(longest[col], Utf8Length(cells[col].ToPython()));
-    }
-  }
-  std::vector<double> widths;
-  for (size_t len : longest) widths.push_back(std::clamp(static_cast<double>(len) + 2, kMinColumnWidth, kMaxColumnWidth));
-  return widths;
-}
 
 // A row's cells, straight from the row's fields (no Cell copies).
 class DataRowCells final : public ResultCellVisitor {
  public:
   DataRowCells(XlsxRowBatch* batch, uint32_t style) : batch_(batch), style_(style) {}
 
-  void Text(std::string_view text) override {
-    // Always a string cell, never a formula, so texts such as "=1+1" need no defusing here.
-    if (!text.empty()) {
-      batch_->Text(column_, ExcelText(text), style_);
-    } else if (style_ != 0) {
-      batch_->Blank(column_, style_);
-    }
-    ++column_;
-  }
-
-  void Value(const Cell& cell) override {
-    switch (cell.kind()) {
-      case Cell::Kind::kFloat:
-        // A cell cannot hold inf or NaN; those keep Python's spelling as text, as in the CSV.
-        if (std::isfinite(cell.number())) {
-          batch_->Number(column_++, cell.number(), style_);
-        } else {
-          Text(PythonFloatRepr(cell.number()));
-        }
-        return;
-      case Cell::Kind::kInt: batch_->Number(column_++, static_cast<double>(cell.integer()), style_); return;
-      case Cell::Kind::kBool: batch_->Bool(column_++, cell.boolean(), style_); return;
-      case Cell::Kind::kText: Text(cell.text()); return;
-    }
-  }
+  void Text(std::string_view text) override { internal::AddXlsxText(batch_, column_++, text, style_); }
+  void Value(const Cell& cell) override { internal::AddXlsxCell(batch_, column_++, cell, style_); }
 
  private:
   XlsxRowBatch* batch_;
@@ -108,7 +63,8 @@ Result<std::vector<std::string>> WriteXlsx(const std::string& path, const Result
   if (header.empty() || header.size() > kXlsxMaxColumns) {
     return Status::InvalidInput(path, fmt::format("{} columns do not fit in a sheet", header.size()));
   }
-  const std::vector<double> widths = ColumnWidths(table, header);
+  const std::vector<double> widths =
+      internal::ColumnWidths(header, table.rows.size(), [&table](size_t row) { return table.Cells(table.rows[row]); });
   const std::vector<XlsxDataSheet> sheets = PlanSheets(table.rows.size(), max_rows_per_sheet);
 
   MSP_ASSIGN_OR_RETURN(std::unique_ptr<XlsxWorkbook> book, XlsxWorkbook::Create(path, (table.rows.size() + 1) * header.size()));

@@ -1,0 +1,38 @@
+// msprobe-dump recompute: each forward API call's self error; the result files, a summary line and
+// the first call beyond its tolerance on stdout.
+#include <fmt/format.h>
+
+#include "common/exit_codes.h"
+#include "common/progress.h"
+#include "msprobe/compare/recompute/recompute_job.h"
+#include "msprobe_dump/commands.h"
+
+namespace msprobe::dump_app {
+
+int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& common) {
+  compare::RecomputeOptions options;
+  options.input = args.path;
+  options.output_dir = args.output_dir;
+  options.tool_version = MSPROBE_VERSION;
+  Result<compare::RecomputeReport> report = [&] {
+    cli::ProgressBar bar("recompute", common.quiet);  // cleared before the report is printed
+    return compare::RunRecompute(options, [&](const std::string&, uint64_t done, uint64_t total) {
+      bar.Update(done, total);
+    });
+  }();
+  if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
+  if (!common.quiet) {
+    for (const compare::RecomputePart& part : report->parts) {
+      for (const std::string& file : part.outputs) fmt::print("{}\n", file);
+    }
+    fmt::print("{}\n", report->summary_file);
+    const compare::RecomputeCounts& n = report->counts;
+    fmt::print("{} API call(s): {} ok, {} exceed their tolerance, {} unsupported\n", n.calls, n.ok, n.exceeds,
+               n.unsupported);
+  }
+  if (!report->first_exceeding) return cli::kExitOk;
+  fmt::print("first exceeding: {} ({})\n", report->first_exceeding->api, report->first_exceeding->dump_json);
+  return cli::kExitGateFailed;
+}
+
+}  // namespace msprobe::dump_app

@@ -1,0 +1,50 @@
+// `msprobe-dump recompute` (docs/ops.md §6): the golden-free check. Every forward API call of a dump
+// is recomputed in float64 from its own dumped inputs; a call whose dumped output departs from that
+// reference beyond its dtype's tolerance computed badly, whatever its inputs were.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+struct RecomputeOptions {
+  std::string input;                 // a dump.json, rank dir, step dir or dump root
+  std::string output_dir = "./output";
+  std::string tool_version;          // for summary.json
+};
+
+struct RecomputeCounts {
+  uint64_t calls = 0, ok = 0, exceeds = 0, unsupported = 0;
+  uint64_t skipped = 0;  // entries that are not forward API calls (backward, modules)
+};
+
+struct RecomputePart {
+  std::string dump_json;
+  std::vector<std::string> outputs;  // recompute_result[_{label}]_{ts}.csv and .xlsx
+  RecomputeCounts counts;
+};
+
+struct FirstExceeding {
+  std::string api, dump_json, file;
+  uint64_t row = 0;  // 0-based data row of `file`
+};
+
+struct RecomputeReport {
+  std::vector<RecomputePart> parts;
+  RecomputeCounts counts;                      // summed over the parts
+  std::optional<FirstExceeding> first_exceeding;  // in the first part that has one
+  std::string summary_file;                    // OUT/summary.json
+};
+
+// (dump.json being checked, calls done, calls in it); called from worker threads.
+using RecomputeProgress = std::function<void(const std::string&, uint64_t, uint64_t)>;
+
+Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const RecomputeProgress& progress = {});
+
+}  // namespace msprobe::compare

@@ -1,0 +1,102 @@
+#include "msprobe/compare/recompute/recompute_job.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "msprobe/compare/recompute/recompute_table.h"
+#include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/io/atomic_file.h"
+#include "output/output_timestamp_internal.h"
+
+namespace msprobe::compare {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+// "" for a single dump; otherwise the dump's directory below the input, '/' as '_' ("step0_rank1"),
+// so the parts of a step dir or dump root never share a name.
+std::string Label(const std::string& input, const std::string& dump_json, bool several) {
+  if (!several) return "";
+  std::string rel = fs::path(dump_json).parent_path().lexically_relative(input).generic_string();
+  if (rel.empty() || rel == ".") rel = fs::path(dump_json).parent_path().filename().string();
+  for (char& c : rel) c = c == '/' ? '_' : c;
+  return rel;
+}
+
+RecomputeCounts Count(const ops::DumpCheck& check) {
+  RecomputeCounts n;
+  n.calls = check.calls.size();
+  n.skipped = check.skipped;
+  for (const ops::CallCheck& c : check.calls) {
+    switch (c.check.verdict) {
+      case ops::SelfVerdict::kOk: ++n.ok; break;
+      case ops::SelfVerdict::kExceeds: ++n.exceeds; break;
+      case ops::SelfVerdict::kUnsupported: ++n.unsupported; break;
+    }
+  }
+  return n;
+}
+
+void Add(RecomputeCounts* sum, const RecomputeCounts& n) {
+  sum->calls += n.calls, sum->ok += n.ok, sum->exceeds += n.exceeds;
+  sum->unsupported += n.unsupported, sum->skipped += n.skipped;
+}
+
+Json CountsJson(const RecomputeCounts& n) {
+  return {{"calls", n.calls}, {"ok", n.ok}, {"exceeds", n.exceeds}, {"unsupported", n.unsupported},
+          {"skipped", n.skipped}};
+}
+
+Status WriteSummary(const RecomputeOptions& options, const RecomputeReport& report) {
+  Json summary = {{"tool", "msprobe-dump recompute"}, {"version", options.tool_version}, {"input", options.input}};
+  summary["counts"] = CountsJson(report.counts);
+  if (report.first_exceeding) {
+    const FirstExceeding& f = *report.first_exceeding;
+    summary["first_exceeding"] = {{"api", f.api}, {"dump_json", f.dump_json}, {"file", f.file}, {"row", f.row}};
+  } else {
+    summary["first_exceeding"] = nullptr;
+  }
+  Json parts = Json::array();
+  for (const RecomputePart& p : report.parts) {
+    parts.push_back({{"dump_json", p.dump_json}, {"outputs", p.outputs}, {"counts", CountsJson(p.counts)}});
+  }
+  summary["parts"] = std::move(parts);
+  return WriteFileAtomically(report.summary_file,
+                             summary.dump(2, ' ', /*ensure_ascii=*/true, Json::error_handler_t::replace) + '\n');
+}
+
+}  // namespace
+
+Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const RecomputeProgress& progress) {
+  MSP_ASSIGN_OR_RETURN(std::vector<std::string> dumps, FindDumpJsonFiles(options.input));
+  std::error_code ec;
+  fs::create_directories(options.output_dir, ec);
+  if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
+  const std::string ts = OutputTimestamp();
+  RecomputeReport report;
+  for (const std::string& dump_json : dumps) {
+    MSP_ASSIGN_OR_RETURN(ops::DumpCheck check, ops::CheckDumpCalls(dump_json, [&](uint64_t done, uint64_t total) {
+                           if (progress) progress(dump_json, done, total);
+                         }));
+    const std::string label = Label(options.input, dump_json, dumps.size() > 1);
+    const std::string stem =
+        (fs::path(options.output_dir) / ("recompute_result" + (label.empty() ? "" : "_" + label) + "_" + ts)).string();
+    RecomputePart part{dump_json, {stem + ".csv", stem + ".xlsx"}, Count(check)};
+    MSP_RETURN_IF_ERROR(WriteRecomputeCsv(part.outputs[0], check.calls));
+    MSP_RETURN_IF_ERROR(WriteRecomputeXlsx(part.outputs[1], check.calls));
+    for (size_t i = 0; i < check.calls.size() && !report.first_exceeding; ++i) {
+      if (check.calls[i].check.verdict == ops::SelfVerdict::kExceeds) {
+        report.first_exceeding = FirstExceeding{check.calls[i].key, dump_json, part.outputs[0], i};
+      }
+    }
+    Add(&report.counts, part.counts);
+    report.parts.push_back(std::move(part));
+  }
+  report.summary_file = (fs::path(options.output_dir) / "summary.json").string();
+  MSP_RETURN_IF_ERROR(WriteSummary(options, report));
+  return report;
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,34 @@
+// The self error of every API call of one dump (docs/ops.md §5): each forward entry of a dump.json
+// recomputed from its own dumped inputs, on every core.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "msprobe/dump/status.h"
+#include "msprobe/ops/check/self_error.h"
+
+namespace msprobe::ops {
+
+struct CallCheck {
+  std::string key;  // the dump.json entry: "Functional.linear.0.forward"
+  SelfCheck check;
+};
+
+struct DumpCheck {
+  std::vector<CallCheck> calls;  // the forward API entries, in file (execution) order
+  uint64_t skipped = 0;          // entries that are not an API's forward call: backward, modules
+};
+
+// (calls done, calls in all)
+using CheckProgress = std::function<void(uint64_t, uint64_t)>;
+
+// Reads `dump_json` (streamed) and checks every forward API entry against the tensors of its
+// dump_tensor_data. The calls run in parallel, each holding only its own tensors. Errors: the
+// dump.json cannot be read or parsed; a call whose tensors cannot be read is reported unsupported
+// with the reason, not as an error.
+Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const CheckProgress& progress = {});
+
+}  // namespace msprobe::ops
