@@ -27,6 +27,9 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_flag("--diff_analyze", a->diff_analyze,
                "First-diff analysis across ranks (-da): compare_result*.json per pair and diff_analyze_{ns}.json; "
                "csv/xlsx only with --csv/--xlsx");
+  app.add_flag("--attribute", a->attribute,
+               "Tensor dumps: recompute each API in float64 on both sides and say where its difference comes from "
+               "(Origin: op, input, inherited, clean, unknown; summary.json first_cause)");
   app.add_flag("--is_print_compare_log", a->tensor_log, "Accepted for compatibility (-tensor_log)");
   app.add_option("--rank", a->rank, "Kernel dump compare of two dump trees: rank ids, e.g. 0 or 0,1");
   app.add_option("--step", a->step, "Kernel dump compare: step ids (default: every step both trees have)");
@@ -62,6 +65,7 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   if (a.mode != "auto") return Usage("-m " + a.mode + ": only the dump compare (auto) is supported");
   if (a.diff_analyze && a.json) return Usage("-da writes msprobe's compare_result json itself; drop --json");
   if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
+  if (a.attribute && a.diff_analyze) return Usage("--attribute needs tensor metrics; -da compares statistics");
   if (a.layer_mapping_opt->count()) return Usage("-lm (layer mapping) is not supported");
   if (!a.input_json.empty()) {
     if (auto error = ReadInputJson(a.input_json, options)) return error;
@@ -82,6 +86,7 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   // Both by default; --csv or --xlsx alone writes only that one (README, "msprobe-compare"). -da writes
   // msprobe's json files, and the tables only when asked for.
   options->diff_analyze = a.diff_analyze;
+  options->attribute = a.attribute;
   options->write_csv = a.diff_analyze ? a.csv : a.csv || !a.xlsx;
   options->write_xlsx = a.diff_analyze ? a.xlsx : a.xlsx || !a.csv;
   options->write_json = a.json;
@@ -116,8 +121,8 @@ bool IsKernelCompare(const CompareArgs& a) { return !a.rank.empty() || !a.step.e
 
 std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::KernelCompareOptions* options) {
   if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
-  if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.json) {
-    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm or --json");
+  if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.json || a.attribute) {
+    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, --json or --attribute");
   }
   const auto ranks = ParseIds(a.rank), steps = ParseIds(a.step);
   if (!ranks || !steps) return Usage("--rank/--step take non-negative ids separated by commas");
@@ -148,6 +153,13 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
   if (quiet) return;
   fmt::print(stderr, "compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows, passed,
              warnings, errors);
+  for (const compare::PairResult& pair : report.pairs) {
+    if (!pair.first_cause) continue;
+    const compare::FirstCause& cause = *pair.first_cause;
+    fmt::print(stderr, "first cause: {} ({}{}{})\n", cause.api, cause.kind, cause.argument ? ": " : "",
+               cause.argument.value_or(""));
+    break;
+  }
   if (!report.diff_analyzed) return;
   if (report.first_diff.nodes.empty()) {
     fmt::print(stderr, "Cannot find any diff node, no need to generate analyze file.\n");  // msprobe's words

@@ -30,6 +30,7 @@ struct CompareArgs {
   bool csv = false, xlsx = false, json = false;
   std::string fail_on, junit;
   bool fail_on_first_diff = false;
+  bool attribute = false;
 };
 
 void AddCompareOptions(CLI::App& app, CompareArgs* args);

@@ -21,10 +21,11 @@ Examples:
   msprobe-compare -i compare.json -o out                                   # {"npu_path": …, "bench_path": …}
   msprobe-compare -tp npu/step0 -gp gpu/step0 -o out -da --fail-on-first-diff   # first diff across ranks
   msprobe-compare -tp npu/step0 -gp gpu/step0 --fail-on error --junit out/compare.xml   # a CI gate
+  msprobe-compare -tp npu/step0/rank0 -gp gpu/step0/rank0 --attribute   # which op caused it (tensor dumps)
 
 Outputs: compare_result[_rankN]_{YYYYmmddHHMMSS}.csv (as msprobe writes it) and .xlsx (typed cells,
 red/yellow rows, a summary sheet); debug.json inputs give debug_compare_result_…; summary.json
-(counts, first error, first diff, worst rows). -da: compare_result[_rankN]_{ts}.json per pair and
+(counts, first error, first diff, worst rows; with --attribute the first cause). -da: compare_result[_rankN]_{ts}.json per pair and
 diff_analyze_{ns}.json as msprobe writes them (csv/xlsx only with --csv/--xlsx; the xlsx then marks
 the first diff orange).
 Exit codes: 0 done, 1 a gate failed (--fail-on, --fail-on-first-diff), 2 usage error, 3 input error

@@ -222,6 +222,9 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   if (options_.diff_analyze) p2p = P2pOf(npu, bench, pairs);
   tbb::parallel_invoke([&] { op_rows_.Give(&npu.rows); }, [&] { op_rows_.Give(&bench.rows); });
   ApplyVerdicts(&table.rows, table.mode);
+  if (options_.attribute && table.mode == CompareMode::kTensor) {
+    MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, &table));
+  }
 
   std::error_code ec;
   {

@@ -66,7 +66,18 @@ Json FirstDiffJson(const CompareReport& report) {
           {"nodes", std::move(nodes)}};
 }
 
-Json PairJson(const PairResult& pair) {
+Json FirstCauseJson(const std::optional<FirstCause>& cause, const std::string& file) {
+  if (!cause) return nullptr;
+  return {{"api", cause->api},
+          {"kind", cause->kind},
+          {"argument", cause->argument ? Json(*cause->argument) : Json(nullptr)},
+          {"file", file},
+          {"row", cause->row}};
+}
+
+std::string FirstFile(const PairResult& pair) { return pair.outputs.empty() ? pair.target_json : pair.outputs.front(); }
+
+Json PairJson(const PairResult& pair, bool attribute) {
   Json j = {{"label", pair.label},
             {"target_json", pair.target_json},
             {"golden_json", pair.golden_json},
@@ -74,6 +85,7 @@ Json PairJson(const PairResult& pair) {
             {"outputs", pair.outputs}};
   if (!pair.skipped_reason.empty()) j["skipped"] = pair.skipped_reason;
   j["counts"] = CountsJson(pair.rows, pair.passed, pair.warnings, pair.errors);
+  if (attribute) j["first_cause"] = FirstCauseJson(pair.first_cause, FirstFile(pair));
   j["first_error"] = OptionalRowRefJson(pair.first_error);
   j["worst_metric"] = pair.mode == "ALL" ? "Cosine" : pair.mode == "SUMMARY" ? "NormRelativeErr" : "";
   Json worst = Json::array();
@@ -134,6 +146,7 @@ std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n) {
 Status WriteSummaryJson(const std::string& path, const CompareOptions& options, const CompareReport& report) {
   uint64_t rows = 0, passed = 0, warnings = 0, errors = 0;
   std::optional<RowRef> first_error;
+  const PairResult* first_cause = nullptr;
   Json pairs = Json::array();
   for (const PairResult& pair : report.pairs) {
     rows += pair.rows;
@@ -141,18 +154,22 @@ Status WriteSummaryJson(const std::string& path, const CompareOptions& options, 
     warnings += pair.warnings;
     errors += pair.errors;
     if (!first_error) first_error = pair.first_error;
-    pairs.push_back(PairJson(pair));
+    if (!first_cause && pair.first_cause) first_cause = &pair;
+    pairs.push_back(PairJson(pair, options.attribute));
   }
-  const Json summary = {{"tool", "msprobe-compare"},
+  Json summary = {{"tool", "msprobe-compare"},
                         {"version", options.tool_version},
                         {"inputs",
                          {{"target_path", options.target_path},
                           {"golden_path", options.golden_path},
                           {"diff_analyze", options.diff_analyze}}},
-                        {"counts", CountsJson(rows, passed, warnings, errors)},
-                        {"first_error", OptionalRowRefJson(first_error)},
-                        {"first_diff", FirstDiffJson(report)},
-                        {"pairs", std::move(pairs)}};
+                        {"counts", CountsJson(rows, passed, warnings, errors)}};
+  if (options.attribute) {
+    summary["first_cause"] = first_cause ? FirstCauseJson(first_cause->first_cause, FirstFile(*first_cause)) : Json(nullptr);
+  }
+  summary["first_error"] = OptionalRowRefJson(first_error);
+  summary["first_diff"] = FirstDiffJson(report);
+  summary["pairs"] = std::move(pairs);
   // ASCII only, as before; a path that is not UTF-8 shows U+FFFD where its bad bytes were.
   return WriteFileAtomically(path, summary.dump(kIndent, ' ', /*ensure_ascii=*/true, Json::error_handler_t::replace) + '\n');
 }

@@ -184,6 +184,19 @@ void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowBatch* batch)
         batch->Number(kValueCol, static_cast<double>(counts[r - 1]));
         break;
       }
+      case 5: {
+        // --attribute: the first cause, named above the first error (docs/ops.md §7).
+        if (table_.attributions.empty()) break;
+        batch->Text(kLabelCol, "First cause", styles_.bold);
+        if (!table_.first_cause_row) {
+          batch->Text(kValueCol, "none");
+          break;
+        }
+        const ResultRow& row = table_.rows[*table_.first_cause_row];
+        batch->Link(kValueCol, ExcelText(row.api + " (" + table_.attributions[static_cast<size_t>(row.attribution)].origin + ")"),
+                    Link(*table_.first_cause_row), styles_.link);
+        break;
+      }
       case 6:
         batch->Text(kLabelCol, "First error", styles_.bold);
         if (first_error_) {

@@ -13,6 +13,7 @@
 #include "msprobe/compare/first_diff/diff_analyze.h"
 #include "msprobe/compare/output/junit_report.h"
 #include "msprobe/compare/output/summary_report.h"
+#include "msprobe/compare/recompute/attribution.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
@@ -31,6 +32,9 @@ struct CompareOptions {
   // -da: statistics compare, compare_result{_rankN}_{ts}.json per pair and diff_analyze_{ns}.json.
   // The csv/xlsx are written only when asked for (write_csv/write_xlsx), as msprobe writes none.
   bool diff_analyze = false;
+  // --attribute (tensor mode): the Origin / NPU self err / Bench self err columns and first_cause
+  // (docs/ops.md §7).
+  bool attribute = false;
   std::optional<Verdict> fail_on;     // --fail-on: the gate's Result level (warning or error); none: no gate
   bool fail_on_first_diff = false;    // --fail-on-first-diff
   std::string junit_path;             // --junit FILE; empty: none
@@ -47,6 +51,7 @@ struct PairResult {
   std::string skipped_reason;          // non-empty when nothing was written for this pair
   std::optional<RowRef> first_error, first_warning;  // first_warning: the first row at warning or worse
   std::vector<WorstRow> worst;         // the 20 worst rows by the main metric
+  std::optional<FirstCause> first_cause;  // --attribute: the first API whose origin is op or input
 };
 
 struct FirstDiffReport {

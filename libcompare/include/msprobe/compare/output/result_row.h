@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,7 @@ struct ResultRow {
   std::string api;         // api_origin_name of the NPU row
   RowState state = RowState::kInput;
   bool matched = false;
+  int32_t attribution = -1;  // --attribute: the index of the row's API in ResultTable::attributions
 };
 
 // The exact header of a result table (stack adds NPU_Stack_Info to the kCompare layout).

@@ -4,12 +4,21 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "msprobe/compare/rows/op_row.h"
 #include "msprobe/compare/output/result_row.h"
 
 namespace msprobe::compare {
+
+// --attribute (docs/ops.md §7): where an API's difference comes from, and the self errors it rests
+// on, in units of each side's tolerance ("N/A" where no reference ran).
+struct ApiAttribution {
+  std::string origin;  // "op", "input", "inherited", "clean" or "unknown"
+  Cell npu_self_err, bench_self_err;
+};
+inline constexpr const char* kAttributionColumns[] = {"Origin", "NPU self err", "Bench self err"};
 
 struct ResultTable {
   CompareMode mode = CompareMode::kSummary;
@@ -20,12 +29,15 @@ struct ResultTable {
 
   ResultLayout layout = ResultLayout::kCompare;  // kKernel: the kernel-dump compare's tables (kernel_compare.h)
 
-  std::vector<std::string> Header() const { return ResultHeader(mode, with_stack, layout); }
+  // --attribute: one per API; each row's `attribution` indexes it. Non-empty adds the three
+  // kAttributionColumns after msprobe's, so readers by column name are unaffected.
+  std::vector<ApiAttribution> attributions;
+  std::optional<size_t> first_cause_row;  // the first row of the first API whose origin is op or input
+
+  std::vector<std::string> Header() const;
   // A row's cells in Header() order.
-  void VisitCells(const ResultRow& row, ResultCellVisitor* visitor) const {
-    VisitResultCells(row, mode, with_stack, layout, visitor);
-  }
-  std::vector<Cell> Cells(const ResultRow& row) const { return ResultCells(row, mode, with_stack, layout); }
+  void VisitCells(const ResultRow& row, ResultCellVisitor* visitor) const;
+  std::vector<Cell> Cells(const ResultRow& row) const;
 };
 
 }  // namespace msprobe::compare

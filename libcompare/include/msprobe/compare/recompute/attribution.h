@@ -1,0 +1,37 @@
+// msprobe-compare --attribute (docs/ops.md §7): for every API of a tensor compare, in execution order,
+// where its difference comes from —
+//   op         its own error: the target's self error beyond tolerance and well beyond the golden's;
+//   input      an input already differs and is not an earlier API's output (a parameter, the data, a
+//              buffer): the difference enters here from outside the ops;
+//   inherited  every differing input is an earlier API's output (same content hash);
+//   clean      no input differs and the op is within tolerance;
+//   unknown    no input differs and the op has no reference.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+// The target's self error counts as the op's own when it exceeds the tolerance and this many times
+// the golden's (both in units of their tolerance).
+inline constexpr double kOwnErrorMargin = 4;
+
+struct FirstCause {
+  std::string api;                      // "Functional.gelu.0.forward"
+  std::string kind;                     // "op" or "input"
+  std::optional<std::string> argument;  // input: the differing input's row ("…forward.input.1")
+  size_t row = 0;                       // the API's first row in the table
+};
+
+// Fills table->attributions, every row's attribution and table->first_cause_row, recomputing the
+// APIs of both dumps (tensor mode: the table's rows carry their Data_name) and hashing the target's
+// tensors. Returns the first API whose origin is op or input.
+Result<std::optional<FirstCause>> AttributeRows(const std::string& npu_json, const std::string& bench_json,
+                                                ResultTable* table);
+
+}  // namespace msprobe::compare

@@ -1,0 +1,132 @@
+#include "msprobe/compare/recompute/attribution.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/tensor/content_hash.h"
+#include "msprobe/ops/check/dump_check.h"
+
+namespace msprobe::compare {
+namespace {
+
+using Checks = std::unordered_map<std::string_view, const ops::SelfCheck*>;
+
+Checks Index(const ops::DumpCheck& dump) {
+  Checks checks;
+  for (const ops::CallCheck& c : dump.calls) checks.emplace(c.key, &c.check);
+  return checks;
+}
+
+// The API entry a row belongs to: its name up to ".forward" / ".backward" ("" for "N/A").
+std::string_view ApiOfRow(std::string_view name) {
+  for (std::string_view direction : {".forward", ".backward"}) {
+    const size_t at = name.find(direction);
+    if (at != std::string_view::npos) return name.substr(0, at + direction.size());
+  }
+  return {};
+}
+
+const ops::SelfCheck* Find(const Checks& checks, std::string_view api) {
+  const auto it = checks.find(api);
+  return it == checks.end() || it->second->verdict == ops::SelfVerdict::kUnsupported ? nullptr : it->second;
+}
+
+Cell ExcessCell(const ops::SelfCheck* check) { return check ? Cell::Float(check->Excess()) : Cell::NA(); }
+
+// An input differs unless compare measured it equal: a tensor's MaxAbsErr of exactly 0 (msprobe rounds
+// it to 12 decimals, so differences below 5e-13 count as equal); a value without a tensor file (a
+// scalar, a list item) by its recorded value, which msprobe keeps in the statistics.
+bool Differs(const ResultRow& row) {
+  if (!row.matched) return true;
+  if (row.npu_data_name == "-1") return row.npu_stats != row.bench_stats;
+  if (row.metrics.size() <= kMaxAbsErr) return true;
+  const Cell& cell = row.metrics[kMaxAbsErr];
+  return !cell.is_number() || cell.number() != 0;
+}
+
+// The target tensors' content hashes, per row (nullopt: no file, or unreadable).
+std::vector<std::optional<uint64_t>> HashRows(const std::string& npu_json, const ResultTable& table) {
+  const std::string dir = TensorDataDir(npu_json);
+  std::vector<std::optional<uint64_t>> hashes(table.rows.size());
+  tbb::parallel_for(size_t{0}, table.rows.size(), [&](size_t i) {
+    const ResultRow& r = table.rows[i];
+    if (r.npu_data_name == "-1" || (r.state != RowState::kInput && r.state != RowState::kOutput)) return;
+    const Result<std::string> path = ResolveDataName(dir, r.npu_data_name);
+    if (!path.ok()) return;
+    if (Result<uint64_t> hash = TensorContentHash(*path); hash.ok()) hashes[i] = *hash;
+  });
+  return hashes;
+}
+
+struct ApiRows {
+  size_t begin, end;
+};
+
+// Origin of rows [begin, end) of one API; `produced` holds the hashes of earlier APIs' outputs.
+ApiAttribution Classify(const ResultTable& table, ApiRows api, const std::vector<std::optional<uint64_t>>& hashes,
+                        const std::unordered_set<uint64_t>& produced, const ops::SelfCheck* npu,
+                        const ops::SelfCheck* bench, std::optional<std::string>* argument) {
+  ApiAttribution a{"", ExcessCell(npu), ExcessCell(bench)};
+  if (npu != nullptr && npu->Excess() > 1 &&
+      npu->Excess() > kOwnErrorMargin * (bench != nullptr ? bench->Excess() : 0)) {
+    a.origin = "op";
+    return a;
+  }
+  bool differs = false;
+  for (size_t i = api.begin; i < api.end; ++i) {
+    const ResultRow& r = table.rows[i];
+    if (r.state != RowState::kInput || !Differs(r)) continue;
+    differs = true;
+    if (!hashes[i] || !produced.contains(*hashes[i])) {
+      a.origin = "input";
+      *argument = r.npu_name;
+      return a;
+    }
+  }
+  a.origin = differs ? "inherited" : npu != nullptr ? "clean" : "unknown";
+  return a;
+}
+
+}  // namespace
+
+Result<std::optional<FirstCause>> AttributeRows(const std::string& npu_json, const std::string& bench_json,
+                                                ResultTable* table) {
+  Result<ops::DumpCheck> npu_check = Status::Internal("", "not run"), bench_check = Status::Internal("", "not run");
+  std::vector<std::optional<uint64_t>> hashes;
+  tbb::parallel_invoke([&] { npu_check = ops::CheckDumpCalls(npu_json); },
+                       [&] { bench_check = ops::CheckDumpCalls(bench_json); },
+                       [&] { hashes = HashRows(npu_json, *table); });
+  MSP_RETURN_IF_ERROR(npu_check.status());
+  MSP_RETURN_IF_ERROR(bench_check.status());
+  const Checks npu = Index(*npu_check), bench = Index(*bench_check);
+
+  std::optional<FirstCause> first;
+  std::unordered_set<uint64_t> produced;
+  std::vector<ResultRow>& rows = table->rows;
+  for (size_t begin = 0; begin < rows.size();) {
+    size_t end = begin + 1;
+    while (end < rows.size() && rows[end].api == rows[begin].api) ++end;
+    std::optional<std::string> argument;
+    const ApiAttribution a = Classify(*table, {begin, end}, hashes, produced, Find(npu, rows[begin].api),
+                                      Find(bench, ApiOfRow(rows[begin].bench_name)), &argument);
+    if (!first && (a.origin == "op" || a.origin == "input")) {
+      first = FirstCause{rows[begin].api, a.origin, argument, begin};
+      table->first_cause_row = begin;
+    }
+    const auto index = static_cast<int32_t>(table->attributions.size());
+    table->attributions.push_back(a);
+    for (size_t i = begin; i < end; ++i) {
+      rows[i].attribution = index;
+      if (rows[i].state == RowState::kOutput && hashes[i]) produced.insert(*hashes[i]);
+    }
+    begin = end;
+  }
+  return first;
+}
+
+}  // namespace msprobe::compare
