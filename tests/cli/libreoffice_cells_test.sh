@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Our workbooks read in a real spreadsheet application: LibreOffice exports every sheet of each kind of
-# workbook (compare in tensor, statistics and md5 mode, -da, merge) to csv, and every cell must read
+# workbook (compare in tensor, statistics and md5 mode, -da, --attribute, merge, recompute) to csv, and every cell must read
 # back as the program wrote it (its own csv of the same run; for merge, the ranks' csvs).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/libreoffice_lib.sh"
@@ -14,19 +14,34 @@ sheet_check() {
   expect_code 0 "sheet_check.py $1"
 }
 
+# check_compare_book BOOK LABEL: every data sheet against the run's csv, the summary's counts against
+# its Result column.
+check_compare_book() {
+  local book=$1 stem dir=$TMP/lo_$2 data_sheets=() sheet
+  stem=$(basename "$book" .xlsx)
+  lo_convert "$csv_filter" "$dir" "$book"
+  while read -r sheet; do
+    [ "$sheet" = summary ] || data_sheets+=("$dir/$stem-$sheet.csv")
+  done < <(sheet_names "$book")
+  sheet_check data "${book%.xlsx}.csv" "${data_sheets[@]}"
+  sheet_check summary "${book%.xlsx}.csv" "$dir/$stem-summary.csv"
+}
+
 for kind in tensor statistics md5 da; do
   compare_workbooks "$kind" "$TMP/$kind"
-  for book in "$TMP/$kind"/compare_result_rank*.xlsx; do
-    stem=$(basename "$book" .xlsx)
-    lo_convert "$csv_filter" "$TMP/lo_$kind" "$book"
-    data_sheets=()
-    while read -r sheet; do
-      [ "$sheet" = summary ] || data_sheets+=("$TMP/lo_$kind/$stem-$sheet.csv")
-    done < <(sheet_names "$book")
-    sheet_check data "${book%.xlsx}.csv" "${data_sheets[@]}"
-    sheet_check summary "${book%.xlsx}.csv" "$TMP/lo_$kind/$stem-summary.csv"
-  done
+  for book in "$TMP/$kind"/compare_result_rank*.xlsx; do check_compare_book "$book" "$kind"; done
 done
+
+# --attribute's three added columns, and msprobe-dump recompute's own table
+recompute=$MSPROBE_ROOT/tests/data/recompute
+run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$TMP/attribute" -q --attribute
+expect_code 0 "compare --attribute"
+check_compare_book "$(ls "$TMP"/attribute/compare_result_*.xlsx)" attribute
+run "$MSPROBE_BIN/msprobe-dump" recompute "$recompute/target_op/step0/rank0" -o "$TMP/recompute" -q
+expect_code 1 "recompute"
+book=$(ls "$TMP"/recompute/recompute_result_*.xlsx)
+lo_convert "$csv_filter" "$TMP/lo_recompute" "$book"
+sheet_check data "${book%.xlsx}.csv" "$TMP/lo_recompute/$(basename "$book" .xlsx)-Sheet1.csv"
 
 # merge: the tensor-mode results above, every default index (one sheet each)
 apis=Distributed.all_reduce,Functional.linear

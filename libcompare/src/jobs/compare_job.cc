@@ -224,6 +224,8 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   ApplyVerdicts(&table.rows, table.mode);
   if (options_.attribute && table.mode == CompareMode::kTensor) {
     MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, &table));
+  } else if (options_.attribute) {
+    AttributeUnknown(&table);
   }
 
   std::error_code ec;

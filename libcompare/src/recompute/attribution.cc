@@ -129,4 +129,9 @@ Result<std::optional<FirstCause>> AttributeRows(const std::string& npu_json, con
   return first;
 }
 
+void AttributeUnknown(ResultTable* table) {
+  table->attributions.assign(1, ApiAttribution{"unknown", Cell::NA(), Cell::NA()});
+  for (ResultRow& row : table->rows) row.attribution = 0;
+}
+
 }  // namespace msprobe::compare

@@ -34,4 +34,7 @@ struct FirstCause {
 Result<std::optional<FirstCause>> AttributeRows(const std::string& npu_json, const std::string& bench_json,
                                                 ResultTable* table);
 
+// A statistics or md5 compare has no tensors to recompute: every API's origin is unknown.
+void AttributeUnknown(ResultTable* table);
+
 }  // namespace msprobe::compare
