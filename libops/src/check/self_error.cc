@@ -20,10 +20,14 @@ double MaxFinite(DType dtype) {
   }
 }
 
-// What a correctly rounded kernel stores for r: past the largest finite value by more than half a
-// unit in the last place, the infinity of r's sign.
+// What a correctly rounded kernel stores for r (docs/ops.md §5): the infinity of r's sign once |r|
+// reaches the largest finite value plus half a unit in its last place, 2^emax·(2 − u) (65520 for
+// float16, not 65504·(1 + u) ≈ 65536); r itself below that. Half an ulp of the largest value is
+// 2^emax·u, emax being its exponent.
 double Stored(double r, double max_finite, double u) {
-  return std::abs(r) > max_finite * (1 + u) ? std::copysign(kInf, r) : r;
+  if (!std::isfinite(max_finite)) return r;
+  const double overflow = max_finite + std::ldexp(u, std::ilogb(max_finite));
+  return std::abs(r) >= overflow ? std::copysign(kInf, r) : r;
 }
 
 std::string DumpDTypeName(DType dtype) {

@@ -25,8 +25,9 @@ struct ErrorMetrics {
   double cosine = 1;   // of y and r over the finite pairs; 1 when both are 0, NaN when one is
 };
 
-// `dumped` and `reference` hold the same number of elements. A reference value beyond `dtype`'s
-// largest finite value is the infinity of its sign, as a correctly rounded kernel would give.
+// `dumped` and `reference` hold the same number of elements. A reference value that round to
+// nearest would overflow in `dtype` (|r| at least the largest finite value plus half its ulp) is the
+// infinity of its sign, as a correctly rounded kernel would give.
 ErrorMetrics MeasureError(const Fp64Tensor& dumped, const Fp64Tensor& reference, DType dtype);
 
 enum class SelfVerdict : uint8_t { kOk, kExceeds, kUnsupported };
