@@ -11,9 +11,10 @@ namespace {
 // Ops whose kernels are not correctly rounded (a polynomial or table for exp, erf, tanh, rsqrt,
 // composed into gelu, softmax and the norms): 8 units of the output's roundoff instead of 2.
 bool IsTranscendental(std::string_view api) {
-  for (std::string_view word : {"gelu", "silu", "sigmoid", "tanh", "exp", "log", "rsqrt", "softmax", "norm",
-                                "scaled_dot_product_attention"}) {
-    if (api.find(word) != std::string_view::npos) return true;
+  const std::string_view op = api.substr(api.rfind('.') + 1);  // "Functional.gelu" → "gelu"
+  for (std::string_view name : {"gelu", "silu", "sigmoid", "tanh", "exp", "log", "rsqrt", "softmax", "log_softmax",
+                                "layer_norm", "rms_norm", "npu_rms_norm", "scaled_dot_product_attention"}) {
+    if (op == name) return true;
   }
   return false;
 }
