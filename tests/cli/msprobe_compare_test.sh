@@ -60,6 +60,20 @@ run "$cmp" -i "$TMP/compare.json" -o "$TMP/single" --csv
 expect_code 0
 ls "$TMP/single" | grep -qE '^compare_result_[0-9]{14}\.csv$' || fail "single-pair name: $(ls "$TMP/single")"
 
+# --attribute on the torch-made dumps of tests/data/recompute: the replaced gelu is the first cause
+recompute=$MSPROBE_ROOT/tests/data/recompute
+run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$TMP/attr" --attribute
+expect_code 0
+expect_err "first cause: Functional.gelu.0.forward (op)"
+grep -q '"kind": "op"' "$TMP/attr/summary.json" || fail "first_cause: $(cat "$TMP/attr/summary.json")"
+checks=$((checks + 1))
+run "$cmp" -tp "$recompute/target_input/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$TMP/attr_in" --attribute --csv
+expect_code 0
+expect_err "first cause: Functional.linear.1.forward (input: Functional.linear.1.forward.input.1)"
+run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$TMP/attr_da" --attribute -da
+expect_code 2
+expect_err "--attribute needs tensor metrics"
+
 # msprobe's own CSVs for the shared 2-rank statistics dumps: byte for byte
 if have_shared; then
   da=$SHARED_DATA/msprobe_samples/dist2_da
