@@ -74,6 +74,17 @@ run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/r
 expect_code 2
 expect_err "--attribute needs tensor metrics"
 
+# outputs never land on inputs
+run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$recompute/golden/step0/rank0/out"
+expect_code 3
+expect_one_error_line msprobe-compare
+expect_err "the output would land inside the input"
+[ ! -e "$recompute/golden/step0/rank0/out" ] || fail "an output dir was made inside the input"
+checks=$((checks + 1))
+run "$cmp" -tp "$recompute/target_op/step0/rank0/dump.json" -gp "$recompute/golden/step0/rank0/dump.json" -o "$TMP/junit_on_input" --junit "$recompute/golden/step0/rank0/dump.json"
+expect_code 3
+expect_err "the output would overwrite the input"
+
 # msprobe's own CSVs for the shared 2-rank statistics dumps: byte for byte
 if have_shared; then
   da=$SHARED_DATA/msprobe_samples/dist2_da

@@ -31,6 +31,7 @@
 #include "msprobe/compare/output/xlsx_writer.h"
 #include "output/output_timestamp_internal.h"
 #include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/io/output_location.h"
 #include "output/ordered_blocks_internal.h"
 #include "rows/vector_pool_internal.h"
 
@@ -435,6 +436,9 @@ size_t PairsInFlight(const std::vector<ComparePairSpec>& specs) {
 }  // namespace
 
 Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress) {
+  const std::vector<std::string> inputs = {options.target_path, options.golden_path, options.stack_path};
+  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, inputs));
+  if (!options.junit_path.empty()) MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.junit_path, false, inputs));
   MSP_ASSIGN_OR_RETURN(std::vector<ComparePairSpec> specs,
                        ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
   MSP_ASSIGN_OR_RETURN(Mappings mappings, LoadMappings(options));

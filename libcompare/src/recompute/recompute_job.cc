@@ -7,6 +7,7 @@
 #include "msprobe/compare/recompute/recompute_table.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/io/output_location.h"
 #include "output/output_timestamp_internal.h"
 
 namespace msprobe::compare {
@@ -71,6 +72,7 @@ Status WriteSummary(const RecomputeOptions& options, const RecomputeReport& repo
 
 Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const RecomputeProgress& progress) {
   MSP_ASSIGN_OR_RETURN(std::vector<std::string> dumps, FindDumpJsonFiles(options.input));
+  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input}));
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
