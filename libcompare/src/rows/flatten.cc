@@ -141,7 +141,8 @@ void FillNoneRow(std::string name, RowState state, OpRow* out) {
 }
 
 // The members gen_op_item reads, found in one pass over the leaf (it has a dozen members, and a
-// lookup per key would scan them a dozen times). A repeated key keeps its first value, as Member().
+// lookup per key would scan them a dozen times). A repeated key keeps its last value, as Member()
+// and Python's json.load.
 struct LeafMembers {
   std::array<const JsonValue*, 4> stats{};  // Max, Min, Mean, Norm
   const JsonValue *data_name = nullptr, *requires_grad = nullptr, *md5 = nullptr, *dtype = nullptr,
@@ -150,7 +151,7 @@ struct LeafMembers {
   explicit LeafMembers(const JsonValue& leaf) {
     if (!leaf.IsObject()) return;
     for (const auto& member : leaf.GetObject()) {
-      if (const JsonValue** slot = Slot(StringOf(member.name)); slot != nullptr && *slot == nullptr) {
+      if (const JsonValue** slot = Slot(StringOf(member.name)); slot != nullptr) {
         *slot = &member.value;
       }
     }

@@ -151,8 +151,13 @@ Result<JsonDocument> ReadJsonFile(const std::string& path) {
 
 const JsonValue* Member(const JsonValue& object, const char* key) {
   if (!object.IsObject()) return nullptr;
-  const auto it = object.FindMember(key);
-  return it == object.MemberEnd() ? nullptr : &it->value;
+  // The last of repeated keys, as Python's json.load keeps it (RapidJSON's FindMember finds the first).
+  const JsonValue* found = nullptr;
+  const std::string_view name(key);
+  for (const auto& m : object.GetObject()) {
+    if (std::string_view(m.name.GetString(), m.name.GetStringLength()) == name) found = &m.value;
+  }
+  return found;
 }
 
 const char* StringMember(const JsonValue& object, const char* key) {

@@ -222,6 +222,19 @@ TEST(FlattenTest, ArgTypesL1ScalarEncodings) {
 }
 
 // Encodings the samples lack; expected rows from docs/compare.md §2.3's special-case table.
+TEST(FlattenTest, RepeatedLeafKeyKeepsTheLastValueAsPythonDoes) {
+  // json.loads('{"Max": 1.0, "Max": 7.0}') == {"Max": 7.0}
+  const FlatDump flat = FlattenText(R"({"task": "statistics", "level": "L1", "data": {
+    "Torch.exp.0.forward": {"input_args": [
+        {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0, "Mean": 0.5,
+         "Norm": 2.0, "requires_grad": false, "Max": 7.0, "dtype": "torch.float16"}],
+      "input_kwargs": {}, "output": []}}})");
+  const OpRow* row = FindRow(flat, "Torch.exp.0.forward.input.0");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(StatsText(*row)[0], "7.0");
+  EXPECT_EQ(row->dtype, "torch.float16");
+}
+
 TEST(FlattenTest, SpecialLeavesWithoutDtype) {
   const FlatDump flat = FlattenText(R"({"task": "statistics", "level": "L1", "data": {
     "Tensor.__getitem__.0.forward": {"input_args": [

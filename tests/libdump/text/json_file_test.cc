@@ -41,6 +41,15 @@ TEST(JsonFileTest, ParsesPythonsTokensIntoTheProjectsDocument) {
 
 // Bytes Python's json.load would refuse (the file is not UTF-8) are refused at parse time, whether
 // raw in a key or a value; escapes are fine, they decode to valid UTF-8.
+TEST(JsonFileTest, RepeatedKeyGivesItsLastValueAsPythonDoes) {
+  // json.loads('{"task": "a", "n": 1, "task": "b"}')["task"] == "b"
+  auto doc = ParseJsonText(R"({"task": "a", "n": 1, "task": "b"})", "dump.json");
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  ASSERT_NE(StringMember(*doc, "task"), nullptr);
+  EXPECT_STREQ(StringMember(*doc, "task"), "b");
+  EXPECT_EQ(Member(*doc, "missing"), nullptr);
+}
+
 TEST(JsonFileTest, InvalidUtf8IsRefusedAsPythonRefusesIt) {
   EXPECT_STATUS(ParseJsonText("{\"data_name\": \"x\xff\xfe.pt\"}", "dump.json"), Code::kInvalidInput,
                 "invalid UTF-8 in the string that ends before byte 22");

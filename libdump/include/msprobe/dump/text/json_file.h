@@ -31,7 +31,8 @@ using JsonReader = rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>
 Result<JsonDocument> ParseJsonText(std::string_view text, const std::string& source);
 Result<JsonDocument> ReadJsonFile(const std::string& path);
 
-// Small typed accessors that return nullptr / nullopt instead of asserting on the wrong type.
+// Small typed accessors that return nullptr / nullopt instead of asserting on the wrong type. Of
+// repeated keys, the last counts, as in Python.
 const JsonValue* Member(const JsonValue& object, const char* key);
 const char* StringMember(const JsonValue& object, const char* key);
 // Python's truthiness of the value json.load makes: false for None, False, 0, "", [] and {}.
