@@ -74,6 +74,21 @@ run "$dump" verify "$TMP/does-not-exist"
 expect_code 3
 expect_one_error_line msprobe-dump
 
+# verify: a weight holding 3.4e38, whose float32 Mean and Norm torch recorded as inf, is intact; the same
+# dump with that element's exponent byte flipped (3.4e38 -> ~1, first occurrence of its bytes) is not
+ovf=$MSPROBE_ROOT/tests/data/verify_overflow/overflow/step0/rank0
+run "$dump" verify "$ovf"
+expect_code 0 "overflow dump"
+expect_out "OK: 1 json file(s), 4 tensor file(s) checked, 0 problem(s)"
+cp -r "$ovf" "$TMP/ovf" && chmod -R u+w "$TMP/ovf"
+w="$TMP/ovf/dump_tensor_data/Functional.linear.0.forward.input.1.pt"
+at=$(LC_ALL=C grep -obUaP '\x9e\xc9\x7f\x7f' "$w" | head -1 | cut -d: -f1)
+[ -n "$at" ] || fail "no float32 3.4e38 in $w"
+printf '\x3f' | dd of="$w" bs=1 seek=$((at + 3)) conv=notrunc status=none
+run "$dump" verify "$TMP/ovf"
+expect_code 1 "overflow dump, flipped byte"
+expect_out "Functional.linear.0.forward.input_args.1  Mean recorded inf, computed 7.3"
+
 # every dump msprobe produced in ../shared agrees with its json
 if have_shared; then
   for d in single_proc/st_mix single_proc/t_l1 single_proc/md5_l1 single_proc/xor_l1 single_proc/dbg_t dist2/bench_t dist2_da/target; do

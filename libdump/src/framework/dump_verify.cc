@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <set>
 
 #include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/tensor/element_types.h"
 #include "msprobe/dump/tensor/tensor_file.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 
@@ -30,6 +32,50 @@ bool Close(double recorded, double computed, double rtol, double atol) {
   if (std::isnan(recorded) || std::isnan(computed)) return std::isnan(recorded) && std::isnan(computed);
   if (std::isinf(recorded) || std::isinf(computed)) return recorded == computed;
   return std::fabs(recorded - computed) <= atol + rtol * std::max(std::fabs(recorded), std::fabs(computed));
+}
+
+// The largest finite value of the type msprobe's Mean/Norm reductions run in (docs/formats.md §1.4):
+// float16 and bfloat16 reduce in their own precision; everything else in float32 (float32 tensors, and
+// the float32 casts older versions made of ints and float64). Where a version or a device reduces in a
+// wider type, the smaller limit only accepts more overflows, never refuses a finite value.
+double ReductionMax(DType d) {
+  switch (d) {
+    case DType::kF16: return 65504.0;
+    case DType::kBF16: return 3.3895313892515355e38;  // 0x7f7f
+    default: return std::numeric_limits<float>::max();
+  }
+}
+
+// Whether a non-finite recorded Mean or Norm is what the reduction in msprobe's dtype gives although our
+// double one is finite. torch (CPU, 1.13; docs/formats.md §1.4) takes the mean as a sum in the dtype
+// divided by n, and the norm as the square root of a sum of squares in the dtype, without scaling, so
+// either is ±inf once a partial sum passes the dtype's max, whatever the final value. The partial sums of
+// a sum of squares never exceed the total; those of a plain sum stay within [-negative, positive] and
+// which of them overflow depends on the order: +inf needs positive ≥ max, -inf negative ≥ max, NaN (a
+// +inf and a -inf partial sum meeting) both. `limit` is the dtype's max less its rounding allowance.
+bool OverflowExplains(const char* name, double recorded, double computed, const TensorStats& stats, double limit,
+                      const SignedSumsFn& signed_sums) {
+  if (std::isfinite(recorded) || !std::isfinite(computed)) return false;
+  if (std::string_view(name) == "Norm") return recorded > 0 && computed * computed >= limit;
+  if (std::string_view(name) != "Mean") return false;
+  const double sum = computed * static_cast<double>(stats.numel);
+  SignedSums s;
+  if (stats.min >= 0) {
+    s.positive = sum;
+  } else if (stats.max <= 0) {
+    s.negative = -sum;
+  } else {
+    // Both signs: the sum alone bounds the side it leans to from below; ask for the real sums only
+    // when that does not settle it.
+    s.positive = std::max(sum, 0.0);
+    s.negative = std::max(-sum, 0.0);
+    const bool settled = std::isnan(recorded) ? false : (recorded > 0 ? s.positive : s.negative) >= limit;
+    if (!settled && signed_sums) {
+      if (Result<SignedSums> r = signed_sums(); r.ok()) s = *r;
+    }
+  }
+  if (std::isnan(recorded)) return s.positive >= limit && s.negative >= limit;
+  return (recorded > 0 ? s.positive : s.negative) >= limit;
 }
 
 std::string Where(const TensorRecord& r) { return r.path.empty() ? r.entry : r.entry + "." + r.path; }
@@ -78,8 +124,27 @@ std::string_view FindingName(VerifyFinding f) {
   return "?";
 }
 
+Result<SignedSums> ComputeSignedSums(const TensorSource& source) {
+  constexpr uint64_t kWindow = uint64_t{1} << 16;  // even, as int4 windows must start on a byte
+  SignedSums sums;
+  ElementWindow window;
+  const DType dtype = source.info().dtype;
+  for (uint64_t first = 0; first < source.numel(); first += kWindow) {
+    const uint64_t count = std::min(kWindow, source.numel() - first);
+    MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
+    const std::byte* data = window.bytes().data();
+    for (uint64_t i = 0; i < count; ++i) {
+      const double v = ElementToDouble(dtype, data, i);
+      if (v > 0) sums.positive += v;
+      if (v < 0) sums.negative -= v;
+    }
+    MSP_RETURN_IF_ERROR(window.Intact());
+  }
+  return sums;
+}
+
 void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStats& stats, const std::string& file,
-                 std::vector<VerifyIssue>* issues) {
+                 std::vector<VerifyIssue>* issues, const SignedSumsFn& signed_sums) {
   const auto mismatch = [&](std::string detail) {
     issues->push_back({VerifyFinding::kMismatch, file, Where(r), std::move(detail)});
   };
@@ -92,7 +157,11 @@ void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStat
     mismatch(fmt::format("shape recorded [{}], file holds {}", fmt::join(r.shape, ", "), info.ShapeString()));
     return;
   }
-  const double rtol = Tolerance(recorded.value_or(info.dtype));
+  const DType reduced = recorded.value_or(info.dtype);
+  const double rtol = Tolerance(reduced);
+  // A reduction whose partial sum passed the dtype's max (within its rounding) may have given ±inf.
+  // A 0-d tensor's statistics are its value: no reduction.
+  const double overflow_limit = ReductionMax(reduced) * (1 - rtol);
   // The error of a float32 sum is bounded by eps·Σ|x| ≤ eps·√n·‖x‖, so a mean near zero needs an
   // absolute allowance of rtol·‖x‖/√n.
   const double mean_atol = stats.numel ? rtol * stats.norm / std::sqrt(static_cast<double>(stats.numel)) : 0;
@@ -105,7 +174,9 @@ void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStat
     if (c.rec.kind == RecordedStat::Kind::kAbsent || c.rec.kind == RecordedStat::Kind::kNull) continue;
     if (!stats.has_values) {
       mismatch(fmt::format("{} recorded {} for a tensor with no elements", c.name, c.rec.number));
-    } else if (!Close(c.rec.number, c.computed, rtol, c.atol)) {
+    } else if (!Close(c.rec.number, c.computed, rtol, c.atol) &&
+               (info.shape.empty() ||
+                !OverflowExplains(c.name, c.rec.number, c.computed, stats, overflow_limit, signed_sums))) {
       mismatch(fmt::format("{} recorded {}, computed {}", c.name, c.rec.number, c.computed));
     }
   }
@@ -172,7 +243,7 @@ Result<VerifyReport> VerifyDump(const std::string& path, const ProgressFn& progr
       return finish();
     }
     bytes[i] = ByteSize(info->dtype, info->Numel());
-    CheckRecord(*job.record, *info, *stats, job.file, &found[i]);
+    CheckRecord(*job.record, *info, *stats, job.file, &found[i], [&] { return ComputeSignedSums(*source); });
     finish();
   });
   report.files_checked = jobs.size();

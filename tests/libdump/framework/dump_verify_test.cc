@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cmath>
+#include <cstring>
 #include <fstream>
+#include <limits>
 
 #include "msprobe/dump/tensor/tensor_file.h"
 #include "test_support.h"
@@ -73,6 +76,136 @@ TEST(DumpVerifyTest, FlippedByteIsNamed) {
   ASSERT_FALSE(mismatches.empty());
   for (const VerifyIssue& i : mismatches) EXPECT_EQ(i.file, victim);
   EXPECT_EQ(mismatches[0].where, "Functional.linear.0.forward.input_args.0");
+}
+
+// tests/data/verify_overflow: a float32 weight with two elements of 3.4e38, its Mean and Norm recorded as
+// torch's float32 reductions give them (inf), the output's Norm inf although ‖y‖ < float32 max.
+std::string OverflowRank0() {
+  return std::string(MSPROBE_SOURCE_DIR) + "/tests/data/verify_overflow/overflow/step0/rank0";
+}
+constexpr const char* kOverflowWeight = "/dump_tensor_data/Functional.linear.0.forward.input.1.pt";
+
+TEST(DumpVerifyTest, OverflowDumpAsTorchWroteItIsIntact) {
+  auto report = VerifyDump(OverflowRank0());
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  for (const VerifyIssue& issue : report->issues) ADD_FAILURE() << issue.where << " " << issue.detail;
+  EXPECT_EQ(report->files_checked, 4u);
+}
+
+TEST(DumpVerifyTest, FlippedByteInOverflowingWeightIsStillCaught) {
+  TempDir tmp;
+  const std::string dir = CopyDump(tmp, OverflowRank0());
+  const std::string victim = dir + kOverflowWeight;
+  auto info = ReadTensorFile(victim);
+  ASSERT_TRUE(info.ok());
+  std::string bytes = ReadFile(victim);
+  const uint64_t at = info->data_offset + (3 * 72 + 5) * 4;  // weight[3][5] = 3.4e38
+  float huge;
+  std::memcpy(&huge, bytes.data() + at, 4);
+  ASSERT_EQ(huge, 3.4e38f);
+  bytes[at + 3] ^= 0x40;  // exponent: 3.4e38 becomes about 1; the other 3.4e38 keeps Max and the Norm's inf
+  WriteFile(victim, bytes);
+  auto report = VerifyDump(dir);
+  ASSERT_TRUE(report.ok());
+  const auto mismatches = IssuesOf(VerifyFinding::kMismatch, *report);
+  ASSERT_EQ(mismatches.size(), 1u) << mismatches.back().detail;
+  EXPECT_EQ(mismatches[0].file, victim);
+  EXPECT_EQ(mismatches[0].where, "Functional.linear.0.forward.input_args.1");
+  // The float32 sum is now 3.4e38 plus small terms of both signs: below float32's max, so no order of
+  // summation overflows and the recorded inf is wrong.
+  EXPECT_TRUE(mismatches[0].detail.starts_with("Mean recorded inf, computed 7.37")) << mismatches[0].detail;
+}
+
+// CheckRecord on synthetic statistics: which recorded infinities a reduction in the dtype can give.
+struct OverflowCase {
+  TensorRecord record;
+  TensorInfo info;
+  TensorStats stats;
+  OverflowCase(const char* dtype, DType d, double max, double min, double mean, double norm, uint64_t numel) {
+    record.entry = "Functional.x.0.forward";
+    record.path = "input_args.0";
+    record.type = "torch.Tensor";
+    record.dtype = dtype;
+    record.shape = {static_cast<int64_t>(numel)};
+    info.dtype = d;
+    info.shape = record.shape;
+    stats.dtype = d;
+    stats.numel = numel;
+    stats.max = max, stats.min = min, stats.mean = mean, stats.norm = norm;
+    stats.has_values = true;
+    for (RecordedStat* r : {&record.max, &record.min, &record.mean, &record.norm}) {
+      r->kind = RecordedStat::Kind::kNumber;
+    }
+    record.max.number = max, record.min.number = min, record.mean.number = mean, record.norm.number = norm;
+  }
+  std::vector<std::string> Check(const SignedSumsFn& sums = {}) const {
+    std::vector<VerifyIssue> issues;
+    CheckRecord(record, info, stats, "f.pt", &issues, sums);
+    std::vector<std::string> out;
+    for (const VerifyIssue& i : issues) out.push_back(i.detail);
+    return out;
+  }
+};
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+using Details = std::vector<std::string>;
+
+TEST(DumpVerifyOverflowTest, NormInfWhenTheSumOfSquaresPassesTheDtypeMax) {
+  // torch.tensor([2e19, 2e19]).norm() is inf in float32 (2e19² = 4e38 > 3.4028e38); the norm is 2.83e19.
+  OverflowCase c("torch.float32", DType::kF32, 2e19, 2e19, 2e19, std::sqrt(8e38), 2);
+  c.record.norm.number = kInf;
+  EXPECT_EQ(c.Check(), Details{});
+  c.record.norm.number = -kInf;  // a norm is never -inf
+  EXPECT_EQ(c.Check().size(), 1u);
+  // 1.8e19² = 3.24e38 < max: float32 gives a finite norm, so inf is a mismatch
+  OverflowCase d("torch.float32", DType::kF32, 1.8e19, 1.8e19, 1.8e19, 1.8e19, 1);
+  d.record.shape = d.info.shape = {1, 1};
+  d.record.norm.number = kInf;
+  ASSERT_EQ(d.Check().size(), 1u);
+  EXPECT_EQ(d.Check()[0], "Norm recorded inf, computed 1.8e+19");
+}
+
+TEST(DumpVerifyOverflowTest, Float16OverflowsAtItsOwnMax) {
+  // torch.tensor([300., 300.], dtype=torch.float16).norm() is inf: 9e4 > 65504.
+  OverflowCase c("torch.float16", DType::kF16, 300, 300, 300, std::sqrt(180000.0), 2);
+  c.record.norm.number = kInf;
+  EXPECT_EQ(c.Check(), Details{});
+  // The same values recorded as float32 could not overflow.
+  OverflowCase d("torch.float32", DType::kF32, 300, 300, 300, std::sqrt(180000.0), 2);
+  d.record.norm.number = kInf;
+  EXPECT_EQ(d.Check().size(), 1u);
+}
+
+TEST(DumpVerifyOverflowTest, MeanInfNeedsAPartialSumOfThatSignPastTheMax) {
+  // 2 × 3e38 and 2 × -3e38: the exact mean is 0; torch gives inf, -inf or nan by summation order.
+  OverflowCase c("torch.float32", DType::kF32, 3e38, -3e38, 0, 6e38, 4);
+  const SignedSumsFn both = [] { return Result<SignedSums>(SignedSums{6e38, 6e38}); };
+  for (double rec : {kInf, -kInf, std::numeric_limits<double>::quiet_NaN()}) {
+    c.record.mean.number = rec;
+    EXPECT_EQ(c.Check(both), Details{}) << rec;
+    EXPECT_EQ(c.Check().size(), 1u) << rec;  // without the signed sums only the total speaks: 0
+  }
+  // Positive side 3.4e38 - 1e33 below the max: no order overflows upwards.
+  const SignedSumsFn short_pos = [] { return Result<SignedSums>(SignedSums{3.4e38, 6e38}); };
+  c.record.mean.number = kInf;
+  EXPECT_EQ(c.Check(short_pos).size(), 1u);
+  c.record.mean.number = -kInf;
+  EXPECT_EQ(c.Check(short_pos), Details{});
+  // One-signed tensors settle it from the total, without asking.
+  OverflowCase p("torch.float32", DType::kF32, 3e38, 1, 6e38 / 4096, 4.3e38, 4096);
+  p.record.mean.number = kInf;
+  p.record.norm.number = kInf;
+  const SignedSumsFn never = []() -> Result<SignedSums> { ADD_FAILURE() << "asked"; return SignedSums{}; };
+  EXPECT_EQ(p.Check(never), Details{});
+  p.record.mean.number = -kInf;
+  EXPECT_EQ(p.Check(never).size(), 1u);
+}
+
+TEST(DumpVerifyOverflowTest, ZeroDimensionalValuesAreNotReductions) {
+  OverflowCase c("torch.float32", DType::kF32, 3e38, 3e38, 3e38, 3e38, 1);
+  c.record.shape = c.info.shape = {};
+  c.record.norm.number = kInf;
+  EXPECT_EQ(c.Check().size(), 1u);
 }
 
 TEST(DumpVerifyTest, MissingUnreferencedAndUnreadableFiles) {

@@ -10,6 +10,7 @@
 
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/status.h"
+#include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"
 
 namespace msprobe {
@@ -40,9 +41,20 @@ using ProgressFn = std::function<void(uint64_t, uint64_t)>;
 // read or parsed is an error (the whole verify fails); problems with tensor files are issues.
 Result<VerifyReport> VerifyDump(const std::string& path, const ProgressFn& progress = {});
 
+// The sum of a tensor's positive values and the sum of the magnitudes of its negative ones, in double
+// (complex: of the modulus, so `negative` is 0). Bounds the partial sums of any summation order.
+struct SignedSums {
+  double positive = 0, negative = 0;
+};
+Result<SignedSums> ComputeSignedSums(const TensorSource& source);
+using SignedSumsFn = std::function<Result<SignedSums>()>;
+
 // Checks one record against the statistics of its file; appends what disagrees to `issues`.
-// Exposed for tests.
+// A recorded non-finite Mean or Norm is consistent when the reduction in msprobe's dtype could have
+// overflowed (docs/formats.md §1.4, "Overflow"). For a tensor with values of both signs that needs the
+// signed sums: `signed_sums` is called for them only then; without it the exact sum stands in for the
+// positive (or negative) one, which can only refuse more. Exposed for tests.
 void CheckRecord(const TensorRecord& record, const TensorInfo& file_info, const TensorStats& stats,
-                 const std::string& file, std::vector<VerifyIssue>* issues);
+                 const std::string& file, std::vector<VerifyIssue>* issues, const SignedSumsFn& signed_sums = {});
 
 }  // namespace msprobe
