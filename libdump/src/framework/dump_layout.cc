@@ -93,6 +93,21 @@ Result<std::string> ResolveDataName(const std::string& tensor_dir, std::string_v
   }
   if (data_name == "." || data_name == "..") return refuse("not a file name");
   const std::string candidate = (fs::path(tensor_dir) / std::string(data_name)).string();
+  // dump_tensor_data itself may be a symlink only to a directory inside the dump (beside dump.json).
+  struct stat dir_st {};
+  if (::lstat(tensor_dir.c_str(), &dir_st) == 0 && S_ISLNK(dir_st.st_mode)) {
+    char dir_resolved[PATH_MAX], dump_resolved[PATH_MAX];
+    const std::string dump_dir = fs::path(tensor_dir).parent_path().string();
+    if (!::realpath(tensor_dir.c_str(), dir_resolved)) {
+      if (errno == ELOOP) return refuse("symlink loop");
+      return candidate;  // a dangling link: the file is missing
+    }
+    if (!::realpath(dump_dir.empty() ? "." : dump_dir.c_str(), dump_resolved)) return candidate;
+    const std::string_view inside(dir_resolved), root(dump_resolved);
+    if (!inside.starts_with(root) || inside.size() <= root.size() || inside[root.size()] != '/') {
+      return refuse("dump_tensor_data is a symlink leading outside the dump");
+    }
+  }
   // A plain name with no separator names an entry of tensor_dir itself: only a symlink can lead out.
   // One lstat settles the common case; symlinks get the full realpath comparison.
   struct stat st {};

@@ -77,5 +77,19 @@ TEST(DumpLayoutTest, DataNameMustStayInsideTheTensorDir) {
   EXPECT_TRUE(ResolveDataName(dir, "alias.pt").ok());
 }
 
+TEST(DumpLayoutTest, SymlinkedTensorDirMustStayInsideTheDump) {
+  TempDir tmp;
+  fs::create_directories(tmp.Path("elsewhere"));
+  fs::create_directories(tmp.Path("rank0/real_tensors"));
+  WriteFile(tmp.Path("elsewhere/a.pt"), "x");
+  WriteFile(tmp.Path("rank0/real_tensors/a.pt"), "x");
+  fs::create_symlink(tmp.root() / "elsewhere", tmp.Path("rank0/dump_tensor_data"));
+  EXPECT_STATUS(ResolveDataName(tmp.Path("rank0/dump_tensor_data"), "a.pt"), Code::kInvalidInput,
+                "dump_tensor_data is a symlink leading outside the dump");
+  fs::remove(tmp.Path("rank0/dump_tensor_data"));
+  fs::create_symlink("real_tensors", tmp.Path("rank0/dump_tensor_data"));  // inside the dump: fine
+  EXPECT_TRUE(ResolveDataName(tmp.Path("rank0/dump_tensor_data"), "a.pt").ok());
+}
+
 }  // namespace
 }  // namespace msprobe

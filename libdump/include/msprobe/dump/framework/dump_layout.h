@@ -20,7 +20,8 @@ std::string TensorDataDir(const std::string& dump_json_path);
 
 // The path of tensor file `data_name` inside `tensor_dir`. data_name must be a plain file name:
 // absolute paths, separators, "." / "..", NUL bytes and symlinks that leave tensor_dir are refused
-// (InvalidInput naming data_name), a symlink loop too. The file need not exist.
+// (InvalidInput naming data_name), a symlink loop too, and so is a tensor_dir that is itself a symlink
+// leading outside its parent (the dump). The file need not exist.
 Result<std::string> ResolveDataName(const std::string& tensor_dir, std::string_view data_name);
 
 // "a10" vs "a9": digit runs compare as numbers.
