@@ -28,16 +28,27 @@ void XlsxRowBatch::Add(uint32_t column, Kind kind, double number, uint32_t style
 }
 
 size_t XlsxRowBatch::AddText(std::string_view text) {
+  // Besides Excel's own escapes, three things cannot go into the sheet XML as they are: a NUL (it
+  // would end the C string libxlsxwriter takes) and the non-characters U+FFFE and U+FFFF (valid
+  // UTF-8, "\ufffe" in a dump.json, but not XML 1.0 characters, so XML parsers refuse the part).
+  // Each is written as Excel's escape "_xHHHH_", which Excel and LibreOffice read back as that
+  // character. libxlsxwriter escapes the other control characters itself.
+  static constexpr std::string_view kSpecial("_\0\xEF", 3);
   const size_t offset = texts_.size();
   size_t copied = 0;
-  for (size_t i = text.find_first_of(std::string_view("_\0", 2)); i != std::string_view::npos;
-       i = text.find_first_of(std::string_view("_\0", 2), i + 1)) {
-    const bool nul = text[i] == '\0';
-    if (!nul && !IsExcelEscapeAt(text, i)) continue;
+  for (size_t i = text.find_first_of(kSpecial); i != std::string_view::npos; i = text.find_first_of(kSpecial, i + 1)) {
+    const char c = text[i];
+    const bool nonchar = c == '\xEF' && i + 2 < text.size() && text[i + 1] == '\xBF' &&
+                         (text[i + 2] == '\xBE' || text[i + 2] == '\xBF');
+    if (c == '\xEF' && !nonchar) continue;
+    if (c == '_' && !IsExcelEscapeAt(text, i)) continue;
     texts_.append(text.substr(copied, i - copied));
-    if (nul) {
-      texts_.append("_x0000_");  // Excel's escape: a NUL would end the C string libxlsxwriter takes
+    if (c == '\0') {
+      texts_.append("_x0000_");
       copied = i + 1;
+    } else if (nonchar) {
+      texts_.append(text[i + 2] == '\xBE' ? "_xFFFE_" : "_xFFFF_");
+      copied = i + 3;
     } else {
       texts_.append("_x005F");  // the underscore itself, escaped; the rest of the sequence follows as text
       copied = i;

@@ -212,12 +212,14 @@ TEST(XlsxWorkbook, TextsAreEscapedAsExcelReadsThemBack) {
     batch->Text(0, "a_x0041_b");                    // Excel would read _x0041_ as "A"
     batch->Text(1, std::string_view("n\0ul\x01", 5));  // a NUL and a control character
     batch->Text(2, " =1+1 ");                       // a text, never a formula; spaces kept
+    batch->Text(3, "x\uFFFEy\uFFFFz\uFFFD\u00EF");      // XML 1.0 has no U+FFFE, U+FFFF; U+FFFD and ï are fine
   }).ok());
   ASSERT_TRUE((*book)->Close().ok());
   const std::string sheet_xml = Member(ReadFile(dir.Path("t.xlsx")), "xl/worksheets/sheet1.xml");
   EXPECT_TRUE(Has(sheet_xml, "<t>a_x005F_x0041_b</t>")) << sheet_xml;
   EXPECT_TRUE(Has(sheet_xml, "<t>n_x0000_ul_x0001_</t>"));
   EXPECT_TRUE(Has(sheet_xml, "<t xml:space=\"preserve\"> =1+1 </t>"));
+  EXPECT_TRUE(Has(sheet_xml, "<t>x_xFFFE_y_xFFFF_z\uFFFD\u00EF</t>")) << sheet_xml;
   EXPECT_FALSE(Has(sheet_xml, "<f>"));
 }
 
