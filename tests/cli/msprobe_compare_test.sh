@@ -85,6 +85,17 @@ run "$cmp" -tp "$recompute/target_op/step0/rank0/dump.json" -gp "$recompute/gold
 expect_code 3
 expect_err "the output would overwrite the input"
 
+# a tensor file missing or unreadable: msprobe's "unsupported" row, counted in summary.json and warned once
+cp -r "$samples/npu_t/step0/rank0" "$TMP/holes" && chmod -R u+w "$TMP/holes"
+rm "$TMP/holes/dump_tensor_data/Functional.linear.0.forward.input.1.pt"
+printf garbage >"$TMP/holes/dump_tensor_data/Functional.linear.0.forward.input.0.pt"
+run "$cmp" -q -tp "$TMP/holes" -gp "$samples/bench_t/step0/rank0" -o "$TMP/holes_out" --csv
+expect_code 0
+expect_err 'warning: 2 row(s) have a tensor file that could not be read, written as "unsupported" (first: '
+[ "$(grep -c 'could not be read' <<<"$ERR")" -eq 1 ] || fail "warned more than once: $ERR"
+grep -q '"rows": 2' "$TMP/holes_out/summary.json" || fail "unreadable_tensors: $(cat "$TMP/holes_out/summary.json")"
+checks=$((checks + 2))
+
 # msprobe's own CSVs for the shared 2-rank statistics dumps: byte for byte
 if have_shared; then
   da=$SHARED_DATA/msprobe_samples/dist2_da

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
@@ -87,17 +88,27 @@ Result<Mappings> LoadMappings(const CompareOptions& options) {
   return m;
 }
 
-void ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vector<ResultRow>* rows,
-                          const std::function<void(uint64_t, uint64_t)>& progress) {
+// Fills each row's six metrics; returns how many rows had a tensor file that could not be read
+// (missing, refused or unreadable: msprobe's "unsupported" row) and why the first of them failed.
+std::pair<uint64_t, std::string> ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench,
+                                                      std::vector<ResultRow>* rows,
+                                                      const std::function<void(uint64_t, uint64_t)>& progress) {
   const std::string npu_dir = TensorDataDir(npu.json_path), bench_dir = TensorDataDir(bench.json_path);
   std::atomic<uint64_t> done{0};
+  std::vector<Status> unreadable(rows->size());
   tbb::parallel_for(size_t{0}, rows->size(), [&](size_t i) {
     ResultRow& r = (*rows)[i];
     TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir};
-    const std::array<Cell, 6> metrics = CompareTensors(input);
+    const std::array<Cell, 6> metrics = CompareTensors(input, {}, &unreadable[i]);
     r.metrics.assign(metrics.begin(), metrics.end());
     if (progress) progress(++done, rows->size());
   });
+  std::pair<uint64_t, std::string> count;
+  for (const Status& s : unreadable) {
+    if (s.ok()) continue;
+    if (count.first++ == 0) count.second = s.ToString();  // the first in row order
+  }
+  return count;
 }
 
 // The P2POp columns of -da (docs/compare.md §8.1). msprobe aligns the bench side by row position, which
@@ -205,7 +216,8 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   switch (table.mode) {
     case CompareMode::kTensor: {
       const std::string& label = spec.target_json;  // names the pair uniquely, whatever its step
-      ComputeTensorMetrics(npu, bench, &table.rows, [&](uint64_t d, uint64_t t) { if (progress_) progress_(label, d, t); });
+      std::tie(result.unreadable_tensors, result.first_unreadable) = ComputeTensorMetrics(
+          npu, bench, &table.rows, [&](uint64_t d, uint64_t t) { if (progress_) progress_(label, d, t); });
       break;
     }
     case CompareMode::kSummary:

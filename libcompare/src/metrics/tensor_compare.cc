@@ -282,10 +282,17 @@ double ZeroDimRelErr(double n, double b) {
   return std::fabs(static_cast<double>(re));
 }
 
-Cells CompareZeroDim(const LoadedTensor& npu, const LoadedTensor& bench) {
+// Keeps why a tensor could not be read, for the caller's count; the row itself says "unsupported".
+Cells Unreadable(Status status, Status* unreadable) {
+  if (unreadable != nullptr) *unreadable = std::move(status);
+  return All(Cell::Unsupported());
+}
+
+Cells CompareZeroDim(const LoadedTensor& npu, const LoadedTensor& bench, Status* unreadable) {
   Result<Scalar> n = ReadScalar(npu);
   Result<Scalar> b = ReadScalar(bench);
-  if (!n.ok() || !b.ok()) return All(Cell::Unsupported());
+  if (!n.ok()) return Unreadable(n.status(), unreadable);
+  if (!b.ok()) return Unreadable(b.status(), unreadable);
   auto beyond_float32 = [](const Scalar& s) {
     const bool float64 = s.type.kind != ScalarType::kFloat || s.type.bits == 64;
     return float64 && std::isfinite(s.value) && std::fabs(s.value) >= 3.4e38;
@@ -385,16 +392,17 @@ Cells MetricCells(const PairSums& sums, uint64_t numel) {
 }
 
 // Steps 4-6 of §4.2 on two loaded tensors.
-Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const TensorCompareOptions& options) {
+Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const TensorCompareOptions& options,
+                    Status* unreadable) {
   // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
   if (npu.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
   const auto shape_of = [&](const LoadedTensor& t) { return options.squeeze ? Squeezed(t.info().shape) : t.info().shape; };
   const std::vector<int64_t> shape = shape_of(npu);
   if (shape != shape_of(bench)) return All(Cell::Text("shape unmatched"));
-  if (shape.empty()) return CompareZeroDim(npu, bench);
+  if (shape.empty()) return CompareZeroDim(npu, bench, unreadable);
 
   Result<PairSums> sums = StreamPair(npu, bench, options.chunk_elements);
-  if (!sums.ok()) return All(Cell::Unsupported());
+  if (!sums.ok()) return Unreadable(sums.status(), unreadable);
   if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
   Cells cells = MetricCells(*sums, npu.numel());
   if (npu.numel() == 1) cells[kCosine] = Cell::Unsupported();  // a length-1 vector (only unsqueezed)
@@ -403,7 +411,7 @@ Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const Te
 
 }  // namespace
 
-Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options) {
+Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options, Status* unreadable) {
   // Step 1, locate: "No real data" and "api unmatched" both end as "unsupported" (step 5).
   if (input.npu_data_name == "-1" || input.bench_data_name == "-1") return All(Cell::Unsupported());
   if (!input.bench_matched || input.npu_data_name == "N/A" || input.bench_data_name == "N/A") {
@@ -411,10 +419,10 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
   }
   // Step 2, load: a missing, unreadable or refused file is "No data" -> "unsupported".
   Result<LoadedTensor> npu = LoadedTensor::Load(input.npu_tensor_dir, input.npu_data_name);
-  if (!npu.ok()) return All(Cell::Unsupported());
+  if (!npu.ok()) return Unreadable(npu.status(), unreadable);
   Result<LoadedTensor> bench = LoadedTensor::Load(input.bench_tensor_dir, input.bench_data_name);
-  if (!bench.ok()) return All(Cell::Unsupported());
-  return CompareLoaded(*npu, *bench, options);
+  if (!bench.ok()) return Unreadable(bench.status(), unreadable);
+  return CompareLoaded(*npu, *bench, options, unreadable);
 }
 
 Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_info, const TensorCompareOptions& options) {
@@ -422,7 +430,7 @@ Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_inf
   if (!npu.ok()) return All(Cell::Unsupported());
   Result<LoadedTensor> bench = LoadedTensor::FromInfo(bench_info);
   if (!bench.ok()) return All(Cell::Unsupported());
-  return CompareLoaded(*npu, *bench, options);
+  return CompareLoaded(*npu, *bench, options, nullptr);
 }
 
 }  // namespace msprobe::compare

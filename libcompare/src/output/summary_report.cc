@@ -85,6 +85,10 @@ Json PairJson(const PairResult& pair, bool attribute) {
             {"outputs", pair.outputs}};
   if (!pair.skipped_reason.empty()) j["skipped"] = pair.skipped_reason;
   j["counts"] = CountsJson(pair.rows, pair.passed, pair.warnings, pair.errors);
+  if (pair.mode == "ALL") {
+    j["unreadable_tensors"] = {{"rows", pair.unreadable_tensors},
+                               {"first", pair.first_unreadable.empty() ? Json(nullptr) : Json(pair.first_unreadable)}};
+  }
   if (attribute) j["first_cause"] = FirstCauseJson(pair.first_cause, FirstFile(pair));
   j["first_error"] = OptionalRowRefJson(pair.first_error);
   j["worst_metric"] = pair.mode == "ALL" ? "Cosine" : pair.mode == "SUMMARY" ? "NormRelativeErr" : "";

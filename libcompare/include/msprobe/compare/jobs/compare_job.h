@@ -52,6 +52,10 @@ struct PairResult {
   std::optional<RowRef> first_error, first_warning;  // first_warning: the first row at warning or worse
   std::vector<WorstRow> worst;         // the 20 worst rows by the main metric
   std::optional<FirstCause> first_cause;  // --attribute: the first API whose origin is op or input
+  // Tensor mode: rows whose tensor file was missing, refused or unreadable (msprobe writes them as
+  // "unsupported" and passes them), and why the first one failed.
+  uint64_t unreadable_tensors = 0;
+  std::string first_unreadable;
 };
 
 struct FirstDiffReport {

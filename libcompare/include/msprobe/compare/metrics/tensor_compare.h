@@ -8,6 +8,7 @@
 #include <string>
 
 #include "msprobe/compare/output/cell.h"
+#include "msprobe/dump/status.h"
 #include "msprobe/dump/tensor/tensor.h"
 
 namespace msprobe::compare {
@@ -30,8 +31,10 @@ struct TensorCompareOptions {
 // The six metric cells in TensorMetric order, as msprobe G3 fills them (docs/compare.md §4.2 steps 1-6):
 // "unsupported" for rows without data, unreadable or empty files; six "shape unmatched" when the
 // squeezed shapes differ; six "N/A" when the NaN/Inf positions differ; "Nan" cells where msprobe
-// writes CompareConst.NAN. Thread-safe; it may use TBB itself for large tensors.
-std::array<Cell, 6> CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options = {});
+// writes CompareConst.NAN. Thread-safe; it may use TBB itself for large tensors. When a file is
+// missing, refused or unreadable, `unreadable` (if given) receives why.
+std::array<Cell, 6> CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options = {},
+                                   Status* unreadable = nullptr);
 
 // Steps 4-6 of the same on two tensors a reader has already described (kernel dumps, raw files):
 // "unsupported" when either cannot be streamed, then as CompareTensors.
