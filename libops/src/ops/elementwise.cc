@@ -2,6 +2,8 @@
 // torch.add(input, other, alpha=1), Tensor.add / __add__ / __radd__ / add_ / __iadd__, and so on.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "ops/op_kernels_internal.h"
 #include "tensor/shape_util_internal.h"
 
@@ -51,8 +53,15 @@ Result<Outputs> BinaryOp(const OpCall& call, Binary op, bool reflected, bool inp
   if (inplace && *shape != self.shape) {
     return call.Invalid(fmt::format("output with shape {} doesn't match the broadcast shape {}", ShapeText(self.shape), ShapeText(*shape)));
   }
-  const Fp64Tensor a = BroadcastTo(reflected ? other : self, *shape);
-  const Fp64Tensor b = BroadcastTo(reflected ? self : other, *shape);
+  // An operand already of the result's shape is read in place: BroadcastTo would copy it whole, which
+  // for same-shape operands doubled the call's memory and cost more than the arithmetic.
+  const Fp64Tensor& x = reflected ? other : self;
+  const Fp64Tensor& y = reflected ? self : other;
+  std::optional<Fp64Tensor> x_full, y_full;
+  if (x.shape != *shape) x_full = BroadcastTo(x, *shape);
+  if (y.shape != *shape) y_full = BroadcastTo(y, *shape);
+  const Fp64Tensor& a = x_full ? *x_full : x;
+  const Fp64Tensor& b = y_full ? *y_full : y;
   Fp64Tensor out = Zeros(*shape);
   for (size_t i = 0; i < out.data.size(); ++i) {
     // torch applies alpha as a multiplication only when it is not 1 (add's CPU kernel: a + alpha·b).
