@@ -30,7 +30,7 @@ RecordedStat ReadStat(const JsonValue& object, const char* key) {
     s.kind = RecordedStat::Kind::kBool;
     s.number = v->GetBool() ? 1 : 0;
   } else {
-    s.kind = RecordedStat::Kind::kNull;  // null, or a value msprobe never writes
+    s.kind = v->IsNull() ? RecordedStat::Kind::kNull : RecordedStat::Kind::kOther;
   }
   return s;
 }

@@ -149,7 +149,11 @@ void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStat
     issues->push_back({VerifyFinding::kMismatch, file, Where(r), std::move(detail)});
   };
   const std::optional<DType> recorded = RecordedDType(r);
-  if (recorded && !DTypeCompatible(*recorded, info.dtype)) {
+  if (!recorded) {
+    mismatch(fmt::format("dtype recorded \"{}\" is no dtype msprobe writes, file holds {}", r.dtype, Name(info.dtype)));
+    return;
+  }
+  if (!DTypeCompatible(*recorded, info.dtype)) {
     mismatch(fmt::format("dtype recorded {}, file holds {}", r.dtype, Name(info.dtype)));
     return;
   }
@@ -157,7 +161,7 @@ void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStat
     mismatch(fmt::format("shape recorded [{}], file holds {}", fmt::join(r.shape, ", "), info.ShapeString()));
     return;
   }
-  const DType reduced = recorded.value_or(info.dtype);
+  const DType reduced = *recorded;
   const double rtol = Tolerance(reduced);
   // A reduction whose partial sum passed the dtype's max (within its rounding) may have given ±inf.
   // A 0-d tensor's statistics are its value: no reduction.
@@ -172,6 +176,10 @@ void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStat
       {"Mean", r.mean, stats.mean, mean_atol}, {"Norm", r.norm, norm, 0}};
   for (const auto& c : checks) {
     if (c.rec.kind == RecordedStat::Kind::kAbsent || c.rec.kind == RecordedStat::Kind::kNull) continue;
+    if (c.rec.kind == RecordedStat::Kind::kOther) {
+      mismatch(fmt::format("{} recorded is not a number", c.name));
+      continue;
+    }
     if (!stats.has_values) {
       mismatch(fmt::format("{} recorded {} for a tensor with no elements", c.name, c.rec.number));
     } else if (!Close(c.rec.number, c.computed, rtol, c.atol) &&

@@ -78,6 +78,29 @@ TEST(DumpVerifyTest, FlippedByteIsNamed) {
   EXPECT_EQ(mismatches[0].where, "Functional.linear.0.forward.input_args.0");
 }
 
+TEST(DumpVerifyTest, UnknownDtypeAndNonNumericStatisticsAreMismatches) {
+  TempDir tmp;
+  const std::string dir = CopyDump(tmp, SampleRank0());
+  std::string json = ReadFile(dir + "/dump.json");
+  // The first tensor object of the sample: Functional.linear.0.forward's input 0, float32.
+  const size_t dtype = json.find("\"torch.float32\"");
+  ASSERT_NE(dtype, std::string::npos);
+  json.replace(dtype, 15, "\"torch.float99\"");
+  const size_t max = json.find("\"Max\": ", dtype);
+  ASSERT_NE(max, std::string::npos);
+  const size_t value_end = json.find(',', max);
+  const size_t second_max = json.find("\"Max\": ", value_end);
+  ASSERT_NE(second_max, std::string::npos);
+  json.replace(second_max, json.find(',', second_max) - second_max, "\"Max\": \"big\"");
+  WriteFile(dir + "/dump.json", json);
+  auto report = VerifyDump(dir);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  const auto mismatches = IssuesOf(VerifyFinding::kMismatch, *report);
+  ASSERT_EQ(mismatches.size(), 2u);
+  EXPECT_EQ(mismatches[0].detail, "dtype recorded \"torch.float99\" is no dtype msprobe writes, file holds float32");
+  EXPECT_EQ(mismatches[1].detail, "Max recorded is not a number");
+}
+
 // tests/data/verify_overflow: a float32 weight with two elements of 3.4e38, its Mean and Norm recorded as
 // torch's float32 reductions give them (inf), the output's Norm inf although ‖y‖ < float32 max.
 std::string OverflowRank0() {

@@ -14,9 +14,10 @@
 
 namespace msprobe {
 
-// A recorded statistic: absent (key missing), null, a number or a bool (bool tensors' Max/Min).
+// A recorded statistic: absent (key missing), null, a number, a bool (bool tensors' Max/Min), or
+// something msprobe never writes there (a string, a list, an object).
 struct RecordedStat {
-  enum class Kind : uint8_t { kAbsent, kNull, kNumber, kBool };
+  enum class Kind : uint8_t { kAbsent, kNull, kNumber, kBool, kOther };
   Kind kind = Kind::kAbsent;
   double number = 0;  // kNumber, and kBool as 1/0
 };
