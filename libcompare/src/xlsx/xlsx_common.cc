@@ -1,6 +1,8 @@
 #include "xlsx/xlsx_common_internal.h"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 
 namespace msprobe::compare::internal {
 
@@ -15,6 +17,41 @@ std::string_view ExcelText(std::string_view s) {
     if ((s[i] & 0xC0) != 0x80 && chars++ == kExcelMaxCellChars) return s.substr(0, i);
   }
   return s;
+}
+
+bool IsExcelEscapeAt(std::string_view text, size_t i) {
+  if (i + 7 > text.size() || text[i] != '_' || text[i + 1] != 'x' || text[i + 6] != '_') return false;
+  for (size_t k = i + 2; k < i + 6; ++k) {
+    if (!std::isxdigit(static_cast<unsigned char>(text[k]))) return false;
+  }
+  return true;
+}
+
+void DecodeExcelEscapes(std::string* text) {
+  size_t i = text->find("_x");
+  if (i == std::string::npos) return;
+  std::string out(*text, 0, i);
+  while (i < text->size()) {
+    if (!IsExcelEscapeAt(*text, i)) {
+      out.push_back((*text)[i++]);
+      continue;
+    }
+    unsigned cp = 0;
+    std::from_chars(text->data() + i + 2, text->data() + i + 6, cp, 16);
+    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+    if (cp < 0x80) {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+    i += 7;
+  }
+  text->swap(out);
 }
 
 }  // namespace msprobe::compare::internal

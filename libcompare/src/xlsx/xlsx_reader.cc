@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "msprobe/dump/text/xml_scanner.h"
+#include "xlsx/xlsx_common_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -354,6 +355,7 @@ class SheetParser {
           cell.type = nonempty_ ? XlsxCell::Type::kText : XlsxCell::Type::kEmpty;
         } else {
           cell.type = XlsxCell::Type::kText;
+          internal::DecodeExcelEscapes(&value_);
           cell.text.swap(value_);
         }
         return true;
@@ -499,6 +501,7 @@ Result<XlsxReader> XlsxReader::Open(Bytes file, std::string source) {
         }
         if (t.kind == K::kEnd) {
           in_item = false;
+          internal::DecodeExcelEscapes(&current);
           reader.shared_strings_.push_back(current);
         }
       } else if (t.name == "t" && t.kind != K::kEmpty) {

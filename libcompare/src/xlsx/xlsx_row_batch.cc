@@ -1,20 +1,11 @@
 #include "msprobe/compare/xlsx/xlsx_row_batch.h"
 
-#include <cctype>
+#include "xlsx/xlsx_common_internal.h"
 
 namespace msprobe::compare {
-namespace {
 
-// "_xHHHH_" at text[i], which Excel would read as the character U+HHHH.
-bool IsExcelEscapeAt(std::string_view text, size_t i) {
-  if (i + 7 > text.size() || text[i] != '_' || text[i + 1] != 'x' || text[i + 6] != '_') return false;
-  for (size_t k = i + 2; k < i + 6; ++k) {
-    if (!std::isxdigit(static_cast<unsigned char>(text[k]))) return false;
-  }
-  return true;
-}
+using internal::IsExcelEscapeAt;
 
-}  // namespace
 
 void XlsxRowBatch::BeginRow(uint64_t row, uint32_t style) { rows_.push_back({row - 1, style, cells_.size()}); }
 

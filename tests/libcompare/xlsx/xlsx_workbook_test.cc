@@ -221,6 +221,14 @@ TEST(XlsxWorkbook, TextsAreEscapedAsExcelReadsThemBack) {
   EXPECT_TRUE(Has(sheet_xml, "<t xml:space=\"preserve\"> =1+1 </t>"));
   EXPECT_TRUE(Has(sheet_xml, "<t>x_xFFFE_y_xFFFF_z\uFFFD\u00EF</t>")) << sheet_xml;
   EXPECT_FALSE(Has(sheet_xml, "<f>"));
+  // Our reader (the merge's) decodes the escapes as Excel does: every text reads back as written.
+  auto rows = ReadXlsxSheetRows(AsBytes(ReadFile(dir.Path("t.xlsx"))), "t.xlsx", 0);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ((*rows)[0][0].text, "a_x0041_b");
+  EXPECT_EQ((*rows)[0][1].text, std::string("n\0ul\x01", 5));
+  EXPECT_EQ((*rows)[0][2].text, " =1+1 ");
+  EXPECT_EQ((*rows)[0][3].text, "x\uFFFEy\uFFFFz\uFFFD\u00EF");
 }
 
 // Raw deflate of `bytes` as minizip sets zlib up, at `level`: its compressed size.
