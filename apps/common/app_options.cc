@@ -1,5 +1,7 @@
 #include "common/app_options.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 #include "common/exit_codes.h"
@@ -23,6 +25,9 @@ void AddCommonOptions(CLI::App& app, CommonOptions* options) {
 }
 
 std::optional<int> Parse(CLI::App& app, int argc, char** argv) {
+  // The usage line and the errors name the program, not the path it was started by.
+  const std::string program = std::filesystem::path(argc > 0 ? argv[0] : "").filename().string();
+  app.name(program);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -32,7 +37,7 @@ std::optional<int> Parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);  // prints the CLI11 message and the usage hint
+    fmt::print(stderr, "{}: error: {}\nRun with --help for more information.\n", program, e.what());
     return kExitUsage;
   }
   return std::nullopt;

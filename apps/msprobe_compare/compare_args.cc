@@ -7,11 +7,23 @@
 
 namespace msprobe::compare_app {
 
-const cli::FlagAliases kFlagAliases = {
-    {"-tp", "--target_path"}, {"-gp", "--golden_path"}, {"-npu", "--target_path"}, {"--npu_path", "--target_path"},
-    {"-bench", "--golden_path"}, {"--bench_path", "--golden_path"}, {"-fm", "--fuzzy_match"},
-    {"-dm", "--data_mapping"}, {"-cm", "--cell_mapping"}, {"-am", "--api_mapping"}, {"-lm", "--layer_mapping"},
-    {"-da", "--diff_analyze"}, {"-tensor_log", "--is_print_compare_log"}};
+const cli::FlagTable kFlags = {
+    {{"-tp", "--target_path"}, {"-gp", "--golden_path"}, {"-npu", "--target_path"}, {"--npu_path", "--target_path"},
+     {"-bench", "--golden_path"}, {"--bench_path", "--golden_path"}, {"-fm", "--fuzzy_match"},
+     {"-dm", "--data_mapping"}, {"-cm", "--cell_mapping"}, {"-am", "--api_mapping"}, {"-lm", "--layer_mapping"},
+     {"-da", "--diff_analyze"}, {"-tensor_log", "--is_print_compare_log"}},
+    // msprobe G2's flags (docs/compatibility.md, "Command line"): -f and --input_path still mean
+    // something; -s, -c and -hl no longer do. msaccucmp's -out is -o.
+    {{"-f", "--fuzzy_match", ""},
+     {"--input_path", "--input", ""},
+     {"-s", "", "the stack is written whenever stack.json is beside the dump (or named in -i)"},
+     {"--stack_mode", "", "the stack is written whenever stack.json is beside the dump (or named in -i)"},
+     {"-c", "", "there is no advisor to skip (compare_only)"},
+     {"--compare_only", "", "there is no advisor to skip"},
+     {"-hl", "", "the xlsx always highlights warning and error rows"},
+     {"--highlight", "", "the xlsx always highlights warning and error rows"},
+     {"-out", "--output_path", ""}},  // msaccucmp's output directory
+    "oimj"};
 
 void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_option("--target_path", a->target, "Target (NPU) dump.json/debug.json or directory (-tp, -npu)");

@@ -13,7 +13,7 @@
 
 namespace msprobe::compare_app {
 
-extern const cli::FlagAliases kFlagAliases;
+extern const cli::FlagTable kFlags;
 
 struct CompareArgs {
   std::string target, golden, input_json;

@@ -35,7 +35,9 @@ Exit codes: 0 done, 1 a gate failed (--fail-on, --fail-on-first-diff), 2 usage e
 
 int main(int argc, char** argv) {
   return msprobe::cli::GuardedMain("msprobe-compare", [&] {
-    msprobe::cli::ArgvBuffer args(msprobe::cli::RewriteFlags(argc, argv, msprobe::compare_app::kFlagAliases));
+    msprobe::cli::RewrittenArgs rewritten = msprobe::cli::RewriteFlags(argc, argv, msprobe::compare_app::kFlags);
+    if (auto stop = msprobe::cli::ReportRewrite("msprobe-compare", rewritten)) return *stop;
+    msprobe::cli::ArgvBuffer args(std::move(rewritten.args));
     CLI::App app{"Compare a target (NPU) dump with a golden (bench) dump, as msprobe compare does."};
     app.footer(kExamples);
     msprobe::cli::CommonOptions common;

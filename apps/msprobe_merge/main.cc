@@ -29,13 +29,15 @@ Inputs: compare_result_rank{N}_{ts}.xlsx or .csv in DIR (msprobe's G2/G3 xlsx or
 Output: DIR/multi_ranks_compare_merge_{YYYYmmddHHMMSS}.xlsx; its path is printed on stdout.
 Exit codes: 0 done, 2 usage error, 3 input error (bad names, config, nothing to merge), 4 internal error.)";
 
-const msprobe::cli::FlagAliases kFlagAliases = {{"-config", "--config-path"}};
+const msprobe::cli::FlagTable kFlags = {{{"-config", "--config-path"}}, {}, "ioj"};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   return msprobe::cli::GuardedMain("msprobe-merge", [&] {
-    msprobe::cli::ArgvBuffer args(msprobe::cli::RewriteFlags(argc, argv, kFlagAliases));
+    msprobe::cli::RewrittenArgs rewritten = msprobe::cli::RewriteFlags(argc, argv, kFlags);
+    if (auto stop = msprobe::cli::ReportRewrite("msprobe-merge", rewritten)) return *stop;
+    msprobe::cli::ArgvBuffer args(std::move(rewritten.args));
     CLI::App app{"Merge per-rank compare results into one workbook, as msprobe merge_result does."};
     app.footer(kExamples);
     msprobe::cli::CommonOptions common;

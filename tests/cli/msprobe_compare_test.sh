@@ -96,6 +96,32 @@ expect_err 'warning: 2 row(s) have a tensor file that could not be read, written
 grep -q '"rows": 2' "$TMP/holes_out/summary.json" || fail "unreadable_tensors: $(cat "$TMP/holes_out/summary.json")"
 checks=$((checks + 2))
 
+# msprobe's command lines as typed: single-dash words are aliases, older flags, or refused
+run "$cmp" -tp "$samples/npu_t/step0/rank0" -gp "$samples/bench_t/step0/rank0" -hl -o "$TMP/hl" --csv -q
+expect_code 0
+expect_err "msprobe-compare: warning: -hl is an older msprobe flag, ignored"
+ls "$TMP"/hl/compare_result_*.csv >/dev/null || fail "-hl stopped the compare"
+checks=$((checks + 1))
+run "$cmp" -tp "$samples/npu_t/step0/rank0" -gp "$samples/bench_t/step0/rank0" -ofs
+expect_code 2
+expect_err 'msprobe-compare: error: -ofs: not a flag of this program; for -o with the value "fs", write -o fs'
+[ ! -e fs ] || fail "-ofs wrote into ./fs"
+checks=$((checks + 1))
+run "$cmp" -tpp x
+expect_code 2
+expect_err "-tpp: not a flag of this program (did you mean -tp?)"
+run "$cmp" --bogus
+expect_code 2
+expect_err "msprobe-compare: error: The following argument was not expected: --bogus"
+run "$cmp" --help
+expect_out "Usage: msprobe-compare [OPTIONS]"
+printf '{"npu_path": "%s", "bench_path": "%s"}' "$samples/npu_t/step0/rank0/dump.json" "$samples/bench_t/step0/rank0/dump.json" >"$TMP/g2.json"
+run "$cmp" --input_path "$TMP/g2.json" -f -s -c -out "$TMP/g2" --csv -q
+expect_code 0
+expect_err "-s is an older msprobe flag, ignored"
+ls "$TMP"/g2/compare_result_*.csv >/dev/null || fail "G2 flags: $(ls "$TMP/g2")"
+checks=$((checks + 1))
+
 # msprobe's own CSVs for the shared 2-rank statistics dumps: byte for byte
 if have_shared; then
   da=$SHARED_DATA/msprobe_samples/dist2_da
