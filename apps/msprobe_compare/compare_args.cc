@@ -35,7 +35,7 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_option("--data_mapping", a->data_mapping, "YAML {npu_row_name: bench_row_name} (-dm)");
   a->cell_mapping_opt = app.add_option("--cell_mapping", a->cell_mapping, "MindSpore Cell→Module mapping, optional YAML (-cm)")->expected(0, 1);
   a->api_mapping_opt = app.add_option("--api_mapping", a->api_mapping, "MindSpore→PyTorch API mapping, optional YAML (-am)")->expected(0, 1);
-  a->layer_mapping_opt = app.add_option("--layer_mapping", a->layer_mapping, "Layer mapping (-lm; not supported)")->expected(0, 1);
+  a->layer_mapping_opt = app.add_option("--layer_mapping", a->layer_mapping, "MindSpore→PyTorch layer mapping through construct.json, optional YAML (-lm)")->expected(0, 1);
   app.add_flag("--diff_analyze", a->diff_analyze,
                "First-diff analysis across ranks (-da): compare_result*.json per pair and diff_analyze_{ns}.json; "
                "csv/xlsx only with --csv/--xlsx");
@@ -78,7 +78,7 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   if (a.diff_analyze && a.json) return Usage("-da writes msprobe's compare_result json itself; drop --json");
   if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
   if (a.attribute && a.diff_analyze) return Usage("--attribute needs tensor metrics; -da compares statistics");
-  if (a.layer_mapping_opt->count()) return Usage("-lm (layer mapping) is not supported");
+  if (a.layer_mapping_opt->count() && !a.data_mapping.empty()) return Usage("-lm builds the row mapping itself; drop -dm");
   if (!a.input_json.empty()) {
     if (auto error = ReadInputJson(a.input_json, options)) return error;
   }
@@ -95,6 +95,8 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   options->cell_mapping_yaml = a.cell_mapping;
   options->api_mapping = a.api_mapping_opt->count() > 0;
   options->api_mapping_yaml = a.api_mapping;
+  options->layer_mapping = a.layer_mapping_opt->count() > 0;
+  options->layer_mapping_yaml = a.layer_mapping;
   // Both by default; --csv or --xlsx alone writes only that one (README, "msprobe-compare"). -da writes
   // msprobe's json files, and the tables only when asked for.
   options->diff_analyze = a.diff_analyze;
@@ -133,8 +135,8 @@ bool IsKernelCompare(const CompareArgs& a) { return !a.rank.empty() || !a.step.e
 
 std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::KernelCompareOptions* options) {
   if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
-  if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.json || a.attribute) {
-    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, --json or --attribute");
+  if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute) {
+    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json or --attribute");
   }
   const auto ranks = ParseIds(a.rank), steps = ParseIds(a.step);
   if (!ranks || !steps) return Usage("--rank/--step take non-negative ids separated by commas");

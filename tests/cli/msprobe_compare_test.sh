@@ -122,6 +122,28 @@ expect_err "-s is an older msprobe flag, ignored"
 ls "$TMP"/g2/compare_result_*.csv >/dev/null || fail "G2 flags: $(ls "$TMP/g2")"
 checks=$((checks + 1))
 
+# -lm: a MindSpore run of a renamed copy of a PyTorch model (tests/data/layer_mapping/README.md)
+lm=$MSPROBE_ROOT/tests/data/layer_mapping
+run "$cmp" -q -tp "$lm/mindspore/dump.json" -gp "$lm/pytorch/dump.json" -o "$TMP/lm_no" --csv
+expect_code 0
+[ "$(grep -c ',N/A,' "$TMP"/lm_no/compare_result_*.csv)" -eq 35 ] || fail "without -lm: $(cut -d, -f1,2 "$TMP"/lm_no/*.csv)"
+run "$cmp" -q -tp "$lm/mindspore/dump.json" -gp "$lm/pytorch/dump.json" -o "$TMP/lm" --csv -lm "$lm/layer_mapping.yaml"
+expect_code 0
+grep -q '^Cell.blocks.1.ffn.Dense.forward.0.output.0,Module.layers.1.mlp.Linear.forward.0.output.0,' "$TMP"/lm/compare_result_*.csv \
+  || fail "-lm did not pair the renamed layer: $(cut -d, -f1,2 "$TMP"/lm/*.csv)"
+grep -q '^Functional.dense.0.forward.input.0,Functional.linear.0.forward.input.0,' "$TMP"/lm/compare_result_*.csv \
+  || fail "-lm did not pair the renamed api: $(cut -d, -f1,2 "$TMP"/lm/*.csv)"
+[ "$(grep -c ',N/A,' "$TMP"/lm/compare_result_*.csv)" -eq 2 ] || fail "with -lm: $(cut -d, -f1,2 "$TMP"/lm/*.csv)"
+printf 'Block: [attn\n' >"$TMP/bad_lm.yaml"
+run "$cmp" -q -tp "$lm/mindspore/dump.json" -gp "$lm/pytorch/dump.json" -o "$TMP/lm_bad" -lm "$TMP/bad_lm.yaml"
+expect_code 3
+expect_one_error_line msprobe-compare
+expect_err "bad_lm.yaml"
+run "$cmp" -q -tp "$lm/pytorch/dump.json" -gp "$lm/pytorch/dump.json" -o "$TMP/lm_pt" -lm
+expect_code 3
+expect_one_error_line msprobe-compare
+checks=$((checks + 4))
+
 # msprobe's own CSVs for the shared 2-rank statistics dumps: byte for byte
 if have_shared; then
   da=$SHARED_DATA/msprobe_samples/dist2_da

@@ -1,4 +1,4 @@
-// Fuzzes the -dm/-cm/-am yaml readers (yaml-cpp errors must come back as a Status, never throw)
+// Fuzzes the -dm/-cm/-am/-lm yaml readers (yaml-cpp errors must come back as a Status, never throw)
 // and the cell-mapping key rule on the names of a parsed mapping.
 #include <cstddef>
 #include <cstdint>

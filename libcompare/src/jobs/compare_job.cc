@@ -23,6 +23,7 @@
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/rows/flatten.h"
 #include "msprobe/compare/output/json_writer.h"
+#include "msprobe/compare/rows/layer_mapping.h"
 #include "msprobe/compare/rows/match.h"
 #include "msprobe/compare/rows/result_builder.h"
 #include "msprobe/compare/output/result_table.h"
@@ -53,6 +54,9 @@ Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const Compare
     return Status::InvalidInput(npu.json_path, fmt::format("cannot compare a {} dump with a {} dump ({})", npu.framework,
                                                            bench.framework, bench.json_path));
   }
+  if (options.layer_mapping && npu.framework == "pytorch") {
+    return Status::InvalidInput(npu.json_path, "-lm maps a MindSpore model's layers to PyTorch ones; this target is a PyTorch dump");
+  }
   if ((options.api_mapping || options.cell_mapping) && npu.framework == "pytorch") {
     return Status::InvalidInput(npu.json_path, "-am/-cm map MindSpore names to PyTorch ones; this target is a PyTorch dump");
   }
@@ -70,6 +74,7 @@ struct Mappings {
   DataMapping data;
   CellMapping cell;
   ApiMapping api;
+  LayerMapping layer;
   MatchOptions match;
 };
 
@@ -84,6 +89,9 @@ Result<Mappings> LoadMappings(const CompareOptions& options) {
   }
   if (options.api_mapping) {
     MSP_ASSIGN_OR_RETURN(m.api, LoadApiMapping(options.api_mapping_yaml));
+  }
+  if (options.layer_mapping) {
+    MSP_ASSIGN_OR_RETURN(m.layer, LoadLayerMapping(options.layer_mapping_yaml));
   }
   return m;
 }
@@ -203,6 +211,14 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   match.is_debug = npu.is_debug;
   match.cross_framework = IsMindSpore(npu.framework) && bench.framework == "pytorch";
   if (!options_.data_mapping.empty()) match.data_mapping = &mappings_.data;
+  DataMapping layer_rows;  // -lm: this pair's row mapping, from both module trees
+  if (options_.layer_mapping) {
+    MSP_ASSIGN_OR_RETURN(LayerDumpInfo npu_layers, ReadLayerDumpInfo(spec.target_json, npu.framework));
+    MSP_ASSIGN_OR_RETURN(LayerDumpInfo bench_layers, ReadLayerDumpInfo(spec.golden_json, bench.framework));
+    MSP_ASSIGN_OR_RETURN(auto entry_pairs, PairLayerEntries(npu_layers, bench_layers, mappings_.layer));
+    layer_rows = LayerDataMapping(entry_pairs, npu.rows, bench.rows);
+    match.data_mapping = &layer_rows;
+  }
   if (options_.cell_mapping) match.cell_mapping = &mappings_.cell;
   if (options_.api_mapping) match.api_mapping = &mappings_.api;
   const std::vector<RowPair> pairs = MatchRows(npu.rows, bench.rows, match);

@@ -137,6 +137,64 @@ Result<ApiMapping> ParseApiMapping(std::string_view yaml, const std::string& sou
   });
 }
 
+Result<LayerMapping> ParseLayerMapping(std::string_view yaml, const std::string& source) {
+  return GuardYaml(source, [&]() -> Result<LayerMapping> {
+    const YAML::Node root = YAML::Load(std::string(yaml));
+    LayerMapping mapping;
+    if (root.IsNull()) return mapping;
+    if (!root.IsMap()) return YamlError(source, root, "layer mapping must map class names to {name: name} rules");
+    // Document order, a repeated key keeping its last value (yaml.safe_load); "Cell" is "TopLayer"
+    // and replaces an explicit "TopLayer" entry, as msprobe's update_keys_in_place does.
+    std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> classes;
+    for (const auto& item : root) {
+      if (!item.first.IsScalar()) return YamlError(source, item.first, "layer mapping class names must be names");
+      if (!item.second.IsMap()) {
+        return YamlError(source, item.second, "layer mapping: each class must map attribute names to names");
+      }
+      std::vector<std::pair<std::string, std::string>> rules;
+      std::unordered_map<std::string, size_t> position;
+      for (const auto& rule : item.second) {
+        if (!rule.first.IsScalar() || !rule.second.IsScalar()) {
+          return YamlError(source, rule.first, "layer mapping rules must map a name to a name");
+        }
+        auto [at, inserted] = position.emplace(rule.first.Scalar(), rules.size());
+        if (inserted) rules.emplace_back(rule.first.Scalar(), rule.second.Scalar());
+        else rules[at->second].second = rule.second.Scalar();
+      }
+      std::string name = item.first.Scalar();
+      auto same = std::find_if(classes.begin(), classes.end(), [&](const auto& c) { return c.first == name; });
+      if (same != classes.end()) same->second = std::move(rules);
+      else classes.emplace_back(std::move(name), std::move(rules));
+    }
+    auto cell = std::find_if(classes.begin(), classes.end(), [](const auto& c) { return c.first == "Cell"; });
+    if (cell != classes.end()) {
+      auto rules = std::move(cell->second);
+      classes.erase(cell);
+      auto top = std::find_if(classes.begin(), classes.end(), [](const auto& c) { return c.first == "TopLayer"; });
+      if (top != classes.end()) top->second = std::move(rules);
+      else classes.emplace_back("TopLayer", std::move(rules));
+    }
+    for (auto& [name, rules] : classes) {
+      auto& by_prefix = mapping.by_class[name];
+      for (auto& [origin, target] : rules) {
+        const size_t level = static_cast<size_t>(std::count(origin.begin(), origin.end(), '.')) + 1;
+        const std::string prefix = origin.substr(0, origin.find('.'));
+        by_prefix[prefix].push_back(LayerRule{origin, target, level});
+      }
+      for (auto& [prefix, list] : by_prefix) {
+        std::stable_sort(list.begin(), list.end(), [](const LayerRule& a, const LayerRule& b) { return a.level > b.level; });
+      }
+    }
+    return mapping;
+  });
+}
+
+Result<LayerMapping> LoadLayerMapping(const std::string& yaml_path) {
+  if (yaml_path.empty()) return LayerMapping{};
+  MSP_ASSIGN_OR_RETURN(std::string text, ReadText(yaml_path));
+  return ParseLayerMapping(text, yaml_path);
+}
+
 Result<DataMapping> LoadDataMapping(const std::string& yaml_path) {
   MSP_ASSIGN_OR_RETURN(std::string text, ReadText(yaml_path));
   return ParseDataMapping(text, yaml_path);

@@ -27,6 +27,8 @@ struct CompareOptions {
   std::string cell_mapping_yaml;
   bool api_mapping = false;            // -am given (with or without a yaml)
   std::string api_mapping_yaml;
+  bool layer_mapping = false;          // -lm given (with or without a yaml)
+  std::string layer_mapping_yaml;
   bool write_csv = true, write_xlsx = true, write_json = false;
   std::string stack_path;              // -i compare.json's stack_path; empty: stack.json beside the NPU json
   // -da: statistics compare, compare_result{_rankN}_{ts}.json per pair and diff_analyze_{ns}.json.

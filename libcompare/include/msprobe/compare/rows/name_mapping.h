@@ -1,5 +1,5 @@
-// The user's name mapping files (docs/compare.md §3.6): -dm data_mapping.yaml, -cm cell_mapping.yaml and
-// -am api_mapping.yaml, loaded into plain tables, and the -dm/-cm rules that turn an NPU row name
+// The user's name mapping files (docs/compare.md §3.6, §3.7): -dm data_mapping.yaml, -cm cell_mapping.yaml,
+// -am api_mapping.yaml and -lm layer_mapping.yaml, loaded into plain tables, and the -dm/-cm rules that turn an NPU row name
 // into its compare key. This is the only file that touches yaml-cpp.
 #pragma once
 
@@ -37,7 +37,22 @@ struct ApiMapping {
   std::vector<ApiMappingEntry> user_entries;
 };
 
+// -lm (docs/compare.md §3.7): per module class (the MindSpore class of the parent layer, "TopLayer"
+// for the model root; the legacy key "Cell" means "TopLayer"), rules renaming a dotted run of
+// child names ("fc" or "attn.proj") to the golden's names. Rules are grouped by their first
+// component and held longest first (yaml order among equal lengths), as msprobe tries them.
+struct LayerRule {
+  std::string origin, target;
+  size_t level = 1;  // components in `origin`
+};
+struct LayerMapping {
+  std::unordered_map<std::string, std::unordered_map<std::string, std::vector<LayerRule>>> by_class;
+};
+
 Result<DataMapping> LoadDataMapping(const std::string& yaml_path);
+// "" gives no rules (the bare `-lm` flag): only the structural pairing.
+Result<LayerMapping> LoadLayerMapping(const std::string& yaml_path);
+Result<LayerMapping> ParseLayerMapping(std::string_view yaml, const std::string& source);
 // "" gives the empty mapping (rules only), as `-cm` without a file does.
 Result<CellMapping> LoadCellMapping(const std::string& yaml_path);
 // "" gives the built-in table only, as `-am` without a file does.
