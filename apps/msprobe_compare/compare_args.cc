@@ -71,6 +71,17 @@ std::optional<UsageError> ReadInputJson(const std::string& path, compare::Compar
   return std::nullopt;
 }
 
+// What both compares share: the output directory, the tables (both by default; --csv or --xlsx
+// alone writes only that one, README "msprobe-compare"), the gates and the CI reports.
+void SetRunOptions(const CompareArgs& a, compare::CompareOptions* options) {
+  options->output_dir = a.output.empty() ? "./output" : a.output;
+  options->write_csv = a.csv || !a.xlsx;
+  options->write_xlsx = a.xlsx || !a.csv;
+  options->fail_on = compare::ParseVerdict(a.fail_on);  // "" (no gate) parses to none
+  options->junit_path = a.junit;
+  options->tool_version = MSPROBE_VERSION;
+}
+
 }  // namespace
 
 std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::CompareOptions* options) {
@@ -88,7 +99,7 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
     return Usage("give the target and golden dumps: -tp TARGET -gp GOLDEN (or -i compare.json)");
   }
   if (a.fuzzy && !a.data_mapping.empty()) return Usage("-fm and -dm cannot be combined");
-  options->output_dir = a.output.empty() ? "./output" : a.output;
+  SetRunOptions(a, options);
   options->fuzzy_match = a.fuzzy;
   options->data_mapping = a.data_mapping;
   options->cell_mapping = a.cell_mapping_opt->count() > 0;
@@ -97,17 +108,15 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   options->api_mapping_yaml = a.api_mapping;
   options->layer_mapping = a.layer_mapping_opt->count() > 0;
   options->layer_mapping_yaml = a.layer_mapping;
-  // Both by default; --csv or --xlsx alone writes only that one (README, "msprobe-compare"). -da writes
-  // msprobe's json files, and the tables only when asked for.
+  // -da writes msprobe's json files, and the tables only when asked for.
   options->diff_analyze = a.diff_analyze;
   options->attribute = a.attribute;
-  options->write_csv = a.diff_analyze ? a.csv : a.csv || !a.xlsx;
-  options->write_xlsx = a.diff_analyze ? a.xlsx : a.xlsx || !a.csv;
+  if (a.diff_analyze) {
+    options->write_csv = a.csv;
+    options->write_xlsx = a.xlsx;
+  }
   options->write_json = a.json;
-  options->fail_on = compare::ParseVerdict(a.fail_on);  // "" (no gate) parses to none
   options->fail_on_first_diff = a.fail_on_first_diff;
-  options->junit_path = a.junit;
-  options->tool_version = MSPROBE_VERSION;
   return std::nullopt;
 }
 
@@ -138,15 +147,17 @@ std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::
   if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute) {
     return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json or --attribute");
   }
+  if (a.fail_on_first_diff) {
+    return Usage("--rank/--step (kernel dump compare) take no --fail-on-first-diff: it needs -da, which compares "
+                 "dump.json files; gate on the Accuracy column with --fail-on error");
+  }
   const auto ranks = ParseIds(a.rank), steps = ParseIds(a.step);
   if (!ranks || !steps) return Usage("--rank/--step take non-negative ids separated by commas");
-  options->target_dir = a.target;
-  options->golden_dir = a.golden;
-  options->output_dir = a.output.empty() ? "./output" : a.output;
+  options->run.target_path = a.target;
+  options->run.golden_path = a.golden;
+  SetRunOptions(a, &options->run);
   options->ranks = *ranks;
   options->steps = *steps;
-  options->csv = a.csv || !a.xlsx;
-  options->xlsx = a.xlsx || !a.csv;
   return std::nullopt;
 }
 

@@ -22,12 +22,15 @@ Examples:
   msprobe-compare -tp npu/step0 -gp gpu/step0 -o out -da --fail-on-first-diff   # first diff across ranks
   msprobe-compare -tp npu/step0 -gp gpu/step0 --fail-on error --junit out/compare.xml   # a CI gate
   msprobe-compare -tp npu/step0/rank0 -gp gpu/step0/rank0 --attribute   # which op caused it (tensor dumps)
+  msprobe-compare -tp npu_kernel -gp gpu_kernel --rank 0 --fail-on error --junit out/kernel.xml   # kernel dumps
 
 Outputs: compare_result[_rankN]_{YYYYmmddHHMMSS}.csv (as msprobe writes it) and .xlsx (typed cells,
 red/yellow rows, a summary sheet); debug.json inputs give debug_compare_result_…; summary.json
 (counts, first error, first diff, worst rows; with --attribute the first cause). -da: compare_result[_rankN]_{ts}.json per pair and
 diff_analyze_{ns}.json as msprobe writes them (csv/xlsx only with --csv/--xlsx; the xlsx then marks
 the first diff orange).
+--rank/--step (kernel dump trees): compare_result_{rank}_{step}_{ts}.csv/.xlsx and summary.json; an
+"Accuracy Reached or Not" of No counts as an error for --fail-on and --junit, anything but Yes a warning.
 Exit codes: 0 done, 1 a gate failed (--fail-on, --fail-on-first-diff), 2 usage error, 3 input error
 (missing, malformed, mismatched dumps), 4 internal error.)";
 
@@ -47,27 +50,23 @@ int main(int argc, char** argv) {
     if (auto early = msprobe::cli::Parse(app, args.argc(), args.argv())) return *early;
     const auto threads = msprobe::cli::ApplyThreads(common);
 
-    if (msprobe::compare_app::IsKernelCompare(compare_args)) {
-      msprobe::compare::KernelCompareOptions kernel;
-      if (auto usage = msprobe::compare_app::ToKernelCompareOptions(compare_args, &kernel)) {
-        fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);
-        return usage->exit_code;
-      }
-      auto files = msprobe::compare::RunKernelCompare(kernel);
-      if (!files.ok()) return msprobe::cli::ReportAndExit("msprobe-compare", files.status());
-      for (const std::string& file : *files) fmt::print("{}\n", file);
-      return int{msprobe::cli::kExitOk};
-    }
-    msprobe::compare::CompareOptions options;
-    if (auto usage = msprobe::compare_app::ToCompareOptions(compare_args, &options)) {
+    // --rank/--step select the kernel-dump compare: the same run-wide options, plus rank and step ids.
+    const bool kernel = msprobe::compare_app::IsKernelCompare(compare_args);
+    msprobe::compare::KernelCompareOptions kernel_options;
+    msprobe::compare::CompareOptions framework_options;
+    msprobe::compare::CompareOptions& options = kernel ? kernel_options.run : framework_options;
+    if (auto usage = kernel ? msprobe::compare_app::ToKernelCompareOptions(compare_args, &kernel_options)
+                            : msprobe::compare_app::ToCompareOptions(compare_args, &options)) {
       fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);
       return usage->exit_code;
     }
     msprobe::cli::RetainFreedMemory();
     msprobe::cli::ProgressBar bar("compare", common.quiet);
-    auto report = msprobe::compare::RunCompare(options, [&](const std::string&, uint64_t done, uint64_t total) {
+    const msprobe::compare::CompareProgress progress = [&](const std::string&, uint64_t done, uint64_t total) {
       bar.Update(done, total);
-    });
+    };
+    auto report = kernel ? msprobe::compare::RunKernelCompare(kernel_options, progress)
+                         : msprobe::compare::RunCompare(options, progress);
     if (!report.ok()) return msprobe::cli::ReportAndExit("msprobe-compare", report.status());
     bar.Clear();
     msprobe::compare_app::PrintReport(*report, common.quiet);

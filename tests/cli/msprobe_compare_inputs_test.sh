@@ -87,6 +87,41 @@ expect_code 2
 run "$cmp" -tp "$kernel/npu" -gp "$kernel/bench" --rank 7 -o "$TMP/k3"
 expect_code 3
 expect_one_error_line msprobe-compare
+# the run-wide contract: summary.json whose counts are the csv's Accuracy column (Yes pass, No error,
+# anything else warning), --fail-on naming the first "No" row, JUnit with a failing testcase for it
+[ -f "$TMP/k/summary.json" ] || fail "kernel compare wrote no summary.json: $(ls "$TMP/k")"
+run python3 -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+acc = [r["Accuracy Reached or Not"] for r in rows]
+want = {"rows": len(rows), "pass": acc.count("Yes"), "warning": len(rows) - acc.count("Yes") - acc.count("No"),
+        "error": acc.count("No")}
+got = json.load(open(sys.argv[2]))["counts"]
+print("ok" if got == want and want["error"] == 5 else f"summary {got} != csv {want}")' "$(ls "$TMP"/k/compare_result_0_0_*.csv)" "$TMP/k/summary.json"
+expect_code 0
+expect_out ok
+run "$cmp" -tp "$kernel/npu" -gp "$kernel/bench" --rank 0 -o "$TMP/k4" --csv --fail-on error --junit "$TMP/k4.xml" -q
+expect_code 1
+expect_err "gate failed (--fail-on error): $TMP/k4/compare_result_0_0_"
+expect_err "Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy: error: "
+grep -q '<testsuite name="rank0_step0" tests="8" failures="5"' "$TMP/k4.xml" || fail "kernel junit suite: $(cat "$TMP/k4.xml")"
+grep -A1 '<testcase name="Default_Add-op0.0" classname="rank0_step0">' "$TMP/k4.xml" | grep -q '<failure message=".*Default_Add-op0.0.0.150.output.0' \
+  || fail "kernel junit: no failing testcase for the first No row: $(cat "$TMP/k4.xml")"
+checks=$((checks + 2))
+if command -v xmllint >/dev/null; then
+  run xmllint --noout --schema "$MSPROBE_ROOT/tests/data/triage/junit.xsd" "$TMP/k4.xml"
+  expect_code 0 "kernel junit vs junit.xsd"
+fi
+# a tree against itself has no "No" row: the gate passes
+run "$cmp" -tp "$kernel/npu" -gp "$kernel/npu" --rank 0 -o "$TMP/k5" --csv --fail-on error --junit "$TMP/k5.xml" -q
+expect_code 0
+grep -q '<testsuites name="msprobe-compare" tests="7" failures="0"' "$TMP/k5.xml" || fail "self junit: $(cat "$TMP/k5.xml")"
+checks=$((checks + 1))
+# --fail-on-first-diff needs -da, which the kernel compare does not take
+run "$cmp" -tp "$kernel/npu" -gp "$kernel/bench" --rank 0 -o "$TMP/k6" --fail-on-first-diff
+expect_code 2
+expect_one_error_line msprobe-compare
+expect_err "--fail-on-first-diff"
 
 # debug.json pairs are written as debug_compare_result_*
 if have_shared; then

@@ -19,6 +19,7 @@
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
 #include "jobs/compare_inputs_internal.h"
+#include "jobs/run_report_internal.h"
 #include "first_diff/compare_result_json_internal.h"
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/rows/flatten.h"
@@ -41,8 +42,6 @@ namespace msprobe::compare {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr size_t kWorstRows = 20;
 
 bool IsMindSpore(const std::string& framework) { return framework == "mindspore" || framework == "mindtorch"; }
 
@@ -167,7 +166,6 @@ class CompareRun {
  private:
   Status WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
                       const std::vector<P2pColumns>& p2p, ResultTable* table, PairOutcome* outcome) const;
-  void Summarize(const ResultTable& table, const std::string& file, double seconds, PairOutcome* outcome) const;
   Status AnalyzeFirstDiff();
 
   const CompareOptions& options_;
@@ -271,7 +269,8 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   result.mode = DumpModeName(table.mode);
   MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, p2p, &table, &outcome));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  Summarize(table, result.outputs.empty() ? spec.target_json : result.outputs.front(), seconds, &outcome);
+  outcome.junit = SummarizePair(table, result.outputs.empty() ? spec.target_json : result.outputs.front(), seconds,
+                                options_, &result);
   if (options_.write_xlsx && options_.diff_analyze) {
     outcome.pending_xlsx = PendingXlsx{0, stem + ".xlsx", std::move(table)};  // its pair is set by Record
   }
@@ -328,26 +327,6 @@ Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& 
   return Status::Ok();
 }
 
-void CompareRun::Summarize(const ResultTable& table, const std::string& file, double seconds,
-                           PairOutcome* outcome) const {
-  PairResult* result = &outcome->result;
-  result->rows = table.rows.size();
-  for (const ResultRow& r : table.rows) {
-    switch (r.result) {
-      case Verdict::kPass: ++result->passed; break;
-      case Verdict::kWarning: ++result->warnings; break;
-      case Verdict::kError: ++result->errors; break;
-    }
-  }
-  result->first_error = FirstRowReaching(table, Verdict::kError, file);
-  result->first_warning = FirstRowReaching(table, Verdict::kWarning, file);
-  result->worst = WorstRows(table, kWorstRows);
-  if (!options_.junit_path.empty()) {
-    outcome->junit = BuildJunitSuite(result->label, file, table, options_.fail_on);
-    outcome->junit->seconds = seconds;
-  }
-}
-
 Status CompareRun::AnalyzeFirstDiff() {
   report_.diff_analyzed = true;
   // msprobe reads the per-rank files in rank order.
@@ -397,41 +376,9 @@ Result<CompareReport> CompareRun::Finish() && {
     std::vector<std::string>& outputs = report_.pairs[pending_xlsx_[i].pair].outputs;
     outputs.insert(outputs.end(), written[i]->begin(), written[i]->end());
   }
-  if (!options_.junit_path.empty()) MSP_RETURN_IF_ERROR(WriteJunit(options_.junit_path, report_.junit));
-  report_.summary_file = (fs::path(options_.output_dir) / "summary.json").string();
-  std::error_code ec;
-  fs::create_directories(options_.output_dir, ec);
-  if (ec) return Status::IOError(options_.output_dir, "cannot create the output directory: " + ec.message());
-  MSP_RETURN_IF_ERROR(WriteSummaryJson(report_.summary_file, options_, report_));
+  MSP_RETURN_IF_ERROR(WriteRunReports(options_, &report_));
   return std::move(report_);
 }
-
-// The progress of the pairs in flight as one: the sums over the pairs begun so far, not two sets of
-// numbers taking turns. Pairs are told apart by their label.
-class SummedProgress {
- public:
-  explicit SummedProgress(const CompareProgress& progress) : progress_(progress) {}
-
-  // Empty when the caller wants no progress.
-  CompareProgress callback() {
-    if (!progress_) return {};
-    return [this](const std::string& label, uint64_t done, uint64_t total) {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      auto& [pair_done, pair_total] = pairs_[label];
-      done_ += done - pair_done;
-      total_ += total - pair_total;
-      pair_done = done;
-      pair_total = total;
-      progress_(label, done_, total_);
-    };
-  }
-
- private:
-  const CompareProgress& progress_;
-  std::mutex mutex_;
-  std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> pairs_;
-  uint64_t done_ = 0, total_ = 0;
-};
 
 // Two pairs at once keep both cores busy through each pair's serial steps, at twice the memory: a
 // statistics compare peaks at about 6 bytes per byte of dump.json, 7 with two pairs and the row

@@ -6,6 +6,8 @@
 #include <tbb/parallel_invoke.h>
 #include <tbb/parallel_for.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
@@ -13,11 +15,14 @@
 #include <map>
 #include <optional>
 
+#include "jobs/run_report_internal.h"
 #include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/csv_writer.h"
+#include "msprobe/compare/output/json_writer.h"
 #include "output/output_timestamp_internal.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/output/xlsx_writer.h"
+#include "msprobe/dump/io/output_location.h"
 #include "msprobe/dump/kernel/statistic_csv.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"
@@ -33,6 +38,7 @@ enum class Mode { kNone, kNpy, kStatistic };
 // One tensor of one side: a file (NPY mode) or a statistic.csv row (STATISTIC mode).
 struct Record {
   std::string key;
+  std::string op;  // "{op_name}.{task_id}": the kernel launch, the row's api (JUnit's testcase)
   uint64_t timestamp = 0;
   const KernelDumpFile* file = nullptr;
   StatisticRecord stat;
@@ -63,6 +69,7 @@ Result<Side> CollectSide(const std::vector<KernelDumpDir>& dirs) {
       for (const KernelDumpFile& f : dir.tensors) {
         Record r;
         r.key = Key(f.name.op_name, std::to_string(f.name.task_id), f.name.io(), std::to_string(f.name.slot));
+        r.op = fmt::format("{}.{}", f.name.op_name, f.name.task_id);
         r.timestamp = f.name.timestamp;
         r.file = &f;
         side.records.push_back(std::move(r));
@@ -73,6 +80,7 @@ Result<Side> CollectSide(const std::vector<KernelDumpDir>& dirs) {
       for (size_t i = 0; i < rows.size(); ++i) {
         Record r;
         r.key = Key(rows[i].op_name, rows[i].task_id, rows[i].io, rows[i].slot);
+        r.op = fmt::format("{}.{}", rows[i].op_name, rows[i].task_id);
         char* end = nullptr;
         r.timestamp = std::strtoull(rows[i].timestamp.c_str(), &end, 10);
         if (rows[i].timestamp.empty() || *end != '\0') {
@@ -101,7 +109,9 @@ Accuracy CheckAccuracy(const Cell& cosine, const Cell& max_abs) {
   return Accuracy::kYes;
 }
 
-// Our Result for the xlsx marks: Yes passes, No is an error, anything else a warning.
+// A row's Result, from its Accuracy Reached or Not: Yes passes, No is an error, anything else (None: a
+// metric that is not a number; Unmatched; checks failed, the cell empty) a warning. The xlsx row
+// colours, the counts of summary.json, --fail-on and JUnit all read it (docs/kernel_dump.md §6.4).
 Verdict ResultOf(Accuracy accuracy) {
   return accuracy == Accuracy::kYes ? Verdict::kPass : accuracy == Accuracy::kNo ? Verdict::kError : Verdict::kWarning;
 }
@@ -274,7 +284,8 @@ Result<DirsByRankStep> GroupDirs(const std::string& root, const KernelCompareOpt
 
 }  // namespace
 
-Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs, const std::vector<KernelDumpDir>& bench_dirs) {
+Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs, const std::vector<KernelDumpDir>& bench_dirs,
+                                      const std::function<void(uint64_t, uint64_t)>& progress) {
   MSP_ASSIGN_OR_RETURN(Side npu, CollectSide(npu_dirs));
   MSP_ASSIGN_OR_RETURN(Side bench, CollectSide(bench_dirs));
   const std::string where = npu_dirs.empty() ? std::string() : npu_dirs.front().path;
@@ -311,39 +322,63 @@ Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs
   table.mode = npy ? CompareMode::kTensor : CompareMode::kSummary;
   table.layout = ResultLayout::kKernel;
   table.rows.resize(pairs.size());
+  std::atomic<uint64_t> done{0};
   tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
-    table.rows[i] = npy ? NpyRow(pairs[i].first, pairs[i].second) : StatisticRow(pairs[i].first, pairs[i].second);
+    const auto [n, b] = pairs[i];
+    table.rows[i] = npy ? NpyRow(n, b) : StatisticRow(n, b);
+    table.rows[i].api = (n ? n : b)->op;
+    if (progress) progress(++done, pairs.size());
   });
   return table;
 }
 
-Result<std::vector<std::string>> RunKernelCompare(const KernelCompareOptions& options) {
-  MSP_ASSIGN_OR_RETURN(DirsByRankStep npu, GroupDirs(options.target_dir, options));
-  MSP_ASSIGN_OR_RETURN(DirsByRankStep bench, GroupDirs(options.golden_dir, options));
+Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, const CompareProgress& progress) {
+  const CompareOptions& run = options.run;
+  const std::vector<std::string> inputs = {run.target_path, run.golden_path};
+  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(run.output_dir, /*is_dir=*/true, inputs));
+  if (!run.junit_path.empty()) MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(run.junit_path, false, inputs));
+  MSP_ASSIGN_OR_RETURN(DirsByRankStep npu, GroupDirs(run.target_path, options));
+  MSP_ASSIGN_OR_RETURN(DirsByRankStep bench, GroupDirs(run.golden_path, options));
   std::error_code ec;
-  fs::create_directories(options.output_dir, ec);
-  if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
+  fs::create_directories(run.output_dir, ec);
+  if (ec) return Status::IOError(run.output_dir, "cannot create the output directory: " + ec.message());
   const std::string ts = OutputTimestamp();
-  std::vector<std::string> written;
+  SummedProgress summed(progress);
+  const CompareProgress summed_progress = summed.callback();
+  CompareReport report;
   for (const auto& [rank_step, npu_dirs] : npu) {
     const auto it = bench.find(rank_step);
     if (it == bench.end()) continue;
-    MSP_ASSIGN_OR_RETURN(ResultTable table, CompareKernelDirs(npu_dirs, it->second));
-    const std::string stem = (fs::path(options.output_dir) /
+    const auto start = std::chrono::steady_clock::now();
+    PairResult result;
+    result.label = fmt::format("rank{}_step{}", rank_step.first, rank_step.second);
+    result.target_json = npu_dirs.front().path;
+    result.golden_json = it->second.front().path;
+    MSP_ASSIGN_OR_RETURN(ResultTable table, CompareKernelDirs(npu_dirs, it->second, [&](uint64_t done, uint64_t total) {
+                           if (summed_progress) summed_progress(result.label, done, total);
+                         }));
+    result.mode = DumpModeName(table.mode);
+    const std::string stem = (fs::path(run.output_dir) /
                               fmt::format("compare_result_{}_{}_{}", rank_step.first, rank_step.second, ts)).string();
     // The writers only read the table: run them side by side (the xlsx is the slow one).
     Result<std::vector<std::string>> csv = std::vector<std::string>{}, xlsx = std::vector<std::string>{};
-    tbb::parallel_invoke([&] { if (options.csv) csv = WriteCsv(stem + ".csv", table); },
-                         [&] { if (options.xlsx) xlsx = WriteXlsx(stem + ".xlsx", table); });
+    tbb::parallel_invoke([&] { if (run.write_csv) csv = WriteCsv(stem + ".csv", table); },
+                         [&] { if (run.write_xlsx) xlsx = WriteXlsx(stem + ".xlsx", table); });
     for (Result<std::vector<std::string>>* files : {&csv, &xlsx}) {
       MSP_RETURN_IF_ERROR(files->status());
-      written.insert(written.end(), (*files)->begin(), (*files)->end());
+      result.outputs.insert(result.outputs.end(), (*files)->begin(), (*files)->end());
     }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::optional<JunitSuite> junit = SummarizePair(
+        table, result.outputs.empty() ? result.target_json : result.outputs.front(), seconds, run, &result);
+    if (junit) report.junit.push_back(std::move(*junit));
+    report.pairs.push_back(std::move(result));
   }
-  if (written.empty() && (options.csv || options.xlsx)) {
-    return Status::InvalidInput(options.target_dir, "no (rank, step) kernel dump directory in common with " + options.golden_dir);
+  if (report.pairs.empty()) {
+    return Status::InvalidInput(run.target_path, "no (rank, step) kernel dump directory in common with " + run.golden_path);
   }
-  return written;
+  MSP_RETURN_IF_ERROR(WriteRunReports(run, &report));
+  return report;
 }
 
 }  // namespace msprobe::compare

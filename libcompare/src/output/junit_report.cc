@@ -4,7 +4,6 @@
 
 #include <unordered_map>
 
-#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {
@@ -48,7 +47,7 @@ JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable
     const auto [it, inserted] = index.emplace(row.api, suite.cases.size());
     if (inserted) suite.cases.push_back({row.api, {}});
     if (row.result >= failing) {
-      suite.cases[it->second].failures.push_back({row.npu_name, row.result, JsonDumpsStrings(row.err_messages)});
+      suite.cases[it->second].failures.push_back({row.npu_name, row.result, ErrMessageText(row, table.layout)});
     }
   }
   return suite;

@@ -56,6 +56,13 @@ std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack, ResultL
   return h;
 }
 
+std::string ErrMessageText(const ResultRow& row, ResultLayout layout) {
+  if (layout == ResultLayout::kCompare) return JsonDumpsStrings(row.err_messages);
+  std::string joined;
+  for (const std::string& m : row.err_messages) joined += m;
+  return joined;
+}
+
 void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, ResultLayout layout,
                       ResultCellVisitor* visitor) {
   for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape, &r.bench_shape}) {
@@ -66,11 +73,9 @@ void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, Res
     for (const Cell& cell : r.bench_stats) visitor->Value(cell);
     visitor->Text(AccuracyName(r.accuracy));
     if (r.err_messages.size() == 1) {
-      visitor->Text(r.err_messages.front());
+      visitor->Text(r.err_messages.front());  // no copy for the usual single message
     } else {
-      std::string joined;
-      for (const std::string& m : r.err_messages) joined += m;
-      visitor->Text(joined);
+      visitor->Text(ErrMessageText(r, layout));
     }
     for (const Cell& cell : r.metrics) visitor->Value(cell);
     if (mode != CompareMode::kTensor) {
@@ -88,7 +93,7 @@ void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, Res
   }
   visitor->Value(Cell::Bool(r.requires_grad_consistent));
   visitor->Text(VerdictName(r.result));
-  visitor->Text(JsonDumpsStrings(r.err_messages));
+  visitor->Text(ErrMessageText(r, layout));
   if (with_stack) visitor->Text(r.stack_info);
   if (mode == CompareMode::kTensor) visitor->Text(PythonListOfStrings({r.npu_data_name, r.bench_data_name}));
 }

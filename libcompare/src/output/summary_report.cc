@@ -8,7 +8,6 @@
 #include <cstdlib>
 
 #include "msprobe/compare/jobs/compare_job.h"
-#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {
@@ -107,7 +106,7 @@ Json PairJson(const PairResult& pair, bool attribute) {
 
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file) {
   const ResultRow& r = table.rows[row];
-  return {file, row, r.npu_name, r.api, r.result, JsonDumpsStrings(r.err_messages)};
+  return {file, row, r.npu_name, r.api, r.result, ErrMessageText(r, table.layout)};
 }
 
 std::optional<RowRef> FirstRowReaching(const ResultTable& table, Verdict level, const std::string& file) {

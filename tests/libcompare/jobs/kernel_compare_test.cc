@@ -132,22 +132,132 @@ TEST(KernelCompareTest, NpyAgainstStatisticIsAnInputError) {
   EXPECT_STATUS(Compare("kernel/npu", "kernel/stat_bench"), Code::kInvalidInput, "the golden dump only statistic.csv");
 }
 
+KernelCompareOptions RunOptions(const std::string& npu, const std::string& bench, const std::string& out) {
+  KernelCompareOptions options;
+  options.run.target_path = testing::TestData(npu);
+  options.run.golden_path = testing::TestData(bench);
+  options.run.output_dir = out;
+  return options;
+}
+
 TEST(KernelCompareTest, RunWritesCsvAndXlsxPerRankStep) {
   testing::TempDir out;
-  KernelCompareOptions options;
-  options.target_dir = testing::TestData("kernel/npu");
-  options.golden_dir = testing::TestData("kernel/bench");
-  options.output_dir = out.Path("result");
-  Result<std::vector<std::string>> files = RunKernelCompare(options);
-  ASSERT_TRUE(files.ok()) << files.status().ToString();
-  ASSERT_EQ(files->size(), 2u);
-  EXPECT_TRUE(fs::path((*files)[0]).filename().string().starts_with("compare_result_0_0_"));
-  EXPECT_EQ(fs::path((*files)[0]).extension(), ".csv");
-  EXPECT_EQ(fs::path((*files)[1]).extension(), ".xlsx");
-  const std::string csv = testing::ReadFile((*files)[0]);
+  KernelCompareOptions options = RunOptions("kernel/npu", "kernel/bench", out.Path("result"));
+  Result<CompareReport> report = RunKernelCompare(options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->pairs.size(), 1u);
+  const std::vector<std::string>& files = report->pairs[0].outputs;
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_TRUE(fs::path(files[0]).filename().string().starts_with("compare_result_0_0_"));
+  EXPECT_EQ(fs::path(files[0]).extension(), ".csv");
+  EXPECT_EQ(fs::path(files[1]).extension(), ".xlsx");
+  const std::string csv = testing::ReadFile(files[0]);
   EXPECT_TRUE(csv.starts_with("NPU Name,Bench Name,NPU Dtype,Bench Dtype,NPU Tensor Shape,Bench Tensor Shape,NPU max,"));
   options.steps = {7};
   EXPECT_STATUS(RunKernelCompare(options), Code::kInvalidInput, "no (rank, step)");
+}
+
+// Each (rank, step) is a pair of the run: its counts follow the Accuracy column (Yes pass, No error,
+// anything else warning), summary.json holds them, and the gates and JUnit see its rows.
+TEST(KernelCompareTest, RunReportsCountsSummaryGatesAndJunit) {
+  testing::TempDir out;
+  KernelCompareOptions options = RunOptions("kernel/npu", "kernel/bench", out.Path("result"));
+  options.run.fail_on = Verdict::kError;
+  options.run.junit_path = out.Path("junit.xml");
+  std::map<std::string, std::pair<uint64_t, uint64_t>> progress;
+  Result<CompareReport> report = RunKernelCompare(options, [&](const std::string& label, uint64_t done, uint64_t total) {
+    progress[label] = {std::max(progress[label].first, done), total};
+  });
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->pairs.size(), 1u);
+  const PairResult& pair = report->pairs[0];
+  EXPECT_EQ(pair.label, "rank0_step0");
+  EXPECT_EQ(pair.mode, "ALL");
+
+  Result<ResultTable> table = Compare("kernel/npu", "kernel/bench");
+  ASSERT_TRUE(table.ok());
+  uint64_t yes = 0, no = 0, other = 0;
+  for (const ResultRow& r : table->rows) (r.accuracy == Accuracy::kYes ? yes : r.accuracy == Accuracy::kNo ? no : other)++;
+  EXPECT_EQ(no, 5u);  // the fixture's five "No" rows
+  EXPECT_EQ(pair.rows, table->rows.size());
+  EXPECT_EQ(pair.passed, yes);
+  EXPECT_EQ(pair.errors, no);
+  EXPECT_EQ(pair.warnings, other);
+  EXPECT_EQ(progress["rank0_step0"], std::make_pair(pair.rows, pair.rows));
+
+  // The gate names the first "No" row, in the csv.
+  const std::optional<GateFailure> gate = EvaluateGates(options.run, *report);
+  ASSERT_TRUE(gate.has_value());
+  EXPECT_EQ(gate->reason, "--fail-on error");
+  EXPECT_EQ(gate->row.file, pair.outputs.front());
+  EXPECT_TRUE(gate->row.npu_name.ends_with("Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy"))
+      << gate->row.npu_name;
+  EXPECT_EQ(gate->row.api, "Default_Add-op0.0");
+
+  rapidjson::Document summary;
+  summary.Parse(testing::ReadFile(report->summary_file).c_str());
+  ASSERT_FALSE(summary.HasParseError());
+  EXPECT_EQ(fs::path(report->summary_file).parent_path(), fs::path(out.Path("result")));
+  const rapidjson::Value& counts = summary["counts"];
+  EXPECT_EQ(counts["rows"].GetUint64(), pair.rows);
+  EXPECT_EQ(counts["pass"].GetUint64(), yes);
+  EXPECT_EQ(counts["error"].GetUint64(), no);
+  EXPECT_EQ(counts["warning"].GetUint64(), other);
+  EXPECT_STREQ(summary["pairs"][0]["label"].GetString(), "rank0_step0");
+  EXPECT_STREQ(summary["first_error"]["npu_name"].GetString(), gate->row.npu_name.c_str());
+
+  const std::string junit = testing::ReadFile(options.run.junit_path);
+  EXPECT_NE(junit.find("<testsuite name=\"rank0_step0\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<testcase name=\"Default_Add-op0.0\" classname=\"rank0_step0\">\n      <failure"),
+            std::string::npos) << junit;
+  EXPECT_NE(junit.find("<testcase name=\"Default_Reshape-op5.0\" classname=\"rank0_step0\"/>"), std::string::npos)
+      << junit;  // a warning row does not fail --fail-on error
+}
+
+// A tree against itself: every row "Yes", so neither gate fails.
+TEST(KernelCompareTest, GatesPassWithoutNoRows) {
+  testing::TempDir out;
+  KernelCompareOptions options = RunOptions("kernel/npu", "kernel/npu", out.Path("result"));
+  options.run.fail_on = Verdict::kError;
+  Result<CompareReport> report = RunKernelCompare(options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->pairs[0].passed, report->pairs[0].rows);
+  EXPECT_FALSE(EvaluateGates(options.run, *report).has_value());
+  options.run.fail_on = Verdict::kWarning;
+  EXPECT_FALSE(EvaluateGates(options.run, *report).has_value());
+}
+
+// STATISTIC mode: "No" is an error, the NPU-only row (checks failed, empty Accuracy) a warning.
+TEST(KernelCompareTest, StatisticRunGatesOnNo) {
+  testing::TempDir out;
+  KernelCompareOptions options = RunOptions("kernel/stat_npu", "kernel/stat_bench", out.Path("result"));
+  options.run.fail_on = Verdict::kError;
+  Result<CompareReport> report = RunKernelCompare(options);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  const PairResult& pair = report->pairs[0];
+  EXPECT_EQ(pair.mode, "SUMMARY");
+  EXPECT_EQ(std::make_tuple(pair.rows, pair.passed, pair.errors, pair.warnings), std::make_tuple(3u, 1u, 1u, 1u));
+  const std::optional<GateFailure> gate = EvaluateGates(options.run, *report);
+  ASSERT_TRUE(gate.has_value());
+  EXPECT_EQ(gate->row.npu_name, "Default_Mul-op1.0.output.0");
+  ASSERT_TRUE(pair.first_warning.has_value());
+  EXPECT_EQ(pair.first_warning->npu_name, "Default_Mul-op1.0.output.0");  // warning or worse
+  // The warning row's Err_message as the csv shows it: the messages concatenated, not json.dumps of a list.
+  Result<ResultTable> table = Compare("kernel/stat_npu", "kernel/stat_bench");
+  ASSERT_TRUE(table.ok());
+  EXPECT_EQ(MakeRowRef(*table, 2, "").err_message,
+            "Dump file not found.\nTensor shapes do not match.\nDtype of NPU and bench Tensor do not match.\n");
+}
+
+TEST(KernelCompareTest, OutputsInsideAnInputAreRefused) {
+  testing::TempDir out;
+  fs::copy(testing::TestData("kernel/stat_npu"), out.Path("npu"), fs::copy_options::recursive);
+  KernelCompareOptions options = RunOptions("kernel/stat_bench", "kernel/stat_bench", out.Path("npu/result"));
+  options.run.target_path = out.Path("npu");
+  EXPECT_STATUS(RunKernelCompare(options), Code::kInvalidInput, "");
+  options.run.output_dir = out.Path("result");
+  options.run.junit_path = out.Path("npu/junit.xml");
+  EXPECT_STATUS(RunKernelCompare(options), Code::kInvalidInput, "");
 }
 
 }  // namespace

@@ -6,9 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe/compare/output/result_table.h"
 #include "msprobe/dump/kernel/kernel_dump_tree.h"
 #include "msprobe/dump/status.h"
@@ -16,19 +18,27 @@
 namespace msprobe::compare {
 
 struct KernelCompareOptions {
-  std::string target_dir, golden_dir;  // -tp (NPU) and -gp (bench) roots
-  std::string output_dir;              // created when missing
+  // The run-wide options, as for RunCompare: target_path (-tp, NPU) and golden_path (-gp, bench) are the
+  // two dump roots; output_dir (created when missing), write_csv, write_xlsx, fail_on, junit_path and
+  // tool_version as documented there. The framework compare's other fields are not used (the CLI
+  // refuses their flags).
+  CompareOptions run;
   std::vector<int64_t> ranks, steps;   // --rank / --step; empty: all
-  bool csv = true, xlsx = true;
 };
 
 // The table of one (rank, step): the directories of each side that share it. InvalidInput when one
 // side holds tensor files and the other only statistic.csv, or a statistic.csv is malformed.
-Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu, const std::vector<KernelDumpDir>& bench);
+// `progress`, when set, is told (done, total) over the table's rows as they are compared.
+Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu, const std::vector<KernelDumpDir>& bench,
+                                      const std::function<void(uint64_t, uint64_t)>& progress = {});
 
 // Finds both trees' dump directories, compares every (rank, step) both have (filtered by the
-// options) and writes compare_result_{rank}_{step}_{YYYYmmddHHMMSS}.csv/.xlsx into output_dir.
-// Returns the files written. InvalidInput when the trees share no (rank, step).
-Result<std::vector<std::string>> RunKernelCompare(const KernelCompareOptions& options);
+// options) and writes compare_result_{rank}_{step}_{YYYYmmddHHMMSS}.csv/.xlsx into output_dir, then,
+// as RunCompare does, summary.json and the JUnit file when asked. One PairResult per (rank, step),
+// labelled "rank{R}_step{S}", its target_json/golden_json the first dump directory of each side.
+// A row's Result (for the counts, --fail-on and JUnit) follows its Accuracy Reached or Not: Yes
+// passes, No is an error, anything else (None, Unmatched, checks failed) a warning. Progress as
+// RunCompare's, per (rank, step) over its rows. InvalidInput when the trees share no (rank, step).
+Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, const CompareProgress& progress = {});
 
 }  // namespace msprobe::compare

@@ -68,6 +68,10 @@ class ResultCellVisitor {
 void VisitResultCells(const ResultRow& row, CompareMode mode, bool with_stack, ResultLayout layout,
                       ResultCellVisitor* visitor);
 
+// The row's Err_message cell as written: json.dumps(err_messages) in the kCompare layout, the messages
+// concatenated in the kKernel layout. Gates, summary.json and JUnit quote it as the tables show it.
+std::string ErrMessageText(const ResultRow& row, ResultLayout layout);
+
 // The row's cells in header order; kCompare's Err_message rendered as json.dumps(list).
 std::vector<Cell> ResultCells(const ResultRow& row, CompareMode mode, bool with_stack, ResultLayout layout);
 

@@ -1,0 +1,58 @@
+// What every compare job (RunCompare, RunKernelCompare) does with its results, in one place: each
+// compared pair's table summarised into its PairResult (counts, first error and warning, worst rows)
+// and JUnit suite, the run's progress summed over its pairs, and the run-wide reports (JUnit,
+// summary.json) written at the end. The gates (EvaluateGates) then read the CompareReport.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "msprobe/compare/jobs/compare_job.h"
+#include "msprobe/compare/output/junit_report.h"
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+// Fills `result`'s counts per Result, first_error, first_warning and worst rows from `table`, whose
+// result file is `file`; returns the pair's JUnit suite (named result->label, failing at
+// options.fail_on) when options.junit_path is set.
+std::optional<JunitSuite> SummarizePair(const ResultTable& table, const std::string& file, double seconds,
+                                        const CompareOptions& options, PairResult* result);
+
+// The end of a run: the JUnit file when options.junit_path is set, then summary.json in
+// options.output_dir (report->summary_file), each written atomically.
+Status WriteRunReports(const CompareOptions& options, CompareReport* report);
+
+// The progress of the pairs in flight as one: the sums over the pairs begun so far, not several sets
+// of numbers taking turns. Pairs are told apart by their label.
+class SummedProgress {
+ public:
+  explicit SummedProgress(const CompareProgress& progress) : progress_(progress) {}
+
+  // Empty when the caller wants no progress. The callback refers to this object.
+  CompareProgress callback() {
+    if (!progress_) return {};
+    return [this](const std::string& label, uint64_t done, uint64_t total) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      auto& [pair_done, pair_total] = pairs_[label];
+      done_ += done - pair_done;
+      total_ += total - pair_total;
+      pair_done = done;
+      pair_total = total;
+      progress_(label, done_, total_);
+    };
+  }
+
+ private:
+  const CompareProgress& progress_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> pairs_;
+  uint64_t done_ = 0, total_ = 0;
+};
+
+}  // namespace msprobe::compare
