@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+
+#include "msprobe/dump/text/text_file.h"
 
 namespace msprobe::compare {
 namespace {
@@ -83,12 +83,12 @@ Result<MergeConfig> LoadMergeConfig(const std::string& path) {
   if (!path.ends_with(".yaml")) {
     return ConfigError(path, "The yaml file failed to load: the config path must end in .yaml");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) return Status::NotFound(path, "The yaml file failed to load: cannot open it");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Status::IOError(path, "The yaml file failed to load: cannot read it");
-  return ParseMergeConfig(text.str(), path);
+  Result<std::string> text = ReadUtf8TextFile(path);
+  if (!text.ok()) {
+    const std::string message = "The yaml file failed to load: " + text.status().message();
+    return text.status().code() == Code::kNotFound ? Status::NotFound(path, message) : ConfigError(path, message);
+  }
+  return ParseMergeConfig(*text, path);
 }
 
 }  // namespace msprobe::compare

@@ -3,15 +3,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "msprobe/dump/text/python_format.h"
+#include "msprobe/dump/text/text_file.h"
 
 namespace msprobe::compare {
 namespace {
@@ -34,17 +32,6 @@ auto GuardYaml(const std::string& source, Body&& body) -> decltype(body()) {
   } catch (const YAML::Exception& e) {
     return Status::InvalidInput(source, LineOf(e.mark) + "invalid yaml: " + e.msg);
   }
-}
-
-Result<std::string> ReadText(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return Status::NotFound(path, "no such mapping file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open()) return Status::IOError(path, "cannot open the mapping file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Status::IOError(path, "cannot read the mapping file");
-  return text.str();
 }
 
 // A flat {scalar: scalar} map in document order; a repeated key keeps its first position and its
@@ -191,24 +178,24 @@ Result<LayerMapping> ParseLayerMapping(std::string_view yaml, const std::string&
 
 Result<LayerMapping> LoadLayerMapping(const std::string& yaml_path) {
   if (yaml_path.empty()) return LayerMapping{};
-  MSP_ASSIGN_OR_RETURN(std::string text, ReadText(yaml_path));
+  MSP_ASSIGN_OR_RETURN(std::string text, ReadUtf8TextFile(yaml_path));
   return ParseLayerMapping(text, yaml_path);
 }
 
 Result<DataMapping> LoadDataMapping(const std::string& yaml_path) {
-  MSP_ASSIGN_OR_RETURN(std::string text, ReadText(yaml_path));
+  MSP_ASSIGN_OR_RETURN(std::string text, ReadUtf8TextFile(yaml_path));
   return ParseDataMapping(text, yaml_path);
 }
 
 Result<CellMapping> LoadCellMapping(const std::string& yaml_path) {
   if (yaml_path.empty()) return CellMapping{};
-  MSP_ASSIGN_OR_RETURN(std::string text, ReadText(yaml_path));
+  MSP_ASSIGN_OR_RETURN(std::string text, ReadUtf8TextFile(yaml_path));
   return ParseCellMapping(text, yaml_path);
 }
 
 Result<ApiMapping> LoadApiMapping(const std::string& yaml_path) {
   if (yaml_path.empty()) return ApiMapping{};
-  MSP_ASSIGN_OR_RETURN(std::string text, ReadText(yaml_path));
+  MSP_ASSIGN_OR_RETURN(std::string text, ReadUtf8TextFile(yaml_path));
   return ParseApiMapping(text, yaml_path);
 }
 

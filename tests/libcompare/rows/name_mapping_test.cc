@@ -56,7 +56,7 @@ TEST(NameMappingTest, NestedValuesAreRefused) {
 }
 
 TEST(NameMappingTest, MissingFileIsNotFound) {
-  EXPECT_STATUS(LoadDataMapping(TestData("compare/mapping/absent.yaml")), Code::kNotFound, "no such mapping file");
+  EXPECT_STATUS(LoadDataMapping(TestData("compare/mapping/absent.yaml")), Code::kNotFound, "no such file");
 }
 
 TEST(NameMappingTest, LoadsAnApiMapping) {
