@@ -1,6 +1,6 @@
 # Install layout and the Debian package. Programs go to bin/, the capture shim to lib/ (where
 # `msprobe-dump run` looks for it, beside ../bin), docs and man pages to share/.
-install(TARGETS msprobe-compare msprobe-convert msprobe-dump msprobe-merge RUNTIME DESTINATION bin)
+install(TARGETS msprobe msprobe-compare msprobe-convert msprobe-dump msprobe-merge RUNTIME DESTINATION bin)
 install(TARGETS msprobe_capture LIBRARY DESTINATION lib)
 install(FILES README.md DESTINATION share/doc/msprobe-cpp)
 install(FILES capture_shim/README.md DESTINATION share/doc/msprobe-cpp RENAME capture_shim.md)
@@ -11,10 +11,11 @@ find_program(HELP2MAN help2man)
 if(HELP2MAN)
   set(man_pages "")
   set(summary_msprobe-compare "compare a target (NPU) dump with a golden (bench) dump")
-  set(summary_msprobe-convert "convert kernel .bin dumps to .npy")
+  set(summary_msprobe "msprobe's command line (compare, merge_result, parse) over msprobe-cpp")
+  set(summary_msprobe-convert "convert kernel .bin dumps to .npy or .pt")
   set(summary_msprobe-dump "inspect, verify and capture dumps")
   set(summary_msprobe-merge "merge per-rank compare results into one workbook")
-  foreach(program msprobe-compare msprobe-convert msprobe-dump msprobe-merge)
+  foreach(program msprobe msprobe-compare msprobe-convert msprobe-dump msprobe-merge)
     set(page ${PROJECT_BINARY_DIR}/man/${program}.1)
     add_custom_command(OUTPUT ${page}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man

@@ -9,7 +9,7 @@ packages=(
   nlohmann-json3-dev         # small JSON documents (summary.json, --json output, compare.json, manifests)
   libgtest-dev libgmock-dev
   libbenchmark-dev           # bench/eigen_bench: the kernels against Eigen (optional)
-  libminizip-dev             # tests: zip fixtures of any shape (libxlsxwriter links it already)
+  libminizip-dev             # libdump: the .pt writer; tests: zip fixtures of any shape
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
   help2man                   # man pages from --help

@@ -14,14 +14,17 @@ constexpr const char* kMsprobeFormats = "26.0.0 (G3)";
 
 }  // namespace
 
+std::string VersionText(std::string_view program) {
+  return std::string(program) + " (msprobe-cpp) " MSPROBE_VERSION "\ngit revision " MSPROBE_GIT_REVISION
+         "\nfile formats of msprobe " + std::string(kMsprobeFormats);
+}
+
 void AddCommonOptions(CLI::App& app, CommonOptions* options) {
   app.add_flag("-q,--quiet", options->quiet, "No progress bar and no summary lines");
   app.add_option("-j,--threads", options->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
   // GNU's "program (package) version" line, which help2man reads, then what the build is and follows.
-  app.set_version_flag("--version", [&app] {
-    return std::filesystem::path(app.get_name()).filename().string() + " (msprobe-cpp) " MSPROBE_VERSION
-           "\ngit revision " MSPROBE_GIT_REVISION "\nfile formats of msprobe " + std::string(kMsprobeFormats);
-  });
+  app.set_version_flag("--version",
+                       [&app] { return VersionText(std::filesystem::path(app.get_name()).filename().string()); });
 }
 
 std::optional<int> Parse(CLI::App& app, int argc, char** argv) {

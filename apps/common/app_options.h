@@ -7,6 +7,8 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace msprobe::cli {
 
@@ -14,6 +16,10 @@ struct CommonOptions {
   bool quiet = false;
   int threads = 0;  // 0: all cores
 };
+
+// The --version text every program prints: "<program> (msprobe-cpp) <version>", the git revision and
+// the msprobe file formats followed.
+std::string VersionText(std::string_view program);
 
 // Adds -q/--quiet, -j/--threads and --version to `app`.
 void AddCommonOptions(CLI::App& app, CommonOptions* options);

@@ -39,7 +39,9 @@ void PrintSummary(const KernelConvertReport& report) {
 int RunConvert(const ConvertArgs& args, const cli::CommonOptions& common) {
   const Result<KernelConvertReport> report = [&] {
     cli::ProgressBar bar("convert", common.quiet);  // cleared before the report is printed
-    return RunKernelConvert({args.dump_path, args.output_path, args.keep_device_format},
+    KernelConvertOptions options{args.dump_path, args.output_path, args.keep_device_format};
+    if (args.type == "pt") options.output = KernelConvertOptions::Output::kPt;
+    return RunKernelConvert(options,
                             [&](uint64_t done, uint64_t total) { bar.Update(done, total); });
   }();
   if (!report.ok()) return cli::ReportAndExit(kProgram, report.status());

@@ -13,7 +13,7 @@ run "$convert" --version
 expect_code 0
 run "$convert"
 expect_code 2
-run "$convert" -d "$data/cases" -t pt
+run "$convert" -d "$data/cases" -t bin
 expect_code 2
 
 # A whole tree: every expected file appears, identical to numpy's, and nothing else is written.

@@ -4,6 +4,7 @@
 
 #include "tensor/host_dtype_internal.h"
 #include "msprobe/dump/formats/npy_writer.h"
+#include "msprobe/dump/formats/pt_writer.h"
 
 namespace msprobe {
 
@@ -20,6 +21,23 @@ Status WriteSlotNpy(const MappedFile& file, const BinSlot& slot, const LayoutPla
     const uint64_t count = chunk.size() / in_item;
     converted.resize(count * out_item);
     ConvertForNpy(stored, chunk, count, converted.data());
+    return writer.Append(converted);
+  }));
+  return writer.Finish();
+}
+
+Status WriteSlotPt(const MappedFile& file, const BinSlot& slot, const LayoutPlan& plan, const std::string& path) {
+  const DType stored = *slot.dtype;
+  const DType written = PtDType(stored);
+  const DType streamed = stored == DType::kI4 ? DType::kI8 : stored;
+  MSP_ASSIGN_OR_RETURN(PtWriter writer, PtWriter::Create(path, written, plan.host_shape));
+  std::vector<std::byte> converted;
+  const uint64_t in_item = Info(streamed).bits / 8, out_item = Info(written).bits / 8;
+  MSP_RETURN_IF_ERROR(StreamHostOrder(file, slot.tensor, plan, [&](Bytes chunk) -> Status {
+    if (streamed == written) return writer.Append(chunk);
+    const uint64_t count = chunk.size() / in_item;
+    converted.resize(count * out_item);
+    ConvertForPt(stored, chunk, count, converted.data());
     return writer.Append(converted);
   }));
   return writer.Finish();

@@ -10,6 +10,7 @@
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/kernel/bin_convert.h"
 #include "kernel/dump_proto_enums_internal.h"
+#include "tensor/host_dtype_internal.h"
 #include "msprobe/dump/kernel/kernel_dump_name.h"
 #include "msprobe/dump/kernel/mapping_csv.h"
 
@@ -66,7 +67,7 @@ void MakeOutputDirs(std::vector<Task>* tasks) {
 
 std::string SlotLabel(const BinSlot& slot) { return fmt::format("{} {}", SlotKindName(slot.kind), slot.index); }
 
-void ConvertFile(const Task& task, bool keep_device_format, ConvertedBinFile* report, FileExtras* extras) {
+void ConvertFile(const Task& task, bool keep_device_format, bool pt, ConvertedBinFile* report, FileExtras* extras) {
   auto fail = [&](Status st) { report->status = std::move(st); };
   Result<BinFile> bin = ReadBinFile(task.input);
   if (!bin.ok()) return fail(bin.status());
@@ -91,15 +92,22 @@ void ConvertFile(const Task& task, bool keep_device_format, ConvertedBinFile* re
       report->notes.push_back(fmt::format("{}: skipped: dtype {} has no decoder", SlotLabel(slot), dtype));
       continue;
     }
+    if (pt && Info(PtDType(*slot.dtype)).storage.empty()) {
+      extras->skip_reasons.push_back(fmt::format("{} (no torch dtype)", Name(*slot.dtype)));
+      report->notes.push_back(fmt::format("{}: skipped: {} has no torch dtype (-t npy writes it)", SlotLabel(slot),
+                                          Name(*slot.dtype)));
+      continue;
+    }
     const LayoutPlan plan = PlanLayout(slot, keep_device_format);
     if (!plan.note.empty()) report->notes.push_back(SlotLabel(slot) + ": " + plan.note);
-    std::string name = ConvertedSlotName(bin_name, slot, plan.format);
+    std::string name = pt ? ConvertedSlotPtName(bin_name, slot) : ConvertedSlotName(bin_name, slot, plan.format);
     if (name.size() > kMaxFileNameBytes) {
-      std::string hashed = HashedKernelDumpName(name);
+      std::string hashed = HashedKernelDumpName(name, pt ? ".pt" : ".npy");
       extras->renames.emplace_back(hashed, name);
       name = std::move(hashed);
     }
-    Status st = WriteSlotNpy(**file, slot, plan, (task.out_dir / name).string());
+    const std::string path = (task.out_dir / name).string();
+    Status st = pt ? WriteSlotPt(**file, slot, plan, path) : WriteSlotNpy(**file, slot, plan, path);
     if (!st.ok()) return fail(st);
     ++report->tensors;
   }
@@ -118,7 +126,8 @@ Result<KernelConvertReport> RunKernelConvert(const KernelConvertOptions& options
   std::atomic<uint64_t> done{0};
   tbb::parallel_for(size_t{0}, tasks.size(), [&](size_t i) {
     report.files[i].input = tasks[i].input;
-    ConvertFile(tasks[i], options.keep_device_format, &report.files[i], &extras[i]);
+    ConvertFile(tasks[i], options.keep_device_format, options.output == KernelConvertOptions::Output::kPt,
+                &report.files[i], &extras[i]);
     if (progress) progress(++done, tasks.size());
   });
 

@@ -93,14 +93,18 @@ std::string ConvertedSlotName(std::string_view bin_name, const BinSlot& slot, st
                      ProtoDTypeName(slot.proto_dtype));
 }
 
-std::string HashedKernelDumpName(std::string_view name) {
+std::string ConvertedSlotPtName(std::string_view bin_name, const BinSlot& slot) {
+  return fmt::format("{}.{}.{}.pt", bin_name, SlotKindName(slot.kind), slot.index);
+}
+
+std::string HashedKernelDumpName(std::string_view name, std::string_view extension) {
   // Two 64-bit FNV-1a hashes with different offset bases: 128 bits, ample for names within one dir.
   uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
   for (char ch : name) {
     a = (a ^ static_cast<uint8_t>(ch)) * 0x100000001b3ull;
     b = (b ^ static_cast<uint8_t>(ch)) * 0x100000001b3ull;
   }
-  return fmt::format("{:016x}{:016x}.npy", a, b);
+  return fmt::format("{:016x}{:016x}{}", a, b, extension);
 }
 
 }  // namespace msprobe

@@ -43,4 +43,29 @@ void ConvertForNpy(DType stored, Bytes in, uint64_t count, std::byte* out) {
   });
 }
 
+DType PtDType(DType stored) {
+  if (stored == DType::kBF16) return DType::kBF16;
+  if (stored == DType::kU16) return DType::kI32;
+  if (stored == DType::kU32) return DType::kI64;
+  return NpyDType(stored);
+}
+
+void ConvertForPt(DType stored, Bytes in, uint64_t count, std::byte* out) {
+  if (stored == DType::kU16) {
+    for (uint64_t i = 0; i < count; ++i) {
+      const int32_t v = LoadLittleEndian<uint16_t>(in.data() + 2 * i);
+      std::memcpy(out + 4 * i, &v, 4);
+    }
+  } else if (stored == DType::kU32) {
+    for (uint64_t i = 0; i < count; ++i) {
+      const int64_t v = LoadLittleEndian<uint32_t>(in.data() + 4 * i);
+      std::memcpy(out + 8 * i, &v, 8);
+    }
+  } else if (PtDType(stored) == stored) {
+    std::memcpy(out, in.data(), ByteSize(stored, count));
+  } else {
+    ConvertForNpy(stored, in, count, out);
+  }
+}
+
 }  // namespace msprobe

@@ -15,4 +15,11 @@ DType NpyDType(DType stored);
 // which holds count × its item size bytes (a plain copy when NpyDType(stored) == stored).
 void ConvertForNpy(DType stored, Bytes in, uint64_t count, std::byte* out);
 
+// What it becomes in a .pt file: bfloat16 stays (torch has it); uint16 → int32 and uint32 → int64
+// (exact; torch 1.x has no unsigned types but uint8); uint64 has no torch type (Unsupported by the
+// writer); the rest as for .npy.
+DType PtDType(DType stored);
+// As ConvertForNpy, to PtDType(stored).
+void ConvertForPt(DType stored, Bytes in, uint64_t count, std::byte* out);
+
 }  // namespace msprobe

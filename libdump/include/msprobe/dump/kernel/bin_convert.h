@@ -12,5 +12,7 @@ namespace msprobe {
 
 // REQUIRES: slot.dtype is set (slots without a decoder are the caller's to report).
 Status WriteSlotNpy(const MappedFile& file, const BinSlot& slot, const LayoutPlan& plan, const std::string& path);
+// The same as a torch .pt file (pt_writer.h), dtypes as PtDType (host_dtype_internal.h): bfloat16 kept.
+Status WriteSlotPt(const MappedFile& file, const BinSlot& slot, const LayoutPlan& plan, const std::string& path);
 
 }  // namespace msprobe

@@ -17,6 +17,9 @@ struct KernelConvertOptions {
   std::string dump_path;  // a kernel dump file or a directory tree of them
   std::string output_path = "./output";
   bool keep_device_format = false;  // write device layouts as they are
+  // npy: {bin}.{io}.{slot}.{FORMAT}.{DTYPE}.npy; pt: torch .pt files named as msprobe parse names
+  // them, {bin}.{io}.{slot}.pt (kernel_dump_name.h)
+  enum class Output { kNpy, kPt } output = Output::kNpy;
 };
 
 // One input file: converted (status ok) or not (status says why; the slots written before the

@@ -53,9 +53,12 @@ bool IsKernelBinDumpName(std::string_view basename);
 // (BF16 for bfloat16 data written as float32, as msprobe does).
 std::string ConvertedSlotName(std::string_view bin_name, const BinSlot& slot, std::string_view format);
 
+// The .pt name msprobe parse (msaccucmp convert -t pt) gives a slot: {bin_name}.{input|output}.{slot}.pt.
+std::string ConvertedSlotPtName(std::string_view bin_name, const BinSlot& slot);
+
 // Names longer than NAME_MAX bytes cannot be created: they become 32 hex digits of a hash of the name
-// plus ".npy" (msaccucmp's shape, deterministic so reruns agree), and mapping.csv maps them back.
+// plus `extension` (msaccucmp's shape, deterministic so reruns agree), and mapping.csv maps them back.
 inline constexpr size_t kMaxFileNameBytes = 255;
-std::string HashedKernelDumpName(std::string_view name);
+std::string HashedKernelDumpName(std::string_view name, std::string_view extension = ".npy");
 
 }  // namespace msprobe
