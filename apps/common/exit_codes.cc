@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 
 namespace msprobe::cli {
 
@@ -21,7 +22,11 @@ int ExitCodeFor(const Status& status) {
 }
 
 int ReportAndExit(std::string_view program, const Status& status) {
-  if (!status.ok()) fmt::print(stderr, "{}: error: {}\n", program, status.ToString());
+  if (status.ok()) return kExitOk;
+  // One line a terminal or a log shows whole: a NUL (from an escaped "\u0000" in an input) as \0.
+  std::string line = status.ToString();
+  for (size_t at = line.find('\0'); at != std::string::npos; at = line.find('\0', at + 2)) line.replace(at, 1, "\\0");
+  fmt::print(stderr, "{}: error: {}\n", program, line);
   return ExitCodeFor(status);
 }
 

@@ -11,7 +11,6 @@
 
 #include "msprobe/dump/text/csv_reader.h"
 #include "msprobe/dump/text/python_format.h"
-#include "msprobe/dump/text/utf8.h"
 #include "msprobe/compare/xlsx/xlsx_reader.h"
 #include "msprobe/dump/io/mapped_file.h"
 
@@ -323,11 +322,6 @@ Status ReadCsvResult(Bytes bytes, const std::string& path, ResultCollector* coll
   static const std::vector<std::string_view> kStatsDiffs = {"Max diff",       "Min diff",       "Mean diff",
                                                             "L2norm diff",    "MaxRelativeErr", "MinRelativeErr",
                                                             "MeanRelativeErr", "NormRelativeErr"};
-  // pandas reads the file as UTF-8 and refuses it whole otherwise; so do we, before its text can
-  // reach the merged workbook's XML.
-  if (const std::optional<size_t> bad = FindInvalidUtf8(AsChars(bytes))) {
-    return Status::InvalidInput(path, fmt::format("invalid UTF-8 at byte {}", *bad));
-  }
   bool have_header = false;
   return ReadCsv(bytes, path, [&](uint64_t, std::span<const std::string_view> fields) -> Status {
     if (!have_header) {

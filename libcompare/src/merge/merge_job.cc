@@ -20,6 +20,7 @@
 #include "msprobe/compare/merge/merge_table.h"
 #include "msprobe/compare/merge/merge_writer.h"
 #include "output/output_timestamp_internal.h"
+#include "msprobe/dump/io/output_location.h"
 #include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare {
@@ -268,6 +269,7 @@ std::string MergeOutputName() { return "multi_ranks_compare_merge_" + OutputTime
 
 Result<MergeReport> RunMerge(const MergeOptions& options) {
   const MergeWarn warn = options.warn ? options.warn : [](const std::string&, const std::string&) {};
+  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input_dir}));
   // msprobe's order: create the output directory, find the results, then load the config.
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);

@@ -6,7 +6,10 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
+
+#include "msprobe/dump/text/utf8.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -80,6 +83,11 @@ struct DecodedField {
 
 Status ReadCsv(Bytes data, const std::string& source, const CsvRowVisitor& visit, size_t max_fields) {
   std::string_view text = AsChars(data);
+  // pandas and Python's csv module read the file as UTF-8 and refuse it whole otherwise; so do we,
+  // before its text can reach an output other programs parse.
+  if (const std::optional<size_t> bad = FindInvalidUtf8(text)) {
+    return Status::InvalidInput(source, fmt::format("invalid UTF-8 at byte {}", *bad));
+  }
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   FieldEndScanner scanner(text);
   std::vector<std::string_view> fields;
