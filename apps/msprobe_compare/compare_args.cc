@@ -11,7 +11,9 @@ const cli::FlagTable kFlags = {
     {{"-tp", "--target_path"}, {"-gp", "--golden_path"}, {"-npu", "--target_path"}, {"--npu_path", "--target_path"},
      {"-bench", "--golden_path"}, {"--bench_path", "--golden_path"}, {"-fm", "--fuzzy_match"},
      {"-dm", "--data_mapping"}, {"-cm", "--cell_mapping"}, {"-am", "--api_mapping"}, {"-lm", "--layer_mapping"},
-     {"-da", "--diff_analyze"}, {"-tensor_log", "--is_print_compare_log"}},
+     {"-da", "--diff_analyze"}, {"-tensor_log", "--is_print_compare_log"},
+     // msprobe's -m offline_data flags (msaccucmp fusion rules): parsed only to be refused.
+     {"-fr", "--fusion_rule_file"}, {"-cfr", "--close_fusion_rule_file"}, {"-qfr", "--quant_fusion_rule_file"}},
     // msprobe G2's flags (docs/compatibility.md, "Command line"): -f and --input_path still mean
     // something; -s, -c and -hl no longer do. msaccucmp's -out is -o.
     {{"-f", "--fuzzy_match", ""},
@@ -30,7 +32,9 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_option("--golden_path", a->golden, "Golden (bench) dump.json/debug.json or directory (-gp, -bench)");
   app.add_option("-i,--input", a->input_json, "compare.json with npu_path, bench_path[, stack_path] (older form)");
   app.add_option("-o,--output_path", a->output, "Output directory (default ./output)")->expected(0, 1);
-  app.add_option("-m,--mode", a->mode, "Compare mode; only 'auto' (dump compare)");
+  app.add_option("-m,--mode", a->mode,
+                 "Compare mode; only 'auto' (dump compare). msprobe's offline_data, torchair, atb and offline_model "
+                 "are refused (docs/compatibility.md)");
   app.add_flag("--fuzzy_match", a->fuzzy, "Match rows ignoring call counts (-fm)");
   app.add_option("--data_mapping", a->data_mapping, "YAML {npu_row_name: bench_row_name} (-dm)");
   a->cell_mapping_opt = app.add_option("--cell_mapping", a->cell_mapping, "MindSpore Cell→Module mapping, optional YAML (-cm)")->expected(0, 1);
@@ -52,11 +56,49 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
       ->check(CLI::IsMember({"error", "warning"}));
   app.add_flag("--fail-on-first-diff", a->fail_on_first_diff, "Exit 1 when -da finds a first diff");
   app.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE (a testsuite per pair, a testcase per API)");
+  // msprobe flags of features we do not have: refused with the reason (docs/compatibility.md).
+  app.add_flag("--consistent_check", a->consistent_check, "msprobe's verl train-vs-infer compare: not supported");
+  app.add_option("--backend", a->backend, "With msprobe's --consistent_check (fsdp|megatron): not supported");
+  app.add_option("--fusion_rule_file", a->fusion_rule, "msprobe -m offline_data (-fr): not supported");
+  app.add_option("--close_fusion_rule_file", a->close_fusion_rule, "msprobe -m offline_data (-cfr): not supported");
+  app.add_option("--quant_fusion_rule_file", a->quant_fusion_rule, "msprobe -m offline_data (-qfr): not supported");
 }
 
 namespace {
 
 std::optional<UsageError> Usage(std::string message) { return UsageError{std::move(message), cli::kExitUsage}; }
+
+constexpr const char* kUnsupportedSection =
+    "see docs/compatibility.md, \"Compare features of msprobe not in msprobe-compare\"";
+
+// msprobe's other compare modes and the verl consistency check: refused, naming why (both compares).
+std::optional<UsageError> RefuseMsprobeOnlyFeatures(const CompareArgs& a) {
+  if (a.mode != "auto") {
+    std::string why;
+    if (a.mode == "offline_data") {
+      why = "msprobe hands offline-model dumps to CANN's msaccucmp (fusion-rule json from ATC)";
+    } else if (a.mode == "offline_model") {
+      why = "msprobe runs the models on an inference runtime";
+    } else if (a.mode == "torchair") {
+      why = "msprobe maps TorchAir GE graph dumps to FX dumps through the compiled graph";
+    } else if (a.mode == "atb") {
+      why = "msprobe compares ATB operator dumps (atb_probe .bin files), not dump.json";
+    } else {
+      why = "msprobe's modes are auto, offline_data, torchair, atb and offline_model";
+    }
+    return Usage("-m " + a.mode + " is not supported, only the dump compare (-m auto): " + why + "; " +
+                 kUnsupportedSection);
+  }
+  if (a.consistent_check || !a.backend.empty()) {
+    return Usage("--consistent_check/--backend (msprobe's verl train-vs-infer compare) are not supported; " +
+                 std::string(kUnsupportedSection));
+  }
+  if (!a.fusion_rule.empty() || !a.close_fusion_rule.empty() || !a.quant_fusion_rule.empty()) {
+    return Usage("-fr/-cfr/-qfr belong to msprobe's -m offline_data (msaccucmp), which is not supported; " +
+                 std::string(kUnsupportedSection));
+  }
+  return std::nullopt;
+}
 
 // compare.json of msprobe G2: {"npu_path", "bench_path", "stack_path", "is_print_compare_log"}.
 std::optional<UsageError> ReadInputJson(const std::string& path, compare::CompareOptions* options) {
@@ -85,7 +127,7 @@ void SetRunOptions(const CompareArgs& a, compare::CompareOptions* options) {
 }  // namespace
 
 std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::CompareOptions* options) {
-  if (a.mode != "auto") return Usage("-m " + a.mode + ": only the dump compare (auto) is supported");
+  if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
   if (a.diff_analyze && a.json) return Usage("-da writes msprobe's compare_result json itself; drop --json");
   if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
   if (a.attribute && a.diff_analyze) return Usage("--attribute needs tensor metrics; -da compares statistics");
@@ -143,6 +185,7 @@ std::optional<std::vector<int64_t>> ParseIds(const std::string& text) {
 bool IsKernelCompare(const CompareArgs& a) { return !a.rank.empty() || !a.step.empty(); }
 
 std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::KernelCompareOptions* options) {
+  if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
   if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
   if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute) {
     return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json or --attribute");

@@ -31,6 +31,11 @@ struct CompareArgs {
   std::string fail_on, junit;
   bool fail_on_first_diff = false;
   bool attribute = false;
+  // msprobe flags of compare features we do not have (docs/compatibility.md, "Compare features of
+  // msprobe not in msprobe-compare"): accepted by the parser only to be refused with the reason.
+  bool consistent_check = false;
+  std::string backend;
+  std::string fusion_rule, close_fusion_rule, quant_fusion_rule;
 };
 
 void AddCompareOptions(CLI::App& app, CompareArgs* args);

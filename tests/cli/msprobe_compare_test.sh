@@ -22,6 +22,25 @@ expect_one_error_line msprobe-compare
 run "$cmp" -tp "$TMP/missing/dump.json" -gp "$samples/bench_t/step0/rank0/dump.json"
 expect_code 3
 expect_one_error_line msprobe-compare
+# msprobe's other compare modes and flags are refused, naming the section of docs/compatibility.md
+for mode in offline_data torchair atb offline_model bogus; do
+  run "$cmp" -m "$mode" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$TMP/refused"
+  expect_code 2
+  expect_one_error_line msprobe-compare
+  expect_err "Compare features of msprobe not in msprobe-compare"
+done
+run "$cmp" -m torchair -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" --rank 0 -o "$TMP/refused"
+expect_code 2
+expect_err "Compare features of msprobe not in msprobe-compare"
+run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" --consistent_check --backend fsdp -o "$TMP/refused"
+expect_code 2
+expect_one_error_line msprobe-compare
+expect_err "--consistent_check"
+run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -fr rule.json -o "$TMP/refused"
+expect_code 2
+expect_one_error_line msprobe-compare
+expect_err "offline_data"
+[ ! -e "$TMP/refused" ] || fail "a refused run wrote $TMP/refused"
 
 # the bundled samples: 2 ranks, tensor mode, csv + xlsx per rank with msprobe's names
 run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$TMP/out" -q
