@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "msprobe/compare/recompute/recompute_table.h"
+#include "recompute/recompute_table_internal.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/io/output_location.h"

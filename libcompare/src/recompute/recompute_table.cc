@@ -1,4 +1,4 @@
-#include "msprobe/compare/recompute/recompute_table.h"
+#include "recompute/recompute_table_internal.h"
 
 #include <algorithm>
 #include <array>
