@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "msprobe/dump/text/utf8.h"
+
 namespace msprobe::compare::internal {
 
 size_t Utf8Length(std::string_view s) {
@@ -38,17 +40,7 @@ void DecodeExcelEscapes(std::string* text) {
     }
     unsigned cp = 0;
     std::from_chars(text->data() + i + 2, text->data() + i + 6, cp, 16);
-    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
+    AppendUtf8(cp >= 0xD800 && cp <= 0xDFFF ? 0xFFFD : cp, &out);
     i += 7;
   }
   text->swap(out);

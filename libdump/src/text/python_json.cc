@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "msprobe/dump/text/python_format.h"
+#include "msprobe/dump/text/utf8.h"
 
 namespace msprobe {
 namespace {
@@ -69,24 +70,6 @@ uint32_t NextCodePoint(std::string_view s, size_t* i) {
   return cp;
 }
 
-void AppendUtf8(std::string* out, uint32_t cp) {
-  if (cp < 0x80) {
-    *out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    *out += static_cast<char>(0xC0 | (cp >> 6));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    *out += static_cast<char>(0xE0 | (cp >> 12));
-    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    *out += static_cast<char>(0xF0 | (cp >> 18));
-    *out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 std::optional<uint32_t> Hex(std::string_view s, size_t at, size_t digits) {
   if (at + digits > s.size()) return std::nullopt;
   uint32_t v = 0;
@@ -125,7 +108,7 @@ std::optional<std::string> ParsePythonStringLiteral(std::string_view text, size_
         const size_t digits = text[k] == 'x' ? 2 : text[k] == 'u' ? 4 : 8;
         const std::optional<uint32_t> cp = Hex(text, k + 1, digits);
         if (!cp || *cp > 0x10FFFF) return std::nullopt;
-        AppendUtf8(&out, *cp);
+        AppendUtf8(*cp, &out);
         k += digits;
         break;
       }

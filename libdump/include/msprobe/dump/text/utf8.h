@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace msprobe {
@@ -12,5 +14,9 @@ namespace msprobe {
 // The offset of the first byte that does not start a valid sequence; nullopt when all of `text` is
 // valid UTF-8. Runs of ASCII are checked eight bytes at a time.
 std::optional<size_t> FindInvalidUtf8(std::string_view text);
+
+// Appends the UTF-8 encoding of code point `cp` (at most U+10FFFF; surrogates are the caller's to
+// refuse or replace).
+void AppendUtf8(uint32_t cp, std::string* out);
 
 }  // namespace msprobe
