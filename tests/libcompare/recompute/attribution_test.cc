@@ -23,7 +23,8 @@ struct Attributed {
   nlohmann::json summary;
 };
 
-Attributed Attribute(const std::string& target, const testing::TempDir& tmp, bool statistics_only = false) {
+// `target` against the golden dump, csv only, with --attribute.
+CompareOptions AttributeOptions(const std::string& target, const testing::TempDir& tmp) {
   const std::string root = testing::TestData("recompute/");
   CompareOptions options;
   options.target_path = root + target + "/step0/rank0";
@@ -31,9 +32,12 @@ Attributed Attribute(const std::string& target, const testing::TempDir& tmp, boo
   options.output_dir = tmp.Path("out");
   options.write_xlsx = false;
   options.attribute = true;
-  options.diff_analyze = statistics_only;
+  return options;
+}
+
+Attributed Attribute(const std::string& target, const testing::TempDir& tmp) {
   Attributed out;
-  auto report = RunCompare(options);
+  auto report = RunCompare(AttributeOptions(target, tmp));
   EXPECT_TRUE(report.ok()) << report.status().ToString();
   if (!report.ok()) return out;
   out.report = *report;
@@ -99,15 +103,8 @@ TEST(AttributionTest, GoldenAgainstItselfIsClean) {
 
 TEST(AttributionTest, StatisticsCompareIsUnknown) {
   testing::TempDir tmp;
-  CompareOptions options;
-  const std::string root = testing::TestData("recompute/");
-  options.target_path = root + "target_op/step0/rank0";
-  options.golden_path = root + "golden/step0/rank0";
-  options.output_dir = tmp.Path("out");
-  options.write_xlsx = false;
+  CompareOptions options = AttributeOptions("target_op", tmp);
   options.diff_analyze = true;  // -da compares statistics
-  options.write_csv = true;
-  options.attribute = true;
   auto report = RunCompare(options);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   const std::vector<std::string>& outputs = report->pairs.at(0).outputs;
@@ -121,12 +118,8 @@ TEST(AttributionTest, StatisticsCompareIsUnknown) {
 
 TEST(AttributionTest, WithoutTheFlagTheColumnsAndSummaryAreMsprobes) {
   testing::TempDir tmp;
-  CompareOptions options;
-  const std::string root = testing::TestData("recompute/");
-  options.target_path = root + "target_op/step0/rank0";
-  options.golden_path = root + "golden/step0/rank0";
-  options.output_dir = tmp.Path("out");
-  options.write_xlsx = false;
+  CompareOptions options = AttributeOptions("target_op", tmp);
+  options.attribute = false;
   auto report = RunCompare(options);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   const std::string csv = testing::ReadFile(report->pairs.at(0).outputs.at(0));
