@@ -269,7 +269,7 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   result.mode = DumpModeName(table.mode);
   MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, p2p, &table, &outcome));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.junit = SummarizePair(table, result.outputs.empty() ? spec.target_json : result.outputs.front(), seconds,
+  outcome.junit = SummarizePair(table, result.RowFile(), seconds,
                                 options_, &result);
   if (options_.write_xlsx && options_.diff_analyze) {
     outcome.pending_xlsx = PendingXlsx{0, stem + ".xlsx", std::move(table)};  // its pair is set by Record
@@ -353,7 +353,7 @@ Status CompareRun::AnalyzeFirstDiff() {
     const size_t pair_idx = sorted_pairs[node.rank_pos];
     const PairResult& pair = report_.pairs[pair_idx];
     RowRef ref = diff_rows_[sorted_entries[node.rank_pos]].at(op.row);
-    ref.file = pair.outputs.empty() ? pair.target_json : pair.outputs.front();
+    ref.file = pair.RowFile();
     for (PendingXlsx& pending : pending_xlsx_) {
       if (pending.pair == pair_idx && !pending.table.first_diff_row) pending.table.first_diff_row = op.row;
     }

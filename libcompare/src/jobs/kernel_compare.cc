@@ -369,8 +369,7 @@ Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, cons
       result.outputs.insert(result.outputs.end(), (*files)->begin(), (*files)->end());
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::optional<JunitSuite> junit = SummarizePair(
-        table, result.outputs.empty() ? result.target_json : result.outputs.front(), seconds, run, &result);
+    std::optional<JunitSuite> junit = SummarizePair(table, result.RowFile(), seconds, run, &result);
     if (junit) report.junit.push_back(std::move(*junit));
     report.pairs.push_back(std::move(result));
   }

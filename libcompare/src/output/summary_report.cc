@@ -74,8 +74,6 @@ Json FirstCauseJson(const std::optional<FirstCause>& cause, const std::string& f
           {"row", cause->row}};
 }
 
-std::string FirstFile(const PairResult& pair) { return pair.outputs.empty() ? pair.target_json : pair.outputs.front(); }
-
 Json PairJson(const PairResult& pair, bool attribute) {
   Json j = {{"label", pair.label},
             {"target_json", pair.target_json},
@@ -88,7 +86,7 @@ Json PairJson(const PairResult& pair, bool attribute) {
     j["unreadable_tensors"] = {{"rows", pair.unreadable_tensors},
                                {"first", pair.first_unreadable.empty() ? Json(nullptr) : Json(pair.first_unreadable)}};
   }
-  if (attribute) j["first_cause"] = FirstCauseJson(pair.first_cause, FirstFile(pair));
+  if (attribute) j["first_cause"] = FirstCauseJson(pair.first_cause, pair.RowFile());
   j["first_error"] = OptionalRowRefJson(pair.first_error);
   j["worst_metric"] = pair.mode == "ALL" ? "Cosine" : pair.mode == "SUMMARY" ? "NormRelativeErr" : "";
   Json worst = Json::array();
@@ -168,7 +166,7 @@ Status WriteSummaryJson(const std::string& path, const CompareOptions& options, 
                           {"diff_analyze", options.diff_analyze}}},
                         {"counts", CountsJson(rows, passed, warnings, errors)}};
   if (options.attribute) {
-    summary["first_cause"] = first_cause ? FirstCauseJson(first_cause->first_cause, FirstFile(*first_cause)) : Json(nullptr);
+    summary["first_cause"] = first_cause ? FirstCauseJson(first_cause->first_cause, first_cause->RowFile()) : Json(nullptr);
   }
   summary["first_error"] = OptionalRowRefJson(first_error);
   summary["first_diff"] = FirstDiffJson(report);

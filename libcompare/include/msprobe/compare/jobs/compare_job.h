@@ -58,6 +58,10 @@ struct PairResult {
   // "unsupported" and passes them), and why the first one failed.
   uint64_t unreadable_tensors = 0;
   std::string first_unreadable;
+
+  // The file that row references of this pair name: its first output, or the compared target json
+  // when nothing was written.
+  const std::string& RowFile() const { return outputs.empty() ? target_json : outputs.front(); }
 };
 
 struct FirstDiffReport {
