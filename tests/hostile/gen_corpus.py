@@ -281,20 +281,21 @@ def symlink_leaves_dir(c):
     os.symlink(os.path.join("..", "..", "outside", PT), t)
 
 
+def replace_in_rank0(c, rel, make):
+    """Replaces rank0's file `rel` with what make(path) creates (a FIFO, a directory, a symlink)."""
+    path = os.path.join(rank0(c), rel)
+    os.remove(path)
+    make(path)
+
+
 @setup
 def symlink_loop(c):
-    d = rank0(c)
-    t = os.path.join(d, "dump_tensor_data", PT)
-    os.remove(t)
-    os.symlink(PT, t)  # points at itself
+    replace_in_rank0(c, os.path.join("dump_tensor_data", PT), lambda t: os.symlink(PT, t))  # points at itself
 
 
 @setup
 def symlink_to_dev_zero(c):
-    d = rank0(c)
-    t = os.path.join(d, "dump_tensor_data", PT)
-    os.remove(t)
-    os.symlink("/dev/zero", t)
+    replace_in_rank0(c, os.path.join("dump_tensor_data", PT), lambda t: os.symlink("/dev/zero", t))
 
 
 @setup
@@ -306,39 +307,27 @@ def tensor_dir_symlink_outside(c):
 
 @setup
 def tensor_is_dir(c):
-    d = rank0(c)
-    t = os.path.join(d, "dump_tensor_data", PT)
-    os.remove(t)
-    os.makedirs(t)
+    replace_in_rank0(c, os.path.join("dump_tensor_data", PT), os.makedirs)
 
 
 @setup
 def fifo_dump_json(c):
-    d = rank0(c)
-    os.remove(os.path.join(d, "dump.json"))
-    os.mkfifo(os.path.join(d, "dump.json"))
+    replace_in_rank0(c, "dump.json", os.mkfifo)
 
 
 @setup
 def fifo_tensor(c):
-    d = rank0(c)
-    t = os.path.join(d, "dump_tensor_data", PT)
-    os.remove(t)
-    os.mkfifo(t)
+    replace_in_rank0(c, os.path.join("dump_tensor_data", PT), os.mkfifo)
 
 
 @setup
 def fifo_stack_json(c):
-    d = rank0(c)
-    os.remove(os.path.join(d, "stack.json"))
-    os.mkfifo(os.path.join(d, "stack.json"))
+    replace_in_rank0(c, "stack.json", os.mkfifo)
 
 
 @setup
 def dump_json_dir(c):
-    d = rank0(c)
-    os.remove(os.path.join(d, "dump.json"))
-    os.makedirs(os.path.join(d, "dump.json"))
+    replace_in_rank0(c, "dump.json", os.makedirs)
 
 
 @setup
