@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -83,47 +84,55 @@ std::optional<double> MetricValue(const Cell& cell) {
   return v;
 }
 
-XlsxSummarySheet::XlsxSummarySheet(const ResultTable& table, const std::vector<XlsxDataSheet>& sheets,
-                                   const CompareStyles& styles)
-    : table_(table), sheets_(sheets), styles_(styles) {
-  for (size_t i = 0; i < table.rows.size(); ++i) {
-    switch (table.rows[i].result) {
-      case Verdict::kPass: ++pass_; break;
-      case Verdict::kWarning: ++warning_; break;
-      case Verdict::kError:
-        ++error_;
-        if (!first_error_) first_error_ = i;
-        break;
-    }
+void XlsxSummaryFacts::Add(const ResultRow& row) {
+  const size_t index = rows++;
+  switch (row.result) {
+    case Verdict::kPass: ++pass; break;
+    case Verdict::kWarning: ++warning; break;
+    case Verdict::kError:
+      ++error;
+      if (!first_error) {
+        first_error = index;
+        first_error_name = row.npu_name;
+      }
+      break;
   }
-  chart_ = table.mode != CompareMode::kMd5 && !table.rows.empty();
-  const bool tensor = table.mode == CompareMode::kTensor;
-  metric_ = tensor ? static_cast<int>(kCosine) : static_cast<int>(kNormRel);
+  if (!charted()) return;
+  const size_t main = mode == CompareMode::kTensor ? size_t{kCosine} : size_t{kNormRel};
+  const std::optional<double> v = main < row.metrics.size() ? MetricValue(row.metrics[main]) : std::nullopt;
+  metric.push_back(v.value_or(std::numeric_limits<double>::quiet_NaN()));
+  is_error.push_back(row.result == Verdict::kError);
+}
+
+XlsxSummarySheet::XlsxSummarySheet(const XlsxSummaryFacts& facts, const std::vector<XlsxDataSheet>& sheets,
+                                   const CompareStyles& styles)
+    : facts_(facts), sheets_(sheets), styles_(styles) {
+  chart_ = facts.charted() && facts.rows > 0;
+  const bool tensor = facts.mode == CompareMode::kTensor;
   metric_name_ = tensor ? "Cosine" : "NormRelativeErr";
   plotted_name_ = tensor ? "1 - Cosine" : "NormRelativeErr";
   if (chart_) points_ = ChartPoints();
 }
 
 double XlsxSummarySheet::Plotted(double metric) const {
-  const double v = table_.mode == CompareMode::kTensor ? 1 - metric : std::fabs(metric);
+  const double v = facts_.mode == CompareMode::kTensor ? 1 - metric : std::fabs(metric);
   return std::max(v, kPlotFloor);
 }
 
 // One point per row, or per bucket of rows past kMaxChartPoints, keeping the worst value (lowest
 // Cosine, highest NormRelativeErr) so a single bad row still shows.
 std::vector<XlsxSummarySheet::ChartPoint> XlsxSummarySheet::ChartPoints() const {
-  const size_t n = table_.rows.size();
+  const size_t n = facts_.metric.size();
   const size_t stride = (n + kMaxChartPoints - 1) / kMaxChartPoints;
-  const bool lower_is_worse = table_.mode == CompareMode::kTensor;
+  const bool lower_is_worse = facts_.mode == CompareMode::kTensor;
   std::vector<ChartPoint> points;
   for (size_t begin = 0; begin < n; begin += stride) {
     ChartPoint point{begin + 1, std::nullopt};
     for (size_t i = begin; i < std::min(n, begin + stride); ++i) {
-      point.error = point.error || table_.rows[i].result == Verdict::kError;
-      const std::vector<Cell>& metrics = table_.rows[i].metrics;
-      if (static_cast<size_t>(metric_) >= metrics.size()) continue;
-      const std::optional<double> v = MetricValue(metrics[metric_]);
-      if (v && (!point.value || (lower_is_worse ? *v < *point.value : *v > *point.value))) point.value = v;
+      point.error = point.error || facts_.is_error[i];
+      const double v = facts_.metric[i];
+      if (std::isnan(v)) continue;
+      if (!point.value || (lower_is_worse ? v < *point.value : v > *point.value)) point.value = v;
     }
     points.push_back(point);
   }
@@ -169,7 +178,7 @@ std::optional<XlsxChart> XlsxSummarySheet::Chart() const {
 
 void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowBatch* batch) const {
   // Relative errors read best as percentages, as G3 prints them.
-  const uint32_t metric_style = table_.mode == CompareMode::kSummary ? styles_.percent : 0;
+  const uint32_t metric_style = facts_.mode == CompareMode::kSummary ? styles_.percent : 0;
   for (uint64_t r = first; r < end; ++r) {
     batch->BeginRow(r + 1);
     switch (r) {
@@ -179,60 +188,50 @@ void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowBatch* batch)
         break;
       case 1: case 2: case 3: case 4: {
         static const char* const kLabels[] = {"pass", "warning", "error", "total"};
-        const size_t counts[] = {pass_, warning_, error_, table_.rows.size()};
+        const size_t counts[] = {facts_.pass, facts_.warning, facts_.error, facts_.rows};
         batch->Text(kLabelCol, kLabels[r - 1]);
         batch->Number(kValueCol, static_cast<double>(counts[r - 1]));
         break;
       }
       case 5: {
         // --attribute: the first cause, named above the first error (docs/ops.md §7).
-        if (table_.attributions.empty()) break;
+        if (!facts_.attribute) break;
         batch->Text(kLabelCol, "First cause", styles_.bold);
-        if (!table_.first_cause_row) {
+        if (!facts_.first_cause_row) {
           batch->Text(kValueCol, "none");
           break;
         }
-        const ResultRow& row = table_.rows[*table_.first_cause_row];
-        batch->Link(kValueCol, ExcelText(row.api + " (" + table_.attributions[static_cast<size_t>(row.attribution)].origin + ")"),
-                    Link(*table_.first_cause_row), styles_.link);
+        batch->Link(kValueCol, ExcelText(facts_.first_cause_text), Link(*facts_.first_cause_row), styles_.link);
         break;
       }
       case 6:
         batch->Text(kLabelCol, "First error", styles_.bold);
-        if (first_error_) {
-          batch->Link(kValueCol, ExcelText(table_.rows[*first_error_].npu_name), Link(*first_error_), styles_.link);
+        if (facts_.first_error) {
+          batch->Link(kValueCol, ExcelText(facts_.first_error_name), Link(*facts_.first_error), styles_.link);
         } else {
           batch->Text(kValueCol, "none");
         }
         break;
       case 7:
-        if (!first_error_) break;
+        if (!facts_.first_error) break;
         batch->Text(kLabelCol, "Sheet");
-        batch->Text(kValueCol, Locate(*first_error_).first->name);
+        batch->Text(kValueCol, Locate(*facts_.first_error).first->name);
         break;
       case 8:
-        if (!first_error_) break;
+        if (!facts_.first_error) break;
         batch->Text(kLabelCol, "Row");
-        batch->Number(kValueCol, static_cast<double>(Locate(*first_error_).second));
+        batch->Number(kValueCol, static_cast<double>(Locate(*facts_.first_error).second));
         break;
       case 10:
-        if (!table_.first_diff_row) break;
+        if (!facts_.first_diff_row) break;
         batch->Text(kLabelCol, "First diff", styles_.bold);
-        batch->Link(kValueCol, ExcelText(table_.rows[*table_.first_diff_row].npu_name), Link(*table_.first_diff_row),
-                    styles_.link);
+        batch->Link(kValueCol, ExcelText(facts_.first_diff_name), Link(*facts_.first_diff_row), styles_.link);
         break;
-      case 11: {
-        if (!table_.first_diff_row) break;
-        // Only an API's first row carries its stack.
-        size_t api_first = *table_.first_diff_row;
-        const std::string& api = table_.rows[api_first].api;
-        while (api_first > 0 && table_.rows[api_first - 1].api == api && table_.rows[api_first].stack_info == "N/A") {
-          --api_first;
-        }
+      case 11:
+        if (!facts_.first_diff_row) break;
         batch->Text(kLabelCol, "Stack");
-        batch->Text(kValueCol, ExcelText(table_.rows[api_first].stack_info));
+        batch->Text(kValueCol, ExcelText(facts_.first_diff_stack));
         break;
-      }
       default:
         break;
     }

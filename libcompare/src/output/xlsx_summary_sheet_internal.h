@@ -37,6 +37,27 @@ struct XlsxDataSheet {
 // texts parsed; nullopt for texts such as "N/A", "Nan", "unsupported" and for inf/NaN.
 std::optional<double> MetricValue(const Cell& cell);
 
+// What the summary sheet shows, gathered as the data rows go by, so that it needs no table.
+struct XlsxSummaryFacts {
+  explicit XlsxSummaryFacts(CompareMode mode) : mode(mode) {}
+  // The next row, in table order.
+  void Add(const ResultRow& row);
+  bool charted() const { return mode != CompareMode::kMd5; }
+
+  CompareMode mode;
+  size_t rows = 0, pass = 0, warning = 0, error = 0;
+  std::optional<size_t> first_error;
+  std::string first_error_name;
+  bool attribute = false;                  // --attribute: a "First cause" line
+  std::optional<size_t> first_cause_row;
+  std::string first_cause_text;            // "api (origin)"
+  std::optional<size_t> first_diff_row;    // -da
+  std::string first_diff_name, first_diff_stack;
+  // Charted modes, per row: the main metric (NaN when not a number) and whether the row is an error.
+  std::vector<double> metric;
+  std::vector<bool> is_error;
+};
+
 // The sheet "summary" after the data sheets: counts per Result (A1:B5), the first error with a
 // link to its row (A7:B9), the -da first diff with a link and its stack (A11:B12), and along the
 // rows (D:G) the main metric, the value the chart plots and that value again on error rows only,
@@ -45,12 +66,12 @@ class XlsxSummarySheet {
  public:
   static constexpr char kName[] = "summary";
 
-  XlsxSummarySheet(const ResultTable& table, const std::vector<XlsxDataSheet>& sheets, const CompareStyles& styles);
+  XlsxSummarySheet(const XlsxSummaryFacts& facts, const std::vector<XlsxDataSheet>& sheets, const CompareStyles& styles);
 
   // Sheet rows 1 … Rows().
   uint64_t Rows() const;
   std::vector<double> Widths() const;
-  // Sheet rows [first + 1, end + 1); reads only the table, so chunks may run in parallel.
+  // Sheet rows [first + 1, end + 1); reads only the facts, so chunks may run in parallel.
   void Format(uint64_t first, uint64_t end, XlsxRowBatch* batch) const;
   // The chart, when the mode has a metric to plot.
   std::optional<XlsxChart> Chart() const;
@@ -68,13 +89,10 @@ class XlsxSummarySheet {
   std::pair<const XlsxDataSheet*, size_t> Locate(size_t row) const;
   std::string Link(size_t row) const;
 
-  const ResultTable& table_;
+  const XlsxSummaryFacts& facts_;
   const std::vector<XlsxDataSheet>& sheets_;
   CompareStyles styles_;
-  size_t pass_ = 0, warning_ = 0, error_ = 0;
-  std::optional<size_t> first_error_;
   bool chart_ = false;
-  int metric_ = 0;
   const char* metric_name_ = "";
   const char* plotted_name_ = "";
   std::vector<ChartPoint> points_;

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <mutex>
 
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
 #include "output/xlsx_cells_internal.h"
 #include "output/xlsx_summary_sheet_internal.h"
 #include "xlsx/xlsx_common_internal.h"
+#include "xlsx/xlsx_row_spool_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -16,23 +18,19 @@ using internal::CompareStyles;
 using internal::XlsxDataSheet;
 using internal::XlsxSummarySheet;
 
-// A row's cells, straight from the row's fields (no Cell copies).
-class DataRowCells final : public ResultCellVisitor {
- public:
-  DataRowCells(XlsxRowBatch* batch, uint32_t style) : batch_(batch), style_(style) {}
+using internal::SpooledRows;
+using internal::XlsxRowSpool;
+using internal::XlsxSummaryFacts;
 
-  void Text(std::string_view text) override { internal::AddXlsxText(batch_, column_++, text, style_); }
-  void Value(const Cell& cell) override { internal::AddXlsxCell(batch_, column_++, cell, style_); }
+// The widths come from the first rows (ColumnWidths): those rows' cells are kept until the end.
+constexpr size_t kWidthSampleRows = 1000;
 
- private:
-  XlsxRowBatch* batch_;
-  uint32_t style_;
-  uint32_t column_ = 0;
-};
+// A spooled row's tag: its verdict, which decides its fill.
+uint8_t RowTag(Verdict verdict) { return static_cast<uint8_t>(verdict); }
 
-uint32_t RowStyle(const ResultTable& table, size_t row, const CompareStyles& styles) {
-  if (table.first_diff_row == row) return styles.first_diff;
-  switch (table.rows[row].result) {
+uint32_t RowStyle(uint8_t tag, bool first_diff, const CompareStyles& styles) {
+  if (first_diff) return styles.first_diff;
+  switch (static_cast<Verdict>(tag)) {
     case Verdict::kPass: return 0;
     case Verdict::kWarning: return styles.warning;
     case Verdict::kError: return styles.error;
@@ -54,36 +52,99 @@ std::vector<XlsxDataSheet> PlanSheets(size_t rows, size_t max_rows_per_sheet) {
 
 }  // namespace
 
-Result<std::vector<std::string>> WriteXlsx(const std::string& path, const ResultTable& table,
-                                           size_t max_rows_per_sheet) {
+struct XlsxResultStream::State {
+  State(std::string path, size_t max_rows_per_sheet, std::vector<std::string> header, XlsxRowSpool spool,
+        CompareMode mode)
+      : path(std::move(path)),
+        max_rows_per_sheet(max_rows_per_sheet),
+        header(std::move(header)),
+        spool(std::move(spool)),
+        facts(mode) {}
+
+  std::string path;
+  size_t max_rows_per_sheet;
+  std::vector<std::string> header;
+  XlsxRowSpool spool;
+  XlsxSummaryFacts facts;
+  std::vector<std::vector<Cell>> width_sample;
+};
+
+XlsxResultStream::XlsxResultStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
+XlsxResultStream::XlsxResultStream(XlsxResultStream&&) noexcept = default;
+XlsxResultStream& XlsxResultStream::operator=(XlsxResultStream&&) noexcept = default;
+XlsxResultStream::~XlsxResultStream() = default;
+
+Result<XlsxResultStream> XlsxResultStream::Open(const std::string& path, const ResultTable& shape,
+                                                size_t max_rows_per_sheet) {
   if (max_rows_per_sheet == 0 || max_rows_per_sheet >= kXlsxMaxRows) {
     return Status::Internal(path, "xlsx sheet size must be between 1 and 1048575 rows");
   }
-  const std::vector<std::string> header = table.Header();
+  std::vector<std::string> header = shape.Header();
   if (header.empty() || header.size() > kXlsxMaxColumns) {
     return Status::InvalidInput(path, fmt::format("{} columns do not fit in a sheet", header.size()));
   }
-  const std::vector<double> widths =
-      internal::ColumnWidths(header, table.rows.size(), [&table](size_t row) { return table.Cells(table.rows[row]); });
-  const std::vector<XlsxDataSheet> sheets = PlanSheets(table.rows.size(), max_rows_per_sheet);
+  MSP_ASSIGN_OR_RETURN(XlsxRowSpool spool, XlsxRowSpool::Create(path));
+  auto state = std::make_unique<State>(path, max_rows_per_sheet, std::move(header), std::move(spool), shape.mode);
+  state->facts.attribute = !shape.attributions.empty();
+  return XlsxResultStream(std::move(state));
+}
 
-  MSP_ASSIGN_OR_RETURN(std::unique_ptr<XlsxWorkbook> book, XlsxWorkbook::Create(path, (table.rows.size() + 1) * header.size()));
+Status XlsxResultStream::Append(const ResultTable& table) {
+  State& s = *state_;
+  const size_t offset = s.facts.rows;
+  if (table.first_cause_row && !s.facts.first_cause_row) {
+    const ResultRow& row = table.rows[*table.first_cause_row];
+    s.facts.first_cause_row = offset + *table.first_cause_row;
+    s.facts.first_cause_text = row.api + " (" + table.attributions[static_cast<size_t>(row.attribution)].origin + ")";
+  }
+  for (const ResultRow& row : table.rows) {
+    if (s.width_sample.size() < kWidthSampleRows) s.width_sample.push_back(table.Cells(row));
+    s.facts.Add(row);
+  }
+  return s.spool.Append(table.rows.size(), [&table](size_t row, XlsxRowSpool::RowEncoder* encoder) {
+    encoder->Tag(RowTag(table.rows[row].result));
+    table.VisitCells(table.rows[row], encoder);
+  });
+}
+
+void XlsxResultStream::MarkFirstDiff(size_t row, std::string name, std::string stack) {
+  state_->facts.first_diff_row = row;
+  state_->facts.first_diff_name = std::move(name);
+  state_->facts.first_diff_stack = std::move(stack);
+}
+
+Result<std::vector<std::string>> XlsxResultStream::Commit() && {
+  State& s = *state_;
+  const size_t rows = s.spool.rows();
+  const std::vector<double> widths = internal::ColumnWidths(
+      s.header, s.width_sample.size(), [&s](size_t row) { return s.width_sample[row]; });
+  const std::vector<XlsxDataSheet> sheets = PlanSheets(rows, s.max_rows_per_sheet);
+
+  MSP_ASSIGN_OR_RETURN(std::unique_ptr<XlsxWorkbook> book, XlsxWorkbook::Create(s.path, (rows + 1) * s.header.size()));
   const CompareStyles styles = CompareStyles::AddTo(book.get());
   for (const XlsxDataSheet& data : sheets) {
     MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(data.name));
     sheet->SetWidths(widths);
-    MSP_RETURN_IF_ERROR(sheet->WriteHeader(header, data.rows));
+    MSP_RETURN_IF_ERROR(sheet->WriteHeader(s.header, data.rows));
+    std::mutex read_mutex;
+    Status read;  // the first failure to read rows back
     MSP_RETURN_IF_ERROR(sheet->WriteRows(data.rows, [&](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
+      Result<SpooledRows> spooled = s.spool.Read(data.first_row + first, data.first_row + end);
+      if (!spooled.ok()) {
+        const std::lock_guard<std::mutex> lock(read_mutex);
+        if (read.ok()) read = spooled.status();
+        return;
+      }
       for (uint64_t i = first; i < end; ++i) {
         const size_t row = data.first_row + i;
-        const uint32_t style = RowStyle(table, row, styles);
+        const uint32_t style = RowStyle(spooled->Tag(row), s.facts.first_diff_row == row, styles);
         batch->BeginRow(i + 2, style);
-        DataRowCells cells(batch, style);
-        table.VisitCells(table.rows[row], &cells);
+        spooled->Decode(row, style, batch);
       }
     }));
+    MSP_RETURN_IF_ERROR(read);
   }
-  const XlsxSummarySheet summary(table, sheets, styles);
+  const XlsxSummarySheet summary(s.facts, sheets, styles);
   MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(XlsxSummarySheet::kName));
   sheet->SetWidths(summary.Widths());
   MSP_RETURN_IF_ERROR(sheet->WriteRows(summary.Rows(), [&summary](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
@@ -91,7 +152,25 @@ Result<std::vector<std::string>> WriteXlsx(const std::string& path, const Result
   }));
   if (const std::optional<XlsxChart> chart = summary.Chart()) MSP_RETURN_IF_ERROR(sheet->InsertChart(*chart));
   MSP_RETURN_IF_ERROR(book->Close());
-  return std::vector<std::string>{path};
+  return std::vector<std::string>{s.path};
+}
+
+std::string FirstDiffStack(const ResultTable& table, size_t row) {
+  // Only an API's first row carries its stack.
+  const std::string& api = table.rows[row].api;
+  while (row > 0 && table.rows[row - 1].api == api && table.rows[row].stack_info == "N/A") --row;
+  return table.rows[row].stack_info;
+}
+
+Result<std::vector<std::string>> WriteXlsx(const std::string& path, const ResultTable& table,
+                                           size_t max_rows_per_sheet) {
+  MSP_ASSIGN_OR_RETURN(XlsxResultStream stream, XlsxResultStream::Open(path, table, max_rows_per_sheet));
+  MSP_RETURN_IF_ERROR(stream.Append(table));
+  if (table.first_diff_row) {
+    const size_t row = *table.first_diff_row;
+    stream.MarkFirstDiff(row, table.rows[row].npu_name, FirstDiffStack(table, row));
+  }
+  return std::move(stream).Commit();
 }
 
 }  // namespace msprobe::compare

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,33 @@ namespace msprobe::compare {
 // part_1, … of ceil(n / ceil(n / max_rows_per_sheet)) rows each. The sheet "summary" comes last.
 Result<std::vector<std::string>> WriteXlsx(const std::string& path, const ResultTable& table,
                                            size_t max_rows_per_sheet = kMaxExcelRows);
+
+// WriteXlsx for a table that comes in pieces (a streamed compare, or -da's tables kept until the
+// analysis across ranks): the rows of each Append, formatted at once and kept in a temporary file
+// beside `path` (memory holds a few bytes per row), and the workbook written by Commit, when the
+// row count that decides the sheets is known.
+class XlsxResultStream {
+ public:
+  // `shape`: a table with the columns, mode and layout of the rows to come (its rows are not read).
+  static Result<XlsxResultStream> Open(const std::string& path, const ResultTable& shape,
+                                       size_t max_rows_per_sheet = kMaxExcelRows);
+  XlsxResultStream(XlsxResultStream&&) noexcept;
+  XlsxResultStream& operator=(XlsxResultStream&&) noexcept;
+  ~XlsxResultStream();
+
+  // The next rows; a table's first_cause_row (--attribute) is named on the summary sheet.
+  Status Append(const ResultTable& table);
+  // -da: row `row` (of all appended) is filled orange and named, with its API's stack, on the summary.
+  void MarkFirstDiff(size_t row, std::string name, std::string stack);
+  Result<std::vector<std::string>> Commit() &&;
+
+ private:
+  struct State;
+  explicit XlsxResultStream(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// The stack of row `row`'s API as the summary names it: its first row's NPU_Stack_Info.
+std::string FirstDiffStack(const ResultTable& table, size_t row);
 
 }  // namespace msprobe::compare
