@@ -159,18 +159,21 @@ const char* RowStateName(RowState state) {
   return "input";
 }
 
-Status WriteCompareResultJson(const std::string& path, const ResultTable& table, const std::vector<P2pColumns>& p2p,
-                              const std::vector<ApiCheck>& checks) {
-  if (p2p.size() != table.rows.size()) {
-    return Status::Internal(path, "the P2POp columns do not cover the table's rows");
-  }
+Result<CompareResultJsonStream> CompareResultJsonStream::Open(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
+  return CompareResultJsonStream(std::move(file));
+}
+
+Status CompareResultJsonStream::Append(const ResultTable& table, const std::vector<P2pColumns>& p2p,
+                                       const std::vector<ApiCheck>& checks) {
+  if (p2p.size() != table.rows.size()) {
+    return Status::Internal(file_.path(), "the P2POp columns do not cover the table's rows");
+  }
   const std::vector<Column> columns = Columns(table);
   // The file is several times the dump: APIs are formatted in blocks on all cores and written in order.
   constexpr size_t kBlockRows = 4096;
   size_t next = 0;
-  bool first_block = true;
-  const Status status = internal::FormatBlocksInOrder(
+  return internal::FormatBlocksInOrder(
       [&](internal::BlockRange* range) {
         range->first = next;
         for (size_t rows = 0; next < checks.size() && rows < kBlockRows; ++next) {
@@ -181,14 +184,23 @@ Status WriteCompareResultJson(const std::string& path, const ResultTable& table,
       },
       [&](internal::BlockRange range) { return FormatChecks(table, columns, p2p, checks, range); },
       [&](const PyJsonWriter& block) {
-        MSP_RETURN_IF_ERROR(file.Write(first_block ? "{" : ","));
-        first_block = false;
+        MSP_RETURN_IF_ERROR(file_.Write(empty_ ? "{" : ","));
+        empty_ = false;
         const std::string_view text = block.text();
-        return file.Write(text.substr(1, text.size() - 3));  // the members alone
+        return file_.Write(text.substr(1, text.size() - 3));  // the members alone
       });
-  MSP_RETURN_IF_ERROR(status);
-  MSP_RETURN_IF_ERROR(file.Write(first_block ? "{}" : "\n}"));  // json.dump's {} when there is no API
-  return file.Commit();
+}
+
+Status CompareResultJsonStream::Commit() && {
+  MSP_RETURN_IF_ERROR(file_.Write(empty_ ? "{}" : "\n}"));  // json.dump's {} when there is no API
+  return file_.Commit();
+}
+
+Status WriteCompareResultJson(const std::string& path, const ResultTable& table, const std::vector<P2pColumns>& p2p,
+                              const std::vector<ApiCheck>& checks) {
+  MSP_ASSIGN_OR_RETURN(CompareResultJsonStream stream, CompareResultJsonStream::Open(path));
+  MSP_RETURN_IF_ERROR(stream.Append(table, p2p, checks));
+  return std::move(stream).Commit();
 }
 
 }  // namespace msprobe::compare

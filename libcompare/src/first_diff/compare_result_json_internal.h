@@ -10,6 +10,7 @@
 #include "msprobe/compare/first_diff/api_diff_check.h"
 #include "msprobe/compare/first_diff/diff_analyze.h"
 #include "msprobe/compare/output/result_table.h"
+#include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
@@ -21,5 +22,19 @@ const char* RowStateName(RowState state);
 // NPU_Stack_Info is written as the stack list msprobe keeps (its text is parsed back) or "N/A".
 Status WriteCompareResultJson(const std::string& path, const ResultTable& table, const std::vector<P2pColumns>& p2p,
                               const std::vector<ApiCheck>& checks);
+
+// WriteCompareResultJson over a table that comes in pieces: each Append writes the checks of its
+// piece (whose rows they index). Nothing appears under `path` before Commit.
+class CompareResultJsonStream {
+ public:
+  static Result<CompareResultJsonStream> Open(const std::string& path);
+  Status Append(const ResultTable& table, const std::vector<P2pColumns>& p2p, const std::vector<ApiCheck>& checks);
+  Status Commit() &&;
+
+ private:
+  explicit CompareResultJsonStream(AtomicFile file) : file_(std::move(file)) {}
+  AtomicFile file_;
+  bool empty_ = true;
+};
 
 }  // namespace msprobe::compare

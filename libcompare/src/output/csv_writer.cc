@@ -194,40 +194,59 @@ std::string CsvField(const Cell& cell) {
   return out;
 }
 
-Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultTable& table,
-                                          size_t max_rows_per_file) {
+Result<CsvResultStream> CsvResultStream::Open(const std::string& path, const std::vector<std::string>& header,
+                                              size_t max_rows_per_file) {
   if (max_rows_per_file == 0) return Status::Internal(path, "csv split size must be positive");
-  const size_t total = table.rows.size();
-  const size_t files = total == 0 ? 1 : (total + max_rows_per_file - 1) / max_rows_per_file;
-
-  std::string header_line;
-  const std::vector<std::string> header = table.Header();
+  CsvResultStream stream(path, max_rows_per_file);
   for (size_t i = 0; i < header.size(); ++i) {
-    if (i) header_line += ',';
-    AppendCsvQuoted(&header_line, header[i]);
+    if (i) stream.header_line_ += ',';
+    AppendCsvQuoted(&stream.header_line_, header[i]);
   }
-  header_line += '\n';
+  stream.header_line_ += '\n';
+  MSP_RETURN_IF_ERROR(stream.NextFile());
+  return stream;
+}
 
-  std::vector<AtomicFile> outputs;
-  std::vector<std::string> paths;
-  for (size_t file_idx = 0; file_idx < files; ++file_idx) {
-    const std::string file_path = files == 1 ? path : PartPath(path, file_idx + 1);
-    MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(file_path));
-    MSP_RETURN_IF_ERROR(file.Write(header_line));
-    const size_t begin = file_idx * max_rows_per_file, end = std::min(total, begin + max_rows_per_file);
-    MSP_RETURN_IF_ERROR(WriteRows(table, begin, end, &file));
-    outputs.push_back(std::move(file));
-    paths.push_back(file_path);
+Status CsvResultStream::NextFile() {
+  // Every file starts under its part name; a lone file is renamed to `path` at Commit.
+  MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(PartPath(path_, files_.size() + 1)));
+  MSP_RETURN_IF_ERROR(file.Write(header_line_));
+  files_.push_back(std::move(file));
+  rows_in_file_ = 0;
+  return Status::Ok();
+}
+
+Status CsvResultStream::Append(const ResultTable& table) {
+  for (size_t begin = 0; begin < table.rows.size();) {
+    if (rows_in_file_ == max_rows_per_file_) MSP_RETURN_IF_ERROR(NextFile());
+    const size_t end = std::min(table.rows.size(), begin + (max_rows_per_file_ - rows_in_file_));
+    MSP_RETURN_IF_ERROR(WriteRows(table, begin, end, &files_.back()));
+    rows_in_file_ += end - begin;
+    begin = end;
   }
+  return Status::Ok();
+}
+
+Result<std::vector<std::string>> CsvResultStream::Commit() && {
+  if (files_.size() == 1) files_.front().Rename(path_);
+  std::vector<std::string> paths;
+  for (const AtomicFile& file : files_) paths.push_back(file.path());
   // Commit only when every part is complete; undo the parts already renamed if a later one fails.
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const Status st = outputs[i].Commit();
+  for (size_t i = 0; i < files_.size(); ++i) {
+    const Status st = files_[i].Commit();
     if (!st.ok()) {
       for (size_t done = 0; done < i; ++done) std::remove(paths[done].c_str());
       return st;
     }
   }
   return paths;
+}
+
+Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultTable& table,
+                                          size_t max_rows_per_file) {
+  MSP_ASSIGN_OR_RETURN(CsvResultStream stream, CsvResultStream::Open(path, table.Header(), max_rows_per_file));
+  MSP_RETURN_IF_ERROR(stream.Append(table));
+  return std::move(stream).Commit();
 }
 
 }  // namespace msprobe::compare

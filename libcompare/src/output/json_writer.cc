@@ -42,32 +42,51 @@ const char* DumpModeName(CompareMode mode) {
   return "SUMMARY";
 }
 
-Status WriteJson(const std::string& path, const ResultTable& table) {
+Result<JsonResultStream> JsonResultStream::Open(const std::string& path, CompareMode mode,
+                                                const std::vector<std::string>& header) {
   MSP_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::Create(path));
+  JsonResultStream stream(std::move(file));
   rapidjson::StringBuffer sb;
   JsonWriter w(sb);
-  std::string out = std::string("{\"mode\": \"") + DumpModeName(table.mode) + "\",\n \"header\": ";
+  std::string out = std::string("{\"mode\": \"") + DumpModeName(mode) + "\",\n \"header\": ";
   w.StartArray();
-  for (const std::string& name : table.Header()) w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+  for (const std::string& name : header) w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
   w.EndArray();
   out.append(sb.GetString(), sb.GetSize());
   out += ",\n \"rows\": [";
-  for (size_t row_idx = 0; row_idx < table.rows.size(); ++row_idx) {
+  MSP_RETURN_IF_ERROR(stream.file_.Write(out));
+  return stream;
+}
+
+Status JsonResultStream::Append(const ResultTable& table) {
+  rapidjson::StringBuffer sb;
+  JsonWriter w(sb);
+  std::string out;
+  for (const ResultRow& row : table.rows) {
     sb.Clear();
     w.Reset(sb);
     w.StartArray();
-    for (const Cell& cell : table.Cells(table.rows[row_idx])) WriteCell(&w, cell);
+    for (const Cell& cell : table.Cells(row)) WriteCell(&w, cell);
     w.EndArray();
-    out += row_idx ? ",\n  " : "\n  ";
+    out += rows_++ ? ",\n  " : "\n  ";
     out.append(sb.GetString(), sb.GetSize());
     if (out.size() >= kFlushBytes) {
-      MSP_RETURN_IF_ERROR(file.Write(out));
+      MSP_RETURN_IF_ERROR(file_.Write(out));
       out.clear();
     }
   }
-  out += table.rows.empty() ? "]}\n" : "\n ]}\n";
-  MSP_RETURN_IF_ERROR(file.Write(out));
-  return file.Commit();
+  return file_.Write(out);
+}
+
+Status JsonResultStream::Commit() && {
+  MSP_RETURN_IF_ERROR(file_.Write(rows_ == 0 ? "]}\n" : "\n ]}\n"));
+  return file_.Commit();
+}
+
+Status WriteJson(const std::string& path, const ResultTable& table) {
+  MSP_ASSIGN_OR_RETURN(JsonResultStream stream, JsonResultStream::Open(path, table.mode, table.Header()));
+  MSP_RETURN_IF_ERROR(stream.Append(table));
+  return std::move(stream).Commit();
 }
 
 }  // namespace msprobe::compare

@@ -9,6 +9,7 @@
 #include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/cell.h"
 #include "msprobe/compare/output/result_table.h"
+#include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
@@ -20,6 +21,28 @@ namespace msprobe::compare {
 // Returns the paths written, in order.
 Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultTable& table,
                                           size_t max_rows_per_file = kMaxRowsPerCsvFile);
+
+// WriteCsv for a table that comes in pieces (a streamed compare): the header, then the rows of each
+// Append in order, split into parts as WriteCsv splits. Nothing appears under a final name before
+// Commit; a stream dropped uncommitted leaves nothing.
+class CsvResultStream {
+ public:
+  static Result<CsvResultStream> Open(const std::string& path, const std::vector<std::string>& header,
+                                      size_t max_rows_per_file = kMaxRowsPerCsvFile);
+  Status Append(const ResultTable& table);
+  // The paths written, in order.
+  Result<std::vector<std::string>> Commit() &&;
+
+ private:
+  CsvResultStream(std::string path, size_t max_rows_per_file) : path_(std::move(path)), max_rows_per_file_(max_rows_per_file) {}
+  Status NextFile();
+
+  std::string path_;
+  size_t max_rows_per_file_;
+  std::string header_line_;
+  std::vector<AtomicFile> files_;
+  size_t rows_in_file_ = 0;
+};
 
 // One CSV field as G3 renders the cell: floats as repr() with ±inf as " inf"/" -inf" and NaN as
 // the empty field (pandas' na_rep), ints, True/False, texts as they are but defused when they

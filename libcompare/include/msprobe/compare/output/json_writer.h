@@ -4,9 +4,12 @@
 // strict JSON. One row per line, so line tools work on it too.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "msprobe/compare/output/result_table.h"
+#include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
@@ -16,5 +19,19 @@ const char* DumpModeName(CompareMode mode);
 
 // Writes `table` to `path` atomically.
 Status WriteJson(const std::string& path, const ResultTable& table);
+
+// WriteJson for a table that comes in pieces (a streamed compare): the rows of each Append in
+// order; nothing appears under `path` before Commit.
+class JsonResultStream {
+ public:
+  static Result<JsonResultStream> Open(const std::string& path, CompareMode mode, const std::vector<std::string>& header);
+  Status Append(const ResultTable& table);
+  Status Commit() &&;
+
+ private:
+  explicit JsonResultStream(AtomicFile file) : file_(std::move(file)) {}
+  AtomicFile file_;
+  uint64_t rows_ = 0;
+};
 
 }  // namespace msprobe::compare

@@ -41,6 +41,9 @@ class AtomicFile {
   Status Write(std::string_view text) { return Write(AsBytes(text)); }
   // Writes what is buffered, closes and renames the temporary file to the final path.
   Status Commit();
+  // Changes the final path before Commit, to another name in the same directory (a writer that
+  // learns its output's name only at the end, such as a csv that turns out to need parts).
+  void Rename(std::string path) { path_ = std::move(path); }
   const std::string& path() const { return path_; }
   const std::string& temp_path() const { return temp_path_; }
 
