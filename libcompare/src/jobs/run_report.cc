@@ -14,23 +14,56 @@ constexpr size_t kWorstRows = 20;
 
 }  // namespace
 
-std::optional<JunitSuite> SummarizePair(const ResultTable& table, const std::string& file, double seconds,
-                                        const CompareOptions& options, PairResult* result) {
-  result->rows = table.rows.size();
-  for (const ResultRow& r : table.rows) {
-    switch (r.result) {
-      case Verdict::kPass: ++result->passed; break;
-      case Verdict::kWarning: ++result->warnings; break;
-      case Verdict::kError: ++result->errors; break;
+PairSummary::PairSummary(const CompareOptions& options) {
+  if (!options.junit_path.empty()) junit_.emplace(options.fail_on);
+}
+
+void PairSummary::Add(const ResultTable& table) {
+  const size_t offset = rows_;
+  rows_ += table.rows.size();
+  mode_ = table.mode;
+  for (size_t row = 0; row < table.rows.size(); ++row) {
+    const Verdict result = table.rows[row].result;
+    switch (result) {
+      case Verdict::kPass: ++passed_; break;
+      case Verdict::kWarning: ++warnings_; break;
+      case Verdict::kError: ++errors_; break;
+    }
+    for (auto [ref, level] : {std::pair{&first_warning_, Verdict::kWarning}, std::pair{&first_error_, Verdict::kError}}) {
+      if (result < level || *ref) continue;
+      *ref = MakeRowRef(table, row, "");  // its file is known at Finish
+      (*ref)->row += offset;
     }
   }
-  result->first_error = FirstRowReaching(table, Verdict::kError, file);
-  result->first_warning = FirstRowReaching(table, Verdict::kWarning, file);
-  result->worst = WorstRows(table, kWorstRows);
-  if (options.junit_path.empty()) return std::nullopt;
-  JunitSuite suite = BuildJunitSuite(result->label, file, table, options.fail_on);
+  std::vector<WorstRow> worst = WorstRows(table, kWorstRows);
+  for (WorstRow& w : worst) w.row += offset;
+  worst_.insert(worst_.end(), std::make_move_iterator(worst.begin()), std::make_move_iterator(worst.end()));
+  KeepWorst(&worst_, mode_, kWorstRows);
+  if (junit_) junit_->Add(table);
+}
+
+std::optional<JunitSuite> PairSummary::Finish(const std::string& file, double seconds, PairResult* result) && {
+  result->rows = rows_;
+  result->passed = passed_;
+  result->warnings = warnings_;
+  result->errors = errors_;
+  for (std::optional<RowRef>* ref : {&first_error_, &first_warning_}) {
+    if (*ref) (*ref)->file = file;
+  }
+  result->first_error = std::move(first_error_);
+  result->first_warning = std::move(first_warning_);
+  result->worst = std::move(worst_);
+  if (!junit_) return std::nullopt;
+  JunitSuite suite = std::move(*junit_).Finish(result->label, file);
   suite.seconds = seconds;
   return suite;
+}
+
+std::optional<JunitSuite> SummarizePair(const ResultTable& table, const std::string& file, double seconds,
+                                        const CompareOptions& options, PairResult* result) {
+  PairSummary summary(options);
+  summary.Add(table);
+  return std::move(summary).Finish(file, seconds, result);
 }
 
 Status WriteRunReports(const CompareOptions& options, CompareReport* report) {

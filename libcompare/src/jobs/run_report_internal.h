@@ -10,10 +10,12 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe/compare/output/junit_report.h"
 #include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/output/summary_report.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare {
@@ -23,6 +25,22 @@ namespace msprobe::compare {
 // options.fail_on) when options.junit_path is set.
 std::optional<JunitSuite> SummarizePair(const ResultTable& table, const std::string& file, double seconds,
                                         const CompareOptions& options, PairResult* result);
+
+// SummarizePair over a table that comes in pieces, in row order: what a pair's result needs, kept
+// compactly (counts, two row references, the worst rows), however many rows go by.
+class PairSummary {
+ public:
+  explicit PairSummary(const CompareOptions& options);
+  void Add(const ResultTable& table);
+  std::optional<JunitSuite> Finish(const std::string& file, double seconds, PairResult* result) &&;
+
+ private:
+  uint64_t rows_ = 0, passed_ = 0, warnings_ = 0, errors_ = 0;
+  CompareMode mode_ = CompareMode::kSummary;
+  std::optional<RowRef> first_error_, first_warning_;
+  std::vector<WorstRow> worst_;
+  std::optional<JunitSuiteBuilder> junit_;
+};
 
 // The end of a run: the JUnit file when options.junit_path is set, then summary.json in
 // options.output_dir (report->summary_file), each written atomically.

@@ -38,19 +38,25 @@ std::string Xml(std::string_view s) {
 
 }  // namespace
 
-JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table,
-                           std::optional<Verdict> level) {
-  const Verdict failing = level.value_or(Verdict::kError);
-  JunitSuite suite{std::move(name), std::move(file), 0, {}};
-  std::unordered_map<std::string_view, size_t> index;
+void JunitSuiteBuilder::Add(const ResultTable& table) {
   for (const ResultRow& row : table.rows) {
-    const auto [it, inserted] = index.emplace(row.api, suite.cases.size());
-    if (inserted) suite.cases.push_back({row.api, {}});
-    if (row.result >= failing) {
-      suite.cases[it->second].failures.push_back({row.npu_name, row.result, ErrMessageText(row, table.layout)});
+    const auto [it, inserted] = index_.try_emplace(row.api, cases_.size());
+    if (inserted) cases_.push_back({row.api, {}});
+    if (row.result >= failing_) {
+      cases_[it->second].failures.push_back({row.npu_name, row.result, ErrMessageText(row, table.layout)});
     }
   }
-  return suite;
+}
+
+JunitSuite JunitSuiteBuilder::Finish(std::string name, std::string file) && {
+  return JunitSuite{std::move(name), std::move(file), 0, std::move(cases_)};
+}
+
+JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table,
+                           std::optional<Verdict> level) {
+  JunitSuiteBuilder builder(level);
+  builder.Add(table);
+  return std::move(builder).Finish(std::move(name), std::move(file));
 }
 
 Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites) {

@@ -81,6 +81,7 @@ Json PairJson(const PairResult& pair, bool attribute) {
             {"mode", pair.mode},
             {"outputs", pair.outputs}};
   if (!pair.skipped_reason.empty()) j["skipped"] = pair.skipped_reason;
+  j["streamed"] = pair.streamed;
   j["counts"] = CountsJson(pair.rows, pair.passed, pair.warnings, pair.errors);
   if (pair.mode == "ALL") {
     j["unreadable_tensors"] = {{"rows", pair.unreadable_tensors},
@@ -107,13 +108,6 @@ RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file)
   return {file, row, r.npu_name, r.api, r.result, ErrMessageText(r, table.layout)};
 }
 
-std::optional<RowRef> FirstRowReaching(const ResultTable& table, Verdict level, const std::string& file) {
-  for (size_t row = 0; row < table.rows.size(); ++row) {
-    if (table.rows[row].result >= level) return MakeRowRef(table, row, file);
-  }
-  return std::nullopt;
-}
-
 const char* MainMetricName(CompareMode mode) {
   switch (mode) {
     case CompareMode::kTensor: return "Cosine";
@@ -123,16 +117,24 @@ const char* MainMetricName(CompareMode mode) {
   return "";
 }
 
+namespace {
+
+// Worse first: a low Cosine is bad, a high error is; ties in row order.
+bool Worse(CompareMode mode, size_t row_a, double a, size_t row_b, double b) {
+  if (a != b) return mode == CompareMode::kTensor ? a < b : a > b;
+  return row_a < row_b;
+}
+
+}  // namespace
+
 std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n) {
   // Ranks (row, value) pairs and names only the rows kept: the table may hold millions.
   std::vector<std::pair<size_t, double>> ranked;
   for (size_t row = 0; row < table.rows.size(); ++row) {
     if (const std::optional<double> v = MainMetric(table.rows[row], table.mode)) ranked.emplace_back(row, *v);
   }
-  const bool ascending = table.mode == CompareMode::kTensor;  // a low Cosine is bad, a high error is
   const auto worse = [&](const std::pair<size_t, double>& a, const std::pair<size_t, double>& b) {
-    if (a.second != b.second) return ascending ? a.second < b.second : a.second > b.second;
-    return a.first < b.first;
+    return Worse(table.mode, a.first, a.second, b.first, b.second);
   };
   const size_t keep = std::min(n, ranked.size());
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end(), worse);
@@ -142,6 +144,12 @@ std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n) {
     rows.push_back({ranked[i].first, r.npu_name, r.result, ranked[i].second});
   }
   return rows;
+}
+
+void KeepWorst(std::vector<WorstRow>* rows, CompareMode mode, size_t n) {
+  std::sort(rows->begin(), rows->end(),
+            [mode](const WorstRow& a, const WorstRow& b) { return Worse(mode, a.row, a.value, b.row, b.value); });
+  if (rows->size() > n) rows->resize(n);
 }
 
 Status WriteSummaryJson(const std::string& path, const CompareOptions& options, const CompareReport& report) {

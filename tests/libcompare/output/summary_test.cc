@@ -23,17 +23,17 @@ std::vector<Cell> Norm(const std::string& norm_rel) {
   return m;
 }
 
-TEST(SummaryReportTest, FirstRowReachingNamesRowAndMessage) {
+TEST(SummaryReportTest, RowRefNamesRowAndMessage) {
   ResultTable table;
   table.rows = {Row("a", Verdict::kPass, Norm("0")), Row("b", Verdict::kWarning, Norm("0")), Row("c", Verdict::kError, Norm("0"))};
   table.rows[2].err_messages = {"error: x"};
-  const std::optional<RowRef> error = FirstRowReaching(table, Verdict::kError, "r.csv");
-  ASSERT_TRUE(error);
-  EXPECT_EQ(error->row, 2u);
-  EXPECT_EQ(error->npu_name, "c");
-  EXPECT_EQ(error->err_message, "[\"error: x\"]");
-  EXPECT_EQ(error->file, "r.csv");
-  EXPECT_EQ(FirstRowReaching(table, Verdict::kWarning, "r.csv")->npu_name, "b");
+  const RowRef error = MakeRowRef(table, 2, "r.csv");
+  EXPECT_EQ(error.row, 2u);
+  EXPECT_EQ(error.npu_name, "c");
+  EXPECT_EQ(error.api, "Torch.add.0.forward");
+  EXPECT_EQ(error.result, Verdict::kError);
+  EXPECT_EQ(error.err_message, "[\"error: x\"]");
+  EXPECT_EQ(error.file, "r.csv");
 }
 
 TEST(SummaryReportTest, StatisticsWorstIsHighestNormRelativeErrWithInfFirst) {

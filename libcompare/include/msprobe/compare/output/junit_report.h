@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "msprobe/compare/output/result_table.h"
@@ -34,6 +35,19 @@ struct JunitSuite {
 // Groups the table's rows by api_origin_name (first appearance order); rows at `level` or worse
 // (no level counts as kError) become failures.
 JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table, std::optional<Verdict> level);
+
+// BuildJunitSuite over a table that comes in pieces, in row order.
+class JunitSuiteBuilder {
+ public:
+  explicit JunitSuiteBuilder(std::optional<Verdict> level) : failing_(level.value_or(Verdict::kError)) {}
+  void Add(const ResultTable& table);
+  JunitSuite Finish(std::string name, std::string file) &&;
+
+ private:
+  Verdict failing_;
+  std::vector<JunitCase> cases_;
+  std::unordered_map<std::string, size_t> index_;  // api_origin_name → its case
+};
 
 // <testsuites> with every suite, written atomically.
 Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites);

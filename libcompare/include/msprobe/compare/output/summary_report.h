@@ -28,8 +28,6 @@ struct RowRef {
 };
 
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file);
-// The first row (execution order) whose Result is `level` or worse.
-std::optional<RowRef> FirstRowReaching(const ResultTable& table, Verdict level, const std::string& file);
 
 struct WorstRow {
   size_t row = 0;
@@ -39,6 +37,9 @@ struct WorstRow {
 };
 // Up to `n` rows with a numeric main metric, worst first (ties in row order); none in md5 mode.
 std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n);
+// Sorts `rows` worst first as WorstRows ranks them and keeps the first `n` (worst rows of several
+// pieces of one table, their rows numbered in the whole table).
+void KeepWorst(std::vector<WorstRow>* rows, CompareMode mode, size_t n);
 // The main metric's name: "Cosine", "NormRelativeErr" or "" (md5).
 const char* MainMetricName(CompareMode mode);
 
