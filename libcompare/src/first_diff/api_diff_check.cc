@@ -52,8 +52,8 @@ const std::vector<size_t>* IgnoredOutputsOf(std::string_view api) {
 }
 
 // Const.REGEX_FORWARD_BACKWARD, \.(forward|backward)\. (a plain search: it runs once per batch).
-bool IsForwardOrBackwardKey(const std::string& key) {
-  return key.find(".forward.") != std::string::npos || key.find(".backward.") != std::string::npos;
+bool IsForwardOrBackwardKey(std::string_view key) {
+  return key.find(".forward.") != std::string_view::npos || key.find(".backward.") != std::string_view::npos;
 }
 
 ApiCheck CheckBatch(const ResultTable& table, std::string api, size_t first, size_t end) {
@@ -80,6 +80,10 @@ const std::vector<IgnoredOutputs>& DiffAnalyzeIgnoredOutputs() {
   return kIgnored;
 }
 
+bool JoinsBatch(std::string_view batch_api, std::string_view api) {
+  return api == batch_api || (!IsForwardOrBackwardKey(api) && batch_api.find(api) != std::string_view::npos);
+}
+
 std::vector<ApiCheck> CheckApis(const ResultTable& table) {
   // The batches in order (runs of rows of one API, as msprobe groups them), then their checks on
   // all cores, then msprobe's dict: a later batch of an API replaces the earlier check in its place.
@@ -87,9 +91,7 @@ std::vector<ApiCheck> CheckApis(const ResultTable& table) {
   size_t first = 0;
   for (size_t row_idx = 1; row_idx <= table.rows.size(); ++row_idx) {
     if (row_idx < table.rows.size()) {
-      const std::string& batch_api = table.rows[first].api;
-      const std::string& api = table.rows[row_idx].api;
-      if (api == batch_api || (!IsForwardOrBackwardKey(api) && batch_api.find(api) != std::string::npos)) continue;
+      if (JoinsBatch(table.rows[first].api, table.rows[row_idx].api)) continue;
     }
     // Fewer than 4 parts: msprobe skips the batch.
     if (!table.rows.empty() && CountDots(table.rows[first].api) >= 3) batches.emplace_back(first, row_idx);

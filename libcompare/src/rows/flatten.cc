@@ -5,7 +5,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -430,9 +436,19 @@ class Flattener : public DumpJsonVisitor {
     return Status::Ok();
   }
 
-  // The level read so far decides how the entries' keys are read.
+  // Rows go to `sink` in batches of whole entries once `batch_rows` have gathered, and at the end.
+  void StreamTo(size_t batch_rows, const FlatRowSink* sink) {
+    batch_rows_ = batch_rows;
+    sink_ = sink;
+  }
+
+  // The level read so far decides how the entries' keys are read; a streamed dump's batches carry
+  // the header as it stands here.
   Status Data(const DumpJsonHeader& header) override {
     NoteLevel(header.level);
+    dump_.task = header.task;
+    dump_.level = header.level;
+    dump_.framework = header.framework;
     return Status::Ok();
   }
 
@@ -474,7 +490,7 @@ class Flattener : public DumpJsonVisitor {
       FinishRow(&*row, key, forward_order, backward_order, first ? stack_lines : nullptr);
       first = false;
     }
-    return Status::Ok();
+    return dump_.rows.size() >= batch_rows_ ? Flush() : Status::Ok();
   }
 
   // The key-derived fields every row of an entry shares; the stack goes on the entry's first row.
@@ -488,6 +504,7 @@ class Flattener : public DumpJsonVisitor {
 
   Result<FlatDump> Finish(Result<DumpJsonHeader> header) && {
     if (!header.ok()) return header.status();
+    if (sink_ != nullptr) MSP_RETURN_IF_ERROR(Flush());
     if (header->task.empty()) return Status::InvalidInput(source_, "task is missing or empty");
     if (!header->has_data) return Status::InvalidInput(source_, "data is missing or not an object");
     dump_.task = std::move(header->task);
@@ -513,10 +530,21 @@ class Flattener : public DumpJsonVisitor {
     if (file_name_ != "dump.json" && level == "debug") dump_.is_debug = true;
   }
 
+  Status Flush() {
+    if (sink_ == nullptr || dump_.rows.empty()) return Status::Ok();
+    MSP_RETURN_IF_ERROR((*sink_)(dump_, &dump_.rows));
+    dump_.rows.clear();
+    // The sink may have taken the storage: room for a batch again, so it is not grown step by step.
+    if (dump_.rows.capacity() == 0) dump_.rows.reserve(batch_rows_ + batch_rows_ / 8);
+    return Status::Ok();
+  }
+
   const std::string& source_;
   const std::string& stack_source_;
   std::string file_name_;
   FlatDump dump_;
+  size_t batch_rows_ = std::numeric_limits<size_t>::max();
+  const FlatRowSink* sink_ = nullptr;
   bool has_md5_ = false;
   std::unordered_map<std::string, const JsonValue*> stacks_;
   std::unordered_map<std::string, std::pair<int, int>> call_counts_;  // op_no_number → forward, backward calls so far
@@ -531,21 +559,102 @@ Result<FlatDump> FlattenDocument(const JsonValue& root, const JsonValue* stack, 
   return std::move(flattener).Finish(VisitDumpJson(root, source, flattener));
 }
 
-Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
-                             std::vector<OpRow> storage) {
+namespace {
+
+Result<FlatDump> Flatten(const std::string& json_path, const std::string& stack_json, std::vector<OpRow> storage,
+                         size_t batch_rows, const FlatRowSink* sink) {
   Flattener flattener(json_path, stack_json);
+  flattener.StreamTo(batch_rows, sink);
   std::error_code ec;
   // msprobe's indent-1 json spends about 250 bytes on a tensor row, fewer on a scalar: reserve for
   // rows of 160 bytes (capped) so that the rows are not moved, and their memory touched twice, as
   // they grow. Untouched capacity costs no memory.
   const uintmax_t bytes = std::filesystem::file_size(json_path, ec);
-  flattener.Reserve(std::move(storage), ec ? 0 : std::min<uintmax_t>(bytes / 160, uintmax_t{4} << 20));
+  const uintmax_t rows = std::min<uintmax_t>(ec ? 0 : bytes / 160, uintmax_t{4} << 20);
+  flattener.Reserve(std::move(storage), sink ? std::min<uintmax_t>(rows, batch_rows + 4096) : rows);
   JsonDocument stack;
   if (!stack_json.empty()) {
     MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
     MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));
   }
   return std::move(flattener).Finish(StreamDumpJson(json_path, flattener));
+}
+
+}  // namespace
+
+Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
+                             std::vector<OpRow> storage) {
+  return Flatten(json_path, stack_json, std::move(storage), std::numeric_limits<size_t>::max(), nullptr);
+}
+
+Result<FlatDump> StreamFlatDump(const std::string& json_path, const std::string& stack_json, size_t batch_rows,
+                                const FlatRowSink& sink, std::vector<OpRow> storage) {
+  return Flatten(json_path, stack_json, std::move(storage), batch_rows, &sink);
+}
+
+Result<FlatDump> StreamFlatDumpAhead(const std::string& json_path, const std::string& stack_json, size_t batch_rows,
+                                     const FlatRowSink& sink) {
+  struct Batch {
+    FlatDump header;
+    std::vector<OpRow> rows;
+  };
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::optional<Batch> ready;  // parsed, waiting for the sink
+  bool parsed = false, stopped = false;
+  Result<FlatDump> result = Status::Internal(json_path, "not parsed");
+  std::exception_ptr thrown;
+  std::thread parser([&] {
+    try {
+      result = StreamFlatDump(json_path, stack_json, batch_rows, [&](const FlatDump& header, std::vector<OpRow>* rows) {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return !ready || stopped; });
+        if (stopped) return Status::Internal(json_path, "stopped");
+        ready = Batch{FlatDump{header.json_path, header.task, header.level, header.framework, header.is_debug,
+                               header.mode, {}},
+                      std::move(*rows)};
+        changed.notify_all();
+        return Status::Ok();
+      });
+    } catch (...) {
+      thrown = std::current_exception();
+    }
+    const std::lock_guard<std::mutex> lock(mutex);
+    parsed = true;
+    changed.notify_all();
+  });
+  // However the sink's side ends (an error, an exception), the parser stops at its next batch and
+  // is joined before the state it shares goes away.
+  const auto stop = [&] {
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      stopped = true;
+    }
+    changed.notify_all();
+    if (parser.joinable()) parser.join();
+  };
+  struct StopOnExit {
+    const decltype(stop)& run;
+    ~StopOnExit() { run(); }
+  } stop_on_exit{stop};
+  Status status;
+  for (;;) {
+    std::optional<Batch> batch;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return ready || parsed; });
+      if (!ready) break;
+      batch = std::move(ready);
+      ready.reset();
+      changed.notify_all();
+    }
+    status = sink(batch->header, &batch->rows);
+    if (!status.ok()) break;
+  }
+  stop();
+  if (thrown) std::rethrow_exception(thrown);
+  MSP_RETURN_IF_ERROR(status);
+  return result;
 }
 
 }  // namespace msprobe::compare

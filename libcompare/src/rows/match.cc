@@ -111,48 +111,59 @@ std::vector<size_t> HashAll(const std::vector<std::string_view>& keys) {
   return hashes;
 }
 
-// Outer join on the key restricted to the NPU side, in NPU order (§3.2 steps 1-3): G3's outer
-// merge followed by dropping bench-only rows and a stable sort on the NPU index, which is also what
-// the -dm left join gives. Duplicate keys give every bench row, in bench order.
-// On all cores: the bench keys go to shards by hash, each shard's table is built in bench order, and
-// the NPU rows look up, count and fill their pairs in parallel.
-std::vector<RowPair> JoinOnKeys(const std::vector<std::string_view>& npu_keys,
-                                const std::vector<std::string_view>& bench_keys) {
-  constexpr size_t kShards = 64;  // KeyShard::Find skips the 6 bits that pick the shard
-  std::vector<size_t> npu_hash, bench_hash;
-  tbb::parallel_invoke([&] { npu_hash = HashAll(npu_keys); }, [&] { bench_hash = HashAll(bench_keys); });
 
-  std::array<std::vector<size_t>, kShards> shard_rows;
-  for (size_t b = 0; b < bench_keys.size(); ++b) shard_rows[bench_hash[b] % kShards].push_back(b);
-  std::array<KeyShard, kShards> shards;
-  std::vector<size_t> next(bench_keys.size(), kNoRow);
-  tbb::parallel_for(size_t{0}, kShards,
-                    [&](size_t s) { shards[s] = KeyShard(shard_rows[s], bench_keys, bench_hash, &next); });
+}  // namespace
 
-  // Per NPU row: its chain's first bench row and the number of pairs it makes (at least one).
-  std::vector<size_t> first(npu_keys.size(), kNoRow), offset(npu_keys.size() + 1, 0);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t n = r.begin(); n != r.end(); ++n) {
-      first[n] = shards[npu_hash[n] % kShards].First(npu_keys[n], npu_hash[n], bench_keys);
-      size_t count = first[n] == kNoRow ? 1 : 0;
-      for (size_t b = first[n]; b != kNoRow; b = next[b]) ++count;
-      offset[n + 1] = count;
-    }
-  });
-  for (size_t n = 0; n < npu_keys.size(); ++n) offset[n + 1] += offset[n];
-  std::vector<RowPair> out(offset.back());
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t n = r.begin(); n != r.end(); ++n) {
-      size_t at = offset[n];
-      if (first[n] == kNoRow) {
-        out[at] = {n, std::nullopt};
-        continue;
+// The bench keys go to shards by hash, each shard's table built in bench order on all cores.
+class BenchKeyIndex {
+ public:
+  explicit BenchKeyIndex(std::vector<std::string_view> keys) : keys_(std::move(keys)), next_(keys_.size(), kNoRow) {
+    const std::vector<size_t> hashes = HashAll(keys_);
+    std::array<std::vector<size_t>, kShards> shard_rows;
+    for (size_t b = 0; b < keys_.size(); ++b) shard_rows[hashes[b] % kShards].push_back(b);
+    tbb::parallel_for(size_t{0}, kShards,
+                      [&](size_t s) { shards_[s] = KeyShard(shard_rows[s], keys_, hashes, &next_); });
+  }
+
+  // Outer join on the key restricted to the NPU side, in NPU order (§3.2 steps 1-3): G3's outer
+  // merge followed by dropping bench-only rows and a stable sort on the NPU index, which is also what
+  // the -dm left join gives. Duplicate keys give every bench row, in bench order. The NPU rows look
+  // up, count and fill their pairs on all cores.
+  std::vector<RowPair> Join(const std::vector<std::string_view>& npu_keys) const {
+    const std::vector<size_t> npu_hash = HashAll(npu_keys);
+    // Per NPU row: its chain's first bench row and the number of pairs it makes (at least one).
+    std::vector<size_t> first(npu_keys.size(), kNoRow), offset(npu_keys.size() + 1, 0);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t n = r.begin(); n != r.end(); ++n) {
+        first[n] = shards_[npu_hash[n] % kShards].First(npu_keys[n], npu_hash[n], keys_);
+        size_t count = first[n] == kNoRow ? 1 : 0;
+        for (size_t b = first[n]; b != kNoRow; b = next_[b]) ++count;
+        offset[n + 1] = count;
       }
-      for (size_t b = first[n]; b != kNoRow; b = next[b]) out[at++] = {n, b};
-    }
-  });
-  return out;
-}
+    });
+    for (size_t n = 0; n < npu_keys.size(); ++n) offset[n + 1] += offset[n];
+    std::vector<RowPair> out(offset.back());
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t n = r.begin(); n != r.end(); ++n) {
+        size_t at = offset[n];
+        if (first[n] == kNoRow) {
+          out[at] = {n, std::nullopt};
+          continue;
+        }
+        for (size_t b = first[n]; b != kNoRow; b = next_[b]) out[at++] = {n, b};
+      }
+    });
+    return out;
+  }
+
+ private:
+  static constexpr size_t kShards = 64;  // KeyShard::Find skips the 6 bits that pick the shard
+  std::vector<std::string_view> keys_;
+  std::vector<size_t> next_;
+  std::array<KeyShard, kShards> shards_;
+};
+
+namespace {
 
 bool Renumbers(const MatchOptions& options) { return !options.fuzzy && !options.is_debug; }
 
@@ -239,35 +250,57 @@ bool DtypesCompatible(std::string_view npu_dtype, std::string_view bench_dtype, 
          (InGroup(npu_dtype, kTorchFloats) && InGroup(bench_dtype, kTorchFloats));
 }
 
-std::vector<RowPair> MatchRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
-                               const MatchOptions& options) {
-  // Keys are views: of the row names where the key is the name (most rows), else of these.
-  std::deque<std::string> npu_renumbered, bench_renumbered;
-  std::vector<std::string> npu_mapped;
-  std::vector<std::string_view> npu_keys, bench_keys;
-  const bool mapped = options.api_mapping || options.cell_mapping || options.data_mapping;
-  tbb::parallel_invoke(
-      [&] {
-        if (mapped) {
-          npu_mapped = NpuCompareKeys(npu, bench, options);
-          npu_keys.assign(npu_mapped.begin(), npu_mapped.end());
-        } else {
-          npu_keys = PlainKeys(npu, options, &npu_renumbered);
-        }
-      },
-      [&] { bench_keys = PlainKeys(bench, options, &bench_renumbered); });
-  // G3 checks -dm before -fm, so -dm with -fm is the -dm left join.
-  std::vector<RowPair> pairs = (options.fuzzy && !options.data_mapping) ? FuzzyMatchKeys(npu_keys, bench_keys)
-                                                                        : JoinOnKeys(npu_keys, bench_keys);
-  if (options.data_mapping) return pairs;  // -dm skips the dtype check
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, pairs.size()), [&](const tbb::blocked_range<size_t>& r) {
+namespace {
+
+// §3.2.4: a pair whose dtypes fail DtypesCompatible is unmatched (not under -dm).
+void UnmatchIncompatible(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const MatchOptions& options,
+                         std::vector<RowPair>* pairs) {
+  if (options.data_mapping) return;  // -dm skips the dtype check
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, pairs->size()), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
-      RowPair& pair = pairs[i];
+      RowPair& pair = (*pairs)[i];
       if (pair.bench && !DtypesCompatible(npu[pair.npu].dtype, bench[*pair.bench].dtype, options.cross_framework)) {
         pair.bench.reset();
       }
     }
   });
+}
+
+}  // namespace
+
+BenchMatcher::BenchMatcher(const std::vector<OpRow>& bench, const MatchOptions& options)
+    : bench_(bench), options_(options), renumbered_(std::make_unique<std::deque<std::string>>()) {
+  index_ = std::make_unique<BenchKeyIndex>(PlainKeys(bench, options, renumbered_.get()));
+}
+
+BenchMatcher::~BenchMatcher() = default;
+
+std::vector<RowPair> BenchMatcher::Match(const std::vector<OpRow>& npu) const {
+  std::deque<std::string> renumbered;
+  std::vector<RowPair> pairs = index_->Join(PlainKeys(npu, options_, &renumbered));
+  UnmatchIncompatible(npu, bench_, options_, &pairs);
+  return pairs;
+}
+
+std::vector<RowPair> MatchRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+                               const MatchOptions& options) {
+  const bool mapped = options.api_mapping || options.cell_mapping || options.data_mapping;
+  if (!mapped && !options.fuzzy) return BenchMatcher(bench, options).Match(npu);
+  // Keys are views: of the row names where the key is the name (most rows), else of these.
+  std::deque<std::string> bench_renumbered;
+  std::vector<std::string> npu_mapped;
+  std::vector<std::string_view> npu_keys, bench_keys;
+  tbb::parallel_invoke(
+      [&] {
+        npu_mapped = NpuCompareKeys(npu, bench, options);
+        npu_keys.assign(npu_mapped.begin(), npu_mapped.end());
+      },
+      [&] { bench_keys = PlainKeys(bench, options, &bench_renumbered); });
+  // G3 checks -dm before -fm, so -dm with -fm is the -dm left join.
+  std::vector<RowPair> pairs = (options.fuzzy && !options.data_mapping)
+                                   ? FuzzyMatchKeys(npu_keys, bench_keys)
+                                   : BenchKeyIndex(std::move(bench_keys)).Join(npu_keys);
+  UnmatchIncompatible(npu, bench, options, &pairs);
   return pairs;
 }
 

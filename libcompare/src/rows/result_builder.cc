@@ -19,10 +19,11 @@ T Take(T& field, bool last_use) {
 }
 
 // Fills the bench columns from a matched bench row. `left` counts the pairs of that row not yet
-// filled: the fields are moved when this is the only one left, copied otherwise. A copy counts
-// itself done after it has read the row, so a move never overlaps a copy on another core.
-void FillBench(OpRow& b, std::atomic<uint32_t>& left, ResultRow* r) {
-  if (left.load(std::memory_order_acquire) == 1) {
+// filled: the fields are moved when this is the only one left, copied otherwise (always when
+// `left` is null: the row serves later batches). A copy counts itself done after it has read the
+// row, so a move never overlaps a copy on another core.
+void FillBench(OpRow& b, std::atomic<uint32_t>* left, ResultRow* r) {
+  if (left != nullptr && left->load(std::memory_order_acquire) == 1) {
     r->bench_name = std::move(b.name);
     r->bench_dtype = std::move(b.dtype);
     r->bench_shape = std::move(b.shape);
@@ -34,7 +35,7 @@ void FillBench(OpRow& b, std::atomic<uint32_t>& left, ResultRow* r) {
     r->bench_shape = b.shape;
     r->bench_stats = b.stats;
     r->bench_data_name = b.data_name;
-    left.fetch_sub(1, std::memory_order_release);
+    if (left != nullptr) left->fetch_sub(1, std::memory_order_release);
   }
   r->bench_requires_grad = b.requires_grad.value_or("N/A");
 }
@@ -58,7 +59,7 @@ void BuildRange(std::vector<OpRow>* npu, std::vector<OpRow>* bench, std::vector<
     r.state = n.state;
     r.matched = pair.bench.has_value();
     if (pair.bench) {
-      FillBench((*bench)[*pair.bench], (*bench_left)[*pair.bench], &r);
+      FillBench((*bench)[*pair.bench], bench_left->empty() ? nullptr : &(*bench_left)[*pair.bench], &r);
     } else {  // docs/compare.md §3.2: every missing bench value is "N/A"
       r.bench_name = r.bench_dtype = r.bench_shape = r.bench_requires_grad = "N/A";
       r.bench_stats = {Cell::NA(), Cell::NA(), Cell::NA(), Cell::NA()};
@@ -72,10 +73,11 @@ void BuildRange(std::vector<OpRow>* npu, std::vector<OpRow>* bench, std::vector<
 }  // namespace
 
 std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRow>* bench,
-                                       const std::vector<RowPair>& pairs, std::vector<ResultRow> storage) {
-  std::vector<std::atomic<uint32_t>> bench_left(bench->size());
+                                       const std::vector<RowPair>& pairs, std::vector<ResultRow> storage,
+                                       bool bench_reused) {
+  std::vector<std::atomic<uint32_t>> bench_left(bench_reused ? 0 : bench->size());
   for (const RowPair& pair : pairs) {
-    if (pair.bench) bench_left[*pair.bench].fetch_add(1, std::memory_order_relaxed);
+    if (pair.bench && !bench_reused) bench_left[*pair.bench].fetch_add(1, std::memory_order_relaxed);
   }
   std::vector<ResultRow> rows = std::move(storage);
   rows.clear();

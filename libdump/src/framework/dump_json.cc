@@ -165,6 +165,27 @@ Result<DumpJsonHeader> StreamDumpJson(const std::string& path, DumpJsonVisitor& 
   return StreamDumpJsonBytes(AsChars(region.bytes()), path, visitor, &region);
 }
 
+namespace {
+
+// Stops the stream where "data" opens, keeping the header read so far.
+class HeaderPeek final : public DumpJsonVisitor {
+ public:
+  Status Data(const DumpJsonHeader& header) override {
+    header_ = header;
+    return Status::Unsupported("", "stop");  // ends the stream here; not an error of the file
+  }
+  Status Entry(std::string_view, const JsonValue&) override { return Status::Ok(); }
+  std::optional<DumpJsonHeader> header_;
+};
+
+}  // namespace
+
+std::optional<DumpJsonHeader> HeaderBeforeData(const std::string& path) {
+  HeaderPeek peek;
+  (void)StreamDumpJson(path, peek);  // stopped by the visitor at "data", or by an error before it
+  return peek.header_;
+}
+
 Result<DumpJsonHeader> StreamDumpJsonText(std::string_view text, const std::string& source,
                                           DumpJsonVisitor& visitor) {
   return StreamDumpJsonBytes(text, source, visitor, nullptr);

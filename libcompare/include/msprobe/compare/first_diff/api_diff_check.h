@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct ApiCheck {
 // dot-separated parts are skipped. A key seen twice keeps its first place and its last batch, as a
 // Python dict does.
 std::vector<ApiCheck> CheckApis(const ResultTable& table);
+// Whether a row of `api` joins the batch of `batch_api` that runs up to it.
+bool JoinsBatch(std::string_view batch_api, std::string_view api);
 
 // The Result and Err_message msprobe's -da table holds for a row (its statistics-table verdicts,
 // before G3's checkers): statistics: "" and "" (+ "Requires_grad inconsistent. "), unmatched "N/A"

@@ -3,6 +3,7 @@
 // entry, the key parts that backward renumbering needs, and the stack of each entry's first row.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,19 @@ std::string NameSuffix(const OpRow& row);
 // `storage` lends its capacity to the rows (a finished pair's vector: no new pages to fault in).
 Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
                              std::vector<OpRow> storage = {});
+
+// Receives a streamed dump's rows, whole entries at a time in msprobe's row order, with the dump's
+// header as read when "data" opened (its mode is not known until the end). It may take the rows.
+using FlatRowSink = std::function<Status(const FlatDump& header, std::vector<OpRow>* rows)>;
+// FlattenDump in batches of about `batch_rows` rows: memory holds one batch, not the dump. Returns
+// the dump as FlattenDump does, without its rows, after the last batch.
+Result<FlatDump> StreamFlatDump(const std::string& json_path, const std::string& stack_json, size_t batch_rows,
+                                const FlatRowSink& sink, std::vector<OpRow> storage = {});
+
+// StreamFlatDump with the parsing on a thread of its own, one batch ahead of `sink`, which runs on
+// the caller's thread: the parse and the work on its rows overlap.
+Result<FlatDump> StreamFlatDumpAhead(const std::string& json_path, const std::string& stack_json, size_t batch_rows,
+                                     const FlatRowSink& sink);
 
 // The same over parsed documents (tests, fuzzing); stack may be null. `source` names the file in
 // errors, and a source whose file name is "debug.json" is read as a debug.json (as msprobe

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +36,28 @@ struct RowPair {
 // A pair whose dtypes fail DtypesCompatible is unmatched (§3.2.4), except under -dm.
 std::vector<RowPair> MatchRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
                                const MatchOptions& options);
+
+class BenchKeyIndex;
+
+// The bench side of MatchRows indexed once, for NPU rows that come in batches of whole entries (a
+// streamed dump, flatten.h): the exact join on plain keys, without -fm or an -am/-cm/-dm mapping.
+// Keeps references to `bench` and `options`.
+class BenchMatcher {
+ public:
+  BenchMatcher(const std::vector<OpRow>& bench, const MatchOptions& options);
+  ~BenchMatcher();
+  BenchMatcher(const BenchMatcher&) = delete;
+  BenchMatcher& operator=(const BenchMatcher&) = delete;
+
+  // MatchRows(npu, bench, options) for these NPU rows; the pairs index `npu` and `bench`.
+  std::vector<RowPair> Match(const std::vector<OpRow>& npu) const;
+
+ private:
+  const std::vector<OpRow>& bench_;
+  const MatchOptions& options_;
+  std::unique_ptr<std::deque<std::string>> renumbered_;  // the bench keys that are not row names
+  std::unique_ptr<BenchKeyIndex> index_;
+};
 
 // op_name_update (§3.1): for a backward row, the call number in call_direction replaced by
 // backward_call_order; the name itself for every other row.

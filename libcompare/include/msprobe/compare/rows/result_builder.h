@@ -12,8 +12,10 @@ namespace msprobe::compare {
 
 // Moves the rows' names, dtypes, shapes, statistics, data names and (NPU) stacks and APIs into the
 // result; their md5, requires_grad, P2POp and matching fields stay. `storage` lends its capacity to
-// the result rows.
+// the result rows. `bench_reused`: the bench rows serve later batches of NPU rows, so their fields
+// are copied, never moved.
 std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRow>* bench,
-                                       const std::vector<RowPair>& pairs, std::vector<ResultRow> storage = {});
+                                       const std::vector<RowPair>& pairs, std::vector<ResultRow> storage = {},
+                                       bool bench_reused = false);
 
 }  // namespace msprobe::compare

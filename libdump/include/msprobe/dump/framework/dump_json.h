@@ -62,6 +62,10 @@ class DumpJsonVisitor {
 // header of every top-level member. Errors: unreadable file, invalid JSON, a top level that is not
 // an object, a member nested too deep, and whatever the visitor returns (the first one in file order).
 Result<DumpJsonHeader> StreamDumpJson(const std::string& path, DumpJsonVisitor& visitor);
+// The header of the members before "data", read without going into the entries: what a reader
+// can know of a dump before streaming it. Nullopt when the file fails before "data" opens or has
+// no "data" object (StreamDumpJson then says why).
+std::optional<DumpJsonHeader> HeaderBeforeData(const std::string& path);
 // The same over text held in memory (tests, fuzzing); `source` names it in errors.
 Result<DumpJsonHeader> StreamDumpJsonText(std::string_view text, const std::string& source,
                                           DumpJsonVisitor& visitor);
