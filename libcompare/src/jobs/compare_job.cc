@@ -33,9 +33,11 @@
 #include "msprobe/compare/metrics/verdict.h"
 #include "msprobe/compare/output/xlsx_writer.h"
 #include "output/output_timestamp_internal.h"
+#include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/io/output_location.h"
 #include "output/ordered_blocks_internal.h"
+#include "jobs/pair_outputs_internal.h"
 #include "rows/vector_pool_internal.h"
 
 namespace msprobe::compare {
@@ -95,6 +97,50 @@ Result<Mappings> LoadMappings(const CompareOptions& options) {
   return m;
 }
 
+using Clock = std::chrono::steady_clock;
+using internal::DiffRow;
+using internal::PairOutcome;
+using internal::PairOutputs;
+
+constexpr char kNoRows[] = "no rows to compare on one side (msprobe writes no file then)";
+
+// -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
+CompareMode ComparedMode(const CompareOptions& options, CompareMode mode) {
+  return options.diff_analyze && mode == CompareMode::kTensor ? CompareMode::kSummary : mode;
+}
+
+// Whether a pair can stream its target (docs/compare.md §6.1): the rows match on their own keys
+// (no -fm queue, no -am/-cm/-dm/-lm mapping, which look at all rows at once), and the golden dump
+// says, before its data, that it holds statistics (or -da compares it as such).
+bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
+  if (options.stream_batch_rows == 0 || options.fuzzy_match || !options.data_mapping.empty() || options.cell_mapping ||
+      options.api_mapping || options.layer_mapping) {
+    return false;
+  }
+  const std::optional<DumpJsonHeader> golden = HeaderBeforeData(spec.golden_json);
+  return golden && (golden->task == "statistics" || (options.diff_analyze && golden->task == "tensor"));
+}
+
+PairOutcome NewOutcome(const ComparePairSpec& spec) {
+  PairOutcome outcome;
+  outcome.result.target_json = spec.target_json;
+  outcome.result.golden_json = spec.golden_json;
+  outcome.result.label = spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1);
+  return outcome;
+}
+
+// The statistics diffs or md5 columns of the rows made from these pairs.
+void FillStatistics(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const std::vector<RowPair>& pairs,
+                    ResultTable* table) {
+  if (table->mode == CompareMode::kSummary) {
+    tbb::parallel_for(size_t{0}, table->rows.size(), [&](size_t i) { FillStatsDiff(&table->rows[i]); });
+    return;
+  }
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    FillMd5(&table->rows[i], npu[pairs[i].npu].md5, pairs[i].bench ? bench[*pairs[i].bench].md5 : "N/A");
+  }
+}
+
 // Fills each row's six metrics; returns how many rows had a tensor file that could not be read
 // (missing, refused or unreadable: msprobe's "unsupported" row) and why the first of them failed.
 std::pair<uint64_t, std::string> ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench,
@@ -120,38 +166,22 @@ std::pair<uint64_t, std::string> ComputeTensorMetrics(const FlatDump& npu, const
 
 // The P2POp columns of -da (docs/compare.md §8.1). msprobe aligns the bench side by row position, which
 // is the matched row whenever both dumps have the same rows; we take the matched bench row.
-std::vector<P2pColumns> P2pOf(const FlatDump& npu, const FlatDump& bench, const std::vector<RowPair>& pairs) {
+std::vector<P2pColumns> P2pOf(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+                              const std::vector<RowPair>& pairs) {
   const auto or_none = [](const std::string& s) { return s.empty() ? std::string("None") : s; };
   std::vector<P2pColumns> p2p(pairs.size());
   tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
-    const OpRow& n = npu.rows[pairs[i].npu];
+    const OpRow& n = npu[pairs[i].npu];
     p2p[i].npu_op = or_none(n.p2p_op);
     p2p[i].npu_peer = or_none(n.p2p_peer);
     if (pairs[i].bench) {
-      const OpRow& b = bench.rows[*pairs[i].bench];
+      const OpRow& b = bench[*pairs[i].bench];
       p2p[i].bench_op = or_none(b.p2p_op);
       p2p[i].bench_peer = or_none(b.p2p_peer);
     }
   });
   return p2p;
 }
-
-// A pair's table kept until -da has looked at every rank, so its xlsx can mark the first diff.
-struct PendingXlsx {
-  size_t pair;
-  std::string path;
-  ResultTable table;
-};
-
-// What comparing one pair leaves for the run. Pairs are compared independently, possibly two at a
-// time, and their outcomes recorded in pair order.
-struct PairOutcome {
-  PairResult result;
-  std::optional<JunitSuite> junit;
-  std::optional<RankDiffs> rank;                  // -da
-  std::unordered_map<size_t, RowRef> diff_rows;   // -da: the rows the analysis may name
-  std::optional<PendingXlsx> pending_xlsx;        // -da with an xlsx: written after the analysis
-};
 
 class CompareRun {
  public:
@@ -164,8 +194,16 @@ class CompareRun {
   Result<CompareReport> Finish() &&;
 
  private:
-  Status WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
-                      const std::vector<P2pColumns>& p2p, ResultTable* table, PairOutcome* outcome) const;
+  // The matching of a pair of these dumps (their kind and frameworks, and the run's mappings).
+  MatchOptions PairMatchOptions(const FlatDump& npu, const FlatDump& bench) const;
+  // A pair's outputs, named with the time they are opened.
+  PairOutputs OpenOutputs(const ComparePairSpec& spec, bool is_debug) const;
+  // The pair in memory: both dumps flattened, matched and compared at once.
+  Result<PairOutcome> CompareInMemory(const ComparePairSpec& spec, const std::string& stack, Clock::time_point start,
+                                      std::optional<FlatDump> bench) const;
+  // The pair streamed, or nullopt when it turns out to need the whole target at once.
+  Result<std::optional<PairOutcome>> CompareStreamed(const ComparePairSpec& spec, const std::string& stack,
+                                                     Clock::time_point start, FlatDump* bench) const;
   Status AnalyzeFirstDiff();
 
   const CompareOptions& options_;
@@ -174,41 +212,78 @@ class CompareRun {
   CompareReport report_;
   std::vector<RankDiffs> ranks_;       // -da: one per compared pair
   std::vector<size_t> rank_pairs_;     // the pair of each entry of ranks_
-  std::vector<std::unordered_map<size_t, RowRef>> diff_rows_;  // per entry of ranks_: its differing rows
+  std::vector<std::unordered_map<size_t, DiffRow>> diff_rows_;  // per entry of ranks_: its differing rows
+  struct PendingXlsx {
+    size_t pair;
+    XlsxResultStream xlsx;
+    bool marked = false;
+  };
   std::vector<PendingXlsx> pending_xlsx_;
   mutable std::mutex directories_mutex_;
   mutable internal::VectorPool<OpRow> op_rows_;  // the row vectors of pairs done, for the next pairs
   mutable internal::VectorPool<ResultRow> result_rows_;
 };
 
+MatchOptions CompareRun::PairMatchOptions(const FlatDump& npu, const FlatDump& bench) const {
+  MatchOptions match = mappings_.match;
+  match.is_debug = npu.is_debug;
+  match.cross_framework = IsMindSpore(npu.framework) && bench.framework == "pytorch";
+  if (!options_.data_mapping.empty()) match.data_mapping = &mappings_.data;
+  if (options_.cell_mapping) match.cell_mapping = &mappings_.cell;
+  if (options_.api_mapping) match.api_mapping = &mappings_.api;
+  return match;
+}
+
 Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
-  const auto start = std::chrono::steady_clock::now();
-  PairOutcome outcome;
-  PairResult& result = outcome.result;
-  result.target_json = spec.target_json;
-  result.golden_json = spec.golden_json;
-  result.label = spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1);
+  const Clock::time_point start = Clock::now();
   std::string stack = options_.stack_path;
   if (stack.empty()) {
     const fs::path beside = fs::path(spec.target_json).parent_path() / "stack.json";
     std::error_code ec;
     if (fs::is_regular_file(beside, ec)) stack = beside.string();
   }
+  if (!MayStream(options_, spec)) return CompareInMemory(spec, stack, start, std::nullopt);
+  MSP_ASSIGN_OR_RETURN(FlatDump bench, FlattenDump(spec.golden_json, "", op_rows_.Take()));
+  if (!bench.rows.empty() && ComparedMode(options_, bench.mode) != CompareMode::kTensor) {
+    MSP_ASSIGN_OR_RETURN(std::optional<PairOutcome> streamed, CompareStreamed(spec, stack, start, &bench));
+    if (streamed) {
+      op_rows_.Give(&bench.rows);
+      return std::move(*streamed);
+    }
+  }
+  return CompareInMemory(spec, stack, start, std::move(bench));
+}
+
+PairOutputs CompareRun::OpenOutputs(const ComparePairSpec& spec, bool is_debug) const {
+  const std::string ts = OutputTimestamp();
+  const fs::path dir(spec.output_dir);
+  // msprobe names the -da json "compare_result" + suffix whatever the json kind.
+  return PairOutputs(options_, spec, directories_mutex_,
+                     (dir / ((is_debug ? "debug_compare_result" : "compare_result") + spec.suffix + "_" + ts)).string(),
+                     (dir / ("compare_result" + spec.suffix + "_" + ts + ".json")).string());
+}
+
+Result<PairOutcome> CompareRun::CompareInMemory(const ComparePairSpec& spec, const std::string& stack,
+                                                Clock::time_point start, std::optional<FlatDump> bench_flat) const {
+  PairOutcome outcome = NewOutcome(spec);
+  PairResult& result = outcome.result;
   // The two sides parse independently: one core each.
-  Result<FlatDump> npu_flat = Status::Internal("", "not run"), bench_flat = Status::Internal("", "not run");
-  tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, stack, op_rows_.Take()); },
-                       [&] { bench_flat = FlattenDump(spec.golden_json, "", op_rows_.Take()); });
+  Result<FlatDump> npu_flat = Status::Internal("", "not run"), bench_parsed = Status::Internal("", "not run");
+  if (bench_flat) {
+    npu_flat = FlattenDump(spec.target_json, stack, op_rows_.Take());
+    bench_parsed = std::move(*bench_flat);
+  } else {
+    tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, stack, op_rows_.Take()); },
+                         [&] { bench_parsed = FlattenDump(spec.golden_json, "", op_rows_.Take()); });
+  }
   MSP_ASSIGN_OR_RETURN(FlatDump npu, std::move(npu_flat));
-  MSP_ASSIGN_OR_RETURN(FlatDump bench, std::move(bench_flat));
+  MSP_ASSIGN_OR_RETURN(FlatDump bench, std::move(bench_parsed));
   MSP_RETURN_IF_ERROR(CheckFrameworks(npu, bench, options_));
   if (npu.rows.empty() || bench.rows.empty()) {
-    result.skipped_reason = "no rows to compare on one side (msprobe writes no file then)";
+    result.skipped_reason = kNoRows;
     return outcome;
   }
-  MatchOptions match = mappings_.match;
-  match.is_debug = npu.is_debug;
-  match.cross_framework = IsMindSpore(npu.framework) && bench.framework == "pytorch";
-  if (!options_.data_mapping.empty()) match.data_mapping = &mappings_.data;
+  MatchOptions match = PairMatchOptions(npu, bench);
   DataMapping layer_rows;  // -lm: this pair's row mapping, from both module trees
   if (options_.layer_mapping) {
     MSP_ASSIGN_OR_RETURN(LayerDumpInfo npu_layers, ReadLayerDumpInfo(spec.target_json, npu.framework));
@@ -217,36 +292,23 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
     layer_rows = LayerDataMapping(entry_pairs, npu.rows, bench.rows);
     match.data_mapping = &layer_rows;
   }
-  if (options_.cell_mapping) match.cell_mapping = &mappings_.cell;
-  if (options_.api_mapping) match.api_mapping = &mappings_.api;
   const std::vector<RowPair> pairs = MatchRows(npu.rows, bench.rows, match);
 
-  // -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
-  const CompareMode mode = options_.diff_analyze && npu.mode == CompareMode::kTensor ? CompareMode::kSummary : npu.mode;
   ResultTable table;
-  table.mode = mode;
+  table.mode = ComparedMode(options_, npu.mode);
   table.with_stack = !stack.empty();
   table.rows = BuildResultRows(&npu.rows, &bench.rows, pairs, result_rows_.Take());
-  switch (table.mode) {
-    case CompareMode::kTensor: {
-      const std::string& label = spec.target_json;  // names the pair uniquely, whatever its step
-      std::tie(result.unreadable_tensors, result.first_unreadable) = ComputeTensorMetrics(
-          npu, bench, &table.rows, [&](uint64_t d, uint64_t t) { if (progress_) progress_(label, d, t); });
-      break;
-    }
-    case CompareMode::kSummary:
-      tbb::parallel_for(size_t{0}, table.rows.size(), [&](size_t i) { FillStatsDiff(&table.rows[i]); });
-      break;
-    case CompareMode::kMd5:
-      for (size_t i = 0; i < pairs.size(); ++i) {
-        FillMd5(&table.rows[i], npu.rows[pairs[i].npu].md5, pairs[i].bench ? bench.rows[*pairs[i].bench].md5 : "N/A");
-      }
-      break;
+  if (table.mode == CompareMode::kTensor) {
+    const std::string& label = spec.target_json;  // names the pair uniquely, whatever its step
+    std::tie(result.unreadable_tensors, result.first_unreadable) = ComputeTensorMetrics(
+        npu, bench, &table.rows, [&](uint64_t d, uint64_t t) { if (progress_) progress_(label, d, t); });
+  } else {
+    FillStatistics(npu.rows, bench.rows, pairs, &table);
   }
   // The flattened dumps are done with once -da has its P2POp columns: free them before the verdicts
   // and writers allocate, so those reuse the memory.
   std::vector<P2pColumns> p2p;
-  if (options_.diff_analyze) p2p = P2pOf(npu, bench, pairs);
+  if (options_.diff_analyze) p2p = P2pOf(npu.rows, bench.rows, pairs);
   tbb::parallel_invoke([&] { op_rows_.Give(&npu.rows); }, [&] { op_rows_.Give(&bench.rows); });
   ApplyVerdicts(&table.rows, table.mode);
   if (options_.attribute && table.mode == CompareMode::kTensor) {
@@ -254,28 +316,56 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   } else if (options_.attribute) {
     AttributeUnknown(&table);
   }
-
-  std::error_code ec;
-  {
-    // Pairs in flight may share a directory, and libstdc++'s create_directories has crashed when
-    // racing itself (seen under ASan).
-    const std::lock_guard<std::mutex> lock(directories_mutex_);
-    fs::create_directories(spec.output_dir, ec);
-  }
-  if (ec) return Status::IOError(spec.output_dir, "cannot create the output directory: " + ec.message());
-  const std::string ts = OutputTimestamp();
-  const std::string stem = (fs::path(spec.output_dir) / ((npu.is_debug ? "debug_compare_result" : "compare_result") +
-                                                         spec.suffix + "_" + ts)).string();
   result.mode = DumpModeName(table.mode);
-  MSP_RETURN_IF_ERROR(WriteOutputs(spec, stem, ts, p2p, &table, &outcome));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.junit = SummarizePair(table, result.RowFile(), seconds,
-                                options_, &result);
-  if (options_.write_xlsx && options_.diff_analyze) {
-    outcome.pending_xlsx = PendingXlsx{0, stem + ".xlsx", std::move(table)};  // its pair is set by Record
-  }
+  PairOutputs outputs = OpenOutputs(spec, npu.is_debug);
+  MSP_RETURN_IF_ERROR(outputs.Append(table, p2p));
   result_rows_.Give(&table.rows);
+  MSP_RETURN_IF_ERROR(std::move(outputs).Finish(start, &outcome));
   return outcome;
+}
+
+Result<std::optional<PairOutcome>> CompareRun::CompareStreamed(const ComparePairSpec& spec, const std::string& stack,
+                                                               Clock::time_point start, FlatDump* bench) const {
+  PairOutcome outcome = NewOutcome(spec);
+  const CompareMode mode = ComparedMode(options_, bench->mode);
+  std::optional<FlatDump> first;  // the target's header as its first batch saw it
+  MatchOptions match;
+  std::optional<BenchMatcher> matcher;
+  std::optional<PairOutputs> outputs;
+  const auto compare_batch = [&](const FlatDump& header, std::vector<OpRow>* rows) -> Status {
+    if (!first) {
+      first = header;
+      match = PairMatchOptions(header, *bench);
+      matcher.emplace(bench->rows, match);
+      outputs.emplace(OpenOutputs(spec, header.is_debug));
+    }
+    const std::vector<RowPair> pairs = matcher->Match(*rows);
+    ResultTable table;
+    table.mode = mode;
+    table.with_stack = !stack.empty();
+    table.rows = BuildResultRows(rows, &bench->rows, pairs, {}, /*bench_reused=*/true);
+    FillStatistics(*rows, bench->rows, pairs, &table);
+    std::vector<P2pColumns> p2p;
+    if (options_.diff_analyze) p2p = P2pOf(*rows, bench->rows, pairs);
+    ApplyVerdicts(&table.rows, table.mode);
+    if (options_.attribute) AttributeUnknown(&table);
+    return outputs->Append(table, p2p);
+  };
+  MSP_ASSIGN_OR_RETURN(FlatDump npu, StreamFlatDumpAhead(spec.target_json, stack, options_.stream_batch_rows, compare_batch));
+  MSP_RETURN_IF_ERROR(CheckFrameworks(npu, *bench, options_));
+  if (!first) {
+    outcome.result.skipped_reason = kNoRows;
+    return std::optional<PairOutcome>(std::move(outcome));
+  }
+  // A header member after "data" that changes how the rows were read, or -da batches that a whole
+  // table would check differently: compare again in memory (the files written so far are dropped).
+  if (npu.is_debug != first->is_debug || npu.framework != first->framework || outputs->split_api()) {
+    return std::optional<PairOutcome>();
+  }
+  outcome.result.mode = DumpModeName(mode);
+  outcome.result.streamed = true;
+  MSP_RETURN_IF_ERROR(std::move(*outputs).Finish(start, &outcome));
+  return std::optional<PairOutcome>(std::move(outcome));
 }
 
 void CompareRun::Record(PairOutcome outcome) {
@@ -287,44 +377,7 @@ void CompareRun::Record(PairOutcome outcome) {
     rank_pairs_.push_back(pair);
     diff_rows_.push_back(std::move(outcome.diff_rows));
   }
-  if (outcome.pending_xlsx) {
-    outcome.pending_xlsx->pair = pair;
-    pending_xlsx_.push_back(std::move(*outcome.pending_xlsx));
-  }
-}
-
-Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
-                                const std::vector<P2pColumns>& p2p, ResultTable* table, PairOutcome* outcome) const {
-  PairResult* result = &outcome->result;
-  // With -da the xlsx waits for the analysis across ranks, to mark the first diff.
-  const bool xlsx_now = options_.write_xlsx && !options_.diff_analyze;
-  std::string da_json;
-  std::vector<ApiCheck> checks;
-  if (options_.diff_analyze) {
-    // msprobe names the -da json "compare_result" + suffix whatever the json kind.
-    da_json = (fs::path(spec.output_dir) / ("compare_result" + spec.suffix + "_" + ts + ".json")).string();
-    checks = CheckApis(*table);
-    outcome->rank = CollectRankDiffs(spec.rank, *table, checks, p2p);
-    for (const DiffOp& op : outcome->rank->ops) {  // one row per differing API
-      if (op.is_diff) outcome->diff_rows.emplace(op.row, MakeRowRef(*table, op.row, ""));
-    }
-  }
-  // The writers only read the table: run them side by side (the xlsx is the slow one).
-  Result<std::vector<std::string>> csv = std::vector<std::string>{}, xlsx = std::vector<std::string>{};
-  Status json, da;
-  tbb::parallel_invoke([&] { if (options_.write_csv) csv = WriteCsv(stem + ".csv", *table); },
-                       [&] { if (xlsx_now) xlsx = WriteXlsx(stem + ".xlsx", *table); },
-                       [&] { if (options_.write_json) json = WriteJson(stem + ".json", *table); },
-                       [&] { if (options_.diff_analyze) da = WriteCompareResultJson(da_json, *table, p2p, checks); });
-  MSP_RETURN_IF_ERROR(da);
-  if (options_.diff_analyze) result->outputs.push_back(da_json);
-  for (Result<std::vector<std::string>>* written : {&csv, &xlsx}) {
-    MSP_RETURN_IF_ERROR(written->status());
-    result->outputs.insert(result->outputs.end(), (*written)->begin(), (*written)->end());
-  }
-  MSP_RETURN_IF_ERROR(json);
-  if (options_.write_json) result->outputs.push_back(stem + ".json");
-  return Status::Ok();
+  if (outcome.pending_xlsx) pending_xlsx_.push_back(PendingXlsx{pair, std::move(*outcome.pending_xlsx)});
 }
 
 Status CompareRun::AnalyzeFirstDiff() {
@@ -352,10 +405,13 @@ Status CompareRun::AnalyzeFirstDiff() {
     const DiffOp& op = sorted[node.rank_pos].ops[node.op];
     const size_t pair_idx = sorted_pairs[node.rank_pos];
     const PairResult& pair = report_.pairs[pair_idx];
-    RowRef ref = diff_rows_[sorted_entries[node.rank_pos]].at(op.row);
+    const DiffRow& diff_row = diff_rows_[sorted_entries[node.rank_pos]].at(op.row);
+    RowRef ref = diff_row.ref;
     ref.file = pair.RowFile();
     for (PendingXlsx& pending : pending_xlsx_) {
-      if (pending.pair == pair_idx && !pending.table.first_diff_row) pending.table.first_diff_row = op.row;
+      if (pending.pair != pair_idx || pending.marked) continue;
+      pending.xlsx.MarkFirstDiff(op.row, diff_row.ref.npu_name, diff_row.stack);
+      pending.marked = true;
     }
     report.nodes.push_back(std::move(ref));
     report.ranks.push_back(sorted[node.rank_pos].rank);
@@ -367,10 +423,8 @@ Result<CompareReport> CompareRun::Finish() && {
   if (options_.diff_analyze) MSP_RETURN_IF_ERROR(AnalyzeFirstDiff());
   // One workbook per rank, each on its own thread: libxlsxwriter writes a workbook serially.
   std::vector<Result<std::vector<std::string>>> written(pending_xlsx_.size(), std::vector<std::string>{});
-  tbb::parallel_for(size_t{0}, pending_xlsx_.size(), [&](size_t i) {
-    written[i] = WriteXlsx(pending_xlsx_[i].path, pending_xlsx_[i].table);
-    pending_xlsx_[i].table = ResultTable{};
-  });
+  tbb::parallel_for(size_t{0}, pending_xlsx_.size(),
+                    [&](size_t i) { written[i] = std::move(pending_xlsx_[i].xlsx).Commit(); });
   for (size_t i = 0; i < pending_xlsx_.size(); ++i) {
     MSP_RETURN_IF_ERROR(written[i].status());
     std::vector<std::string>& outputs = report_.pairs[pending_xlsx_[i].pair].outputs;
@@ -381,9 +435,10 @@ Result<CompareReport> CompareRun::Finish() && {
 }
 
 // Two pairs at once keep both cores busy through each pair's serial steps, at twice the memory: a
-// statistics compare peaks at about 6 bytes per byte of dump.json, 7 with two pairs and the row
-// storage they pass on (VectorPool). So two only when the two largest pairs' dump.json files, at
-// that rate, fit in half the machine's memory.
+// statistics compare held in memory peaks at about 6 bytes per byte of dump.json, 7 with two pairs
+// and the row storage they pass on (VectorPool). So two only when the two largest pairs' dump.json
+// files, at that rate, fit in half the machine's memory. A streamed pair needs far less (about 1.5
+// bytes per byte of the golden json, docs/compare.md §6.1), but may fall back to the whole compare.
 size_t PairsInFlight(const std::vector<ComparePairSpec>& specs) {
   if (specs.size() < 2) return 1;
   constexpr uint64_t kMemoryPerJsonByte = 7;

@@ -26,6 +26,7 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
   pair.golden_json = "bench/dump.json";
   pair.mode = "SUMMARY";
   pair.outputs = {"r.csv"};
+  pair.streamed = true;
   pair.rows = 3, pair.passed = 1, pair.warnings = 1, pair.errors = 1;
   pair.first_error = ref;
   pair.worst = {{4, "caf\u00e9", Verdict::kError, HUGE_VAL}, {1, "b", Verdict::kWarning, 1e-05}};
@@ -90,6 +91,7 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
       "outputs": [
         "r.csv"
       ],
+      "streamed": true,
       "counts": {
         "rows": 3,
         "pass": 1,
@@ -127,6 +129,7 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
       "mode": "MD5",
       "outputs": [],
       "skipped": "no rows",
+      "streamed": false,
       "counts": {
         "rows": 0,
         "pass": 0,

@@ -41,6 +41,9 @@ struct CompareOptions {
   bool fail_on_first_diff = false;    // --fail-on-first-diff
   std::string junit_path;             // --junit FILE; empty: none
   std::string tool_version;           // for summary.json
+  // Rows of the target a streamed pair handles at once (docs/compare.md §6.1); 0 compares every pair
+  // in memory. Not a flag: the tests set it to check that both ways write the same.
+  size_t stream_batch_rows = 1 << 14;
 };
 
 // What one compared pair produced.
@@ -58,6 +61,9 @@ struct PairResult {
   // "unsupported" and passes them), and why the first one failed.
   uint64_t unreadable_tensors = 0;
   std::string first_unreadable;
+  // The target was streamed in batches against an index of the golden (docs/compare.md §6.1), not
+  // held in memory whole.
+  bool streamed = false;
 
   // The file that row references of this pair name: its first output, or the compared target json
   // when nothing was written.

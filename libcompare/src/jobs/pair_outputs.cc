@@ -1,0 +1,129 @@
+#include "jobs/pair_outputs_internal.h"
+
+#include <tbb/parallel_invoke.h>
+
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "msprobe/compare/first_diff/api_diff_check.h"
+
+namespace msprobe::compare::internal {
+
+namespace fs = std::filesystem;
+
+PairOutputs::PairOutputs(const CompareOptions& options, const ComparePairSpec& spec, std::mutex& directories_mutex,
+                         std::string stem, std::string da_json)
+    : options_(options),
+      spec_(spec),
+      directories_mutex_(directories_mutex),
+      stem_(std::move(stem)),
+      da_json_(std::move(da_json)),
+      summary_(options) {
+  rank_.rank = spec.rank;
+}
+
+Status PairOutputs::Open(const ResultTable& shape) {
+  opened_ = true;
+  std::error_code ec;
+  {
+    // Pairs in flight may share a directory, and libstdc++'s create_directories has crashed when
+    // racing itself (seen under ASan).
+    const std::lock_guard<std::mutex> lock(directories_mutex_);
+    fs::create_directories(spec_.output_dir, ec);
+  }
+  if (ec) return Status::IOError(spec_.output_dir, "cannot create the output directory: " + ec.message());
+  const std::vector<std::string> header = shape.Header();
+  if (options_.diff_analyze) {
+    MSP_ASSIGN_OR_RETURN(auto opened, CompareResultJsonStream::Open(da_json_));
+    da_.emplace(std::move(opened));
+  }
+  if (options_.write_csv) {
+    MSP_ASSIGN_OR_RETURN(auto opened, CsvResultStream::Open(stem_ + ".csv", header));
+    csv_.emplace(std::move(opened));
+  }
+  if (options_.write_xlsx) {
+    MSP_ASSIGN_OR_RETURN(auto opened, XlsxResultStream::Open(stem_ + ".xlsx", shape));
+    xlsx_.emplace(std::move(opened));
+  }
+  if (options_.write_json) {
+    MSP_ASSIGN_OR_RETURN(auto opened, JsonResultStream::Open(stem_ + ".json", shape.mode, header));
+    json_.emplace(std::move(opened));
+  }
+  return Status::Ok();
+}
+
+std::vector<ApiCheck> PairOutputs::CollectDiffs(const ResultTable& table, const std::vector<P2pColumns>& p2p,
+                                                size_t offset) {
+  std::vector<ApiCheck> checks = CheckApis(table);
+  // msprobe checks the whole table at once: an API batch must not run on from an earlier table,
+  // nor an API come back after it (a dict keeps its first place). Never seen in a dump, whose APIs
+  // are unique keys; the caller compares such a pair in memory instead.
+  if (table.rows.empty()) return checks;
+  if (!last_batch_api_.empty() && JoinsBatch(last_batch_api_, table.rows.front().api)) split_api_ = true;
+  std::string_view batch_api = table.rows.front().api;
+  for (const ResultRow& row : table.rows) {
+    if (!JoinsBatch(batch_api, row.api)) batch_api = row.api;
+  }
+  last_batch_api_ = batch_api;
+  for (const ApiCheck& check : checks) split_api_ = !apis_.insert(check.api).second || split_api_;
+  RankDiffs part = CollectRankDiffs(spec_.rank, table, checks, p2p);
+  for (DiffOp& op : part.ops) {
+    if (op.is_diff) {
+      DiffRow row{MakeRowRef(table, op.row, ""), xlsx_ ? FirstDiffStack(table, op.row) : std::string()};
+      row.ref.row += offset;
+      diff_rows_.emplace(offset + op.row, std::move(row));
+    }
+    op.row += offset;
+    rank_.ops.push_back(std::move(op));
+  }
+  return checks;
+}
+
+Status PairOutputs::Append(const ResultTable& table, const std::vector<P2pColumns>& p2p) {
+  if (!opened_) MSP_RETURN_IF_ERROR(Open(table));
+  const size_t offset = rows_;
+  rows_ += table.rows.size();
+  std::vector<ApiCheck> checks;
+  if (options_.diff_analyze) checks = CollectDiffs(table, p2p, offset);
+  // The writers only read the table: side by side.
+  Status csv, json, xlsx, da;
+  tbb::parallel_invoke([&] { if (csv_) csv = csv_->Append(table); },
+                       [&] { if (json_) json = json_->Append(table); },
+                       [&] { if (xlsx_) xlsx = xlsx_->Append(table); },
+                       [&] { if (da_) da = da_->Append(table, p2p, checks); },
+                       [&] { summary_.Add(table); });
+  for (const Status* status : {&da, &csv, &xlsx, &json}) MSP_RETURN_IF_ERROR(*status);
+  return Status::Ok();
+}
+
+Status PairOutputs::Finish(std::chrono::steady_clock::time_point start, PairOutcome* outcome) && {
+  PairResult& result = outcome->result;
+  if (da_) {
+    MSP_RETURN_IF_ERROR(std::move(*da_).Commit());
+    result.outputs.push_back(da_json_);
+  }
+  if (csv_) {
+    MSP_ASSIGN_OR_RETURN(std::vector<std::string> paths, std::move(*csv_).Commit());
+    result.outputs.insert(result.outputs.end(), paths.begin(), paths.end());
+  }
+  // With -da the xlsx waits for the analysis across ranks, to mark the first diff.
+  if (xlsx_ && !options_.diff_analyze) {
+    MSP_ASSIGN_OR_RETURN(std::vector<std::string> paths, std::move(*xlsx_).Commit());
+    result.outputs.insert(result.outputs.end(), paths.begin(), paths.end());
+  }
+  if (json_) {
+    MSP_RETURN_IF_ERROR(std::move(*json_).Commit());
+    result.outputs.push_back(stem_ + ".json");
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  outcome->junit = std::move(summary_).Finish(result.RowFile(), seconds, &result);
+  if (options_.diff_analyze) {
+    outcome->rank = std::move(rank_);
+    outcome->diff_rows = std::move(diff_rows_);
+    if (xlsx_) outcome->pending_xlsx = std::move(xlsx_);
+  }
+  return Status::Ok();
+}
+
+}  // namespace msprobe::compare::internal
