@@ -37,6 +37,7 @@
 #include "msprobe/dump/io/output_location.h"
 #include "output/ordered_blocks_internal.h"
 #include "rows/vector_pool_internal.h"
+#include "report/run_html_internal.h"  // --html
 
 namespace msprobe::compare {
 namespace {
@@ -151,6 +152,7 @@ struct PairOutcome {
   std::optional<RankDiffs> rank;                  // -da
   std::unordered_map<size_t, RowRef> diff_rows;   // -da: the rows the analysis may name
   std::optional<PendingXlsx> pending_xlsx;        // -da with an xlsx: written after the analysis
+  std::optional<ReportPart> html_part;            // --html: the pair's rows for the run's page
 };
 
 class CompareRun {
@@ -176,6 +178,7 @@ class CompareRun {
   std::vector<size_t> rank_pairs_;     // the pair of each entry of ranks_
   std::vector<std::unordered_map<size_t, RowRef>> diff_rows_;  // per entry of ranks_: its differing rows
   std::vector<PendingXlsx> pending_xlsx_;
+  HtmlReport html_;                    // --html: a part per pair, written by Finish
   mutable std::mutex directories_mutex_;
   mutable internal::VectorPool<OpRow> op_rows_;  // the row vectors of pairs done, for the next pairs
   mutable internal::VectorPool<ResultRow> result_rows_;
@@ -271,6 +274,7 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outcome.junit = SummarizePair(table, result.RowFile(), seconds,
                                 options_, &result);
+  if (options_.write_html) outcome.html_part = internal::MakeReportPart(result.label, spec.target_json, table);
   if (options_.write_xlsx && options_.diff_analyze) {
     outcome.pending_xlsx = PendingXlsx{0, stem + ".xlsx", std::move(table)};  // its pair is set by Record
   }
@@ -291,6 +295,7 @@ void CompareRun::Record(PairOutcome outcome) {
     outcome.pending_xlsx->pair = pair;
     pending_xlsx_.push_back(std::move(*outcome.pending_xlsx));
   }
+  if (outcome.html_part) html_.AddPart(std::move(*outcome.html_part));
 }
 
 Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& stem, const std::string& ts,
@@ -375,6 +380,9 @@ Result<CompareReport> CompareRun::Finish() && {
     MSP_RETURN_IF_ERROR(written[i].status());
     std::vector<std::string>& outputs = report_.pairs[pending_xlsx_[i].pair].outputs;
     outputs.insert(outputs.end(), written[i]->begin(), written[i]->end());
+  }
+  if (options_.write_html) {
+    MSP_ASSIGN_OR_RETURN(report_.html_file, internal::WriteRunHtml(options_, report_, html_));
   }
   MSP_RETURN_IF_ERROR(WriteRunReports(options_, &report_));
   return std::move(report_);

@@ -39,6 +39,9 @@ struct WorstRow {
 };
 // Up to `n` rows with a numeric main metric, worst first (ties in row order); none in md5 mode.
 std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n);
+// The main metric of a row as a number: Cosine as it is; NormRelativeErr's "12.3%" as 0.123 and
+// "inf" (bench value 0) as infinity. Texts such as "N/A", "Nan" or "unsupported" have none.
+std::optional<double> MainMetric(const ResultRow& row, CompareMode mode);
 // The main metric's name: "Cosine", "NormRelativeErr" or "" (md5).
 const char* MainMetricName(CompareMode mode);
 
