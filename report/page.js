@@ -1,4 +1,4 @@
-// The HTML report's page (docs/compare.md §13): reads the data libcompare/src/report/report_data.cc
+// The HTML report's page (docs/compare.md §10): reads the data libcompare/src/report/report_data.cc
 // encodes (its layout is described in report_data_internal.h) and draws the verdict, the module tree,
 // the chart and the table of one part (rank) at a time, and for several parts a rank x API heat map.
 // Plain DOM; every chart is Apache ECharts (inlined before this script).
@@ -324,6 +324,7 @@ function applyFilter() {
     if (shown[p.verdict[i]] && (!q || p.lowerNames[i].includes(q))) view[n++] = i;
   }
   state.view = view.subarray(0, n);
+  document.getElementById('viewport').scrollTop = 0;  // a new view starts at its top (selectRow then scrolls)
   document.getElementById('shown-count').textContent = n + ' of ' + p.verdict.length + ' rows';
   document.getElementById('rows').style.height = (n * ROW_HEIGHT) + 'px';
   renderRows();

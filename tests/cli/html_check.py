@@ -1,22 +1,37 @@
 """Checks a compare_report_*.html against the run's summary.json, without a browser (the browser test is
 html_report_browser_test.sh): self-contained (no element loads anything), one data part per compared
 pair with its rows and verdicts, and the links the run should have.
-Usage: html_check.py PAGE.html SUMMARY.json [first_diff] [first_cause] [flat_tree]"""
+Usage: html_check.py PAGE.html SUMMARY.json [first_diff] [first_cause] [flat_tree]
+       html_check.py PAGE.html SUMMARY.json recompute   (msprobe-dump recompute's page and summary)"""
 import json
 import re
 import sys
 
 
-def main(page_path, summary_path, *expect):
+def page_data(page_path):
+    """The page's data, after checking that nothing in the page loads anything."""
     page = open(page_path, encoding="utf-8").read()
-    summary = json.load(open(summary_path, encoding="utf-8"))
     # The markup outside the scripts (the inlined library's code holds "<img" in its strings).
     markup = re.sub(r"(<script\b[^>]*>).*?</script>", r"\1", page, flags=re.S)
     tags = re.findall(r"<(script|link|img|iframe|object|embed)\b([^>]*)>", markup)
     assert all(name == "script" for name, _ in tags), f"elements that load: {tags}"
     assert not any("src" in attrs for _, attrs in tags), f"a script with src: {tags}"
     assert "Content-Security-Policy" in page
-    data = json.loads(re.search(r'<script id="report-data" type="application/json">(.*?)</script>', page, re.S)[1])
+    return json.loads(re.search(r'<script id="report-data" type="application/json">(.*?)</script>', page, re.S)[1])
+
+
+def check_recompute(data, summary):
+    assert data["mode"] == "RECOMPUTE", data["mode"]
+    verdicts = [v for part in data["parts"] for v in part["verdict"]]
+    counts = summary["counts"]
+    assert [verdicts.count(v) for v in (0, 1, 2)] == [counts["ok"], counts["unsupported"], counts["exceeds"]], counts
+
+
+def main(page_path, summary_path, *expect):
+    data = page_data(page_path)
+    summary = json.load(open(summary_path, encoding="utf-8"))
+    if "recompute" in expect:
+        return check_recompute(data, summary)
     pairs = [p for p in summary["pairs"] if p["counts"]["rows"] > 0]
     assert len(data["parts"]) == len(pairs), (len(data["parts"]), len(pairs))
     for part, pair in zip(data["parts"], pairs):

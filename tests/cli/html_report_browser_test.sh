@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The HTML report in a real browser (docs/compare.md §13): Debian's Chromium, headless, driven by
+# The HTML report in a real browser (docs/compare.md §10): Debian's Chromium, headless, driven by
 # playwright-core (installed by the build's npm ci from report/package-lock.json), opens a two-rank
 # compare's page from disk and works it as an engineer would (tests/browser/report_page_check.js).
 # Any console error or request fails it. The screenshot is kept in ci-artifacts/ (MSPROBE_ARTIFACTS

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# msprobe-compare --html (docs/compare.md §13): the page is written for a plain compare, -da and
-# --attribute, holds every pair's rows and the run's links (html_check.py), and a missing or malformed
-# construct.json leaves the tree flat with a note instead of failing the compare.
+# --html (docs/compare.md §10): the page is written for a plain compare, -da, --attribute and
+# msprobe-dump recompute, holds every pair's rows and the run's links (html_check.py), and a missing or
+# malformed construct.json leaves the tree flat with a note instead of failing the compare.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/sample_dumps_lib.sh"
 command -v python3 >/dev/null || { echo "skipped: python3 not installed"; exit 77; }
@@ -32,6 +32,10 @@ recompute=$MSPROBE_ROOT/tests/data/recompute
 run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$TMP/attribute" --attribute --html
 expect_code 0 "compare --attribute --html"
 page_check "$TMP/attribute" first_cause
+
+run "$MSPROBE_BIN/msprobe-dump" recompute "$recompute/target_op/step0/rank0" -o "$TMP/recompute" --html
+expect_code 1 "recompute --html (an op exceeds its tolerance)"
+page_check "$TMP/recompute" recompute
 
 # construct.json malformed on rank0 and absent on rank1: the compare succeeds, the tree is flat.
 statistics_dumps "$TMP/bad_tree"

@@ -274,7 +274,6 @@ Result<PairOutcome> CompareRun::ComparePair(const ComparePairSpec& spec) const {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outcome.junit = SummarizePair(table, result.RowFile(), seconds,
                                 options_, &result);
-  if (options_.write_html) outcome.html_part = internal::MakeReportPart(result.label, spec.target_json, table);
   if (options_.write_xlsx && options_.diff_analyze) {
     outcome.pending_xlsx = PendingXlsx{0, stem + ".xlsx", std::move(table)};  // its pair is set by Record
   }
@@ -320,7 +319,8 @@ Status CompareRun::WriteOutputs(const ComparePairSpec& spec, const std::string& 
   tbb::parallel_invoke([&] { if (options_.write_csv) csv = WriteCsv(stem + ".csv", *table); },
                        [&] { if (xlsx_now) xlsx = WriteXlsx(stem + ".xlsx", *table); },
                        [&] { if (options_.write_json) json = WriteJson(stem + ".json", *table); },
-                       [&] { if (options_.diff_analyze) da = WriteCompareResultJson(da_json, *table, p2p, checks); });
+                       [&] { if (options_.diff_analyze) da = WriteCompareResultJson(da_json, *table, p2p, checks); },
+                       [&] { if (options_.write_html) outcome->html_part = internal::MakeReportPart(result->label, spec.target_json, *table); });
   MSP_RETURN_IF_ERROR(da);
   if (options_.diff_analyze) result->outputs.push_back(da_json);
   for (Result<std::vector<std::string>>* written : {&csv, &xlsx}) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 #include <iterator>
 
@@ -18,9 +19,14 @@ void AppendArray(const std::vector<T>& values, std::string* out, AppendOne appen
   out->push_back(']');
 }
 
+// Integers and numbers are formatted into a stack buffer by to_chars, then appended: a million-row
+// column is formatted several times faster than by fmt through a back_insert_iterator.
 template <class Int>
 void AppendInts(const std::vector<Int>& values, std::string* out) {
-  AppendArray(values, out, [out](Int v) { fmt::format_to(std::back_inserter(*out), "{}", v); });
+  AppendArray(values, out, [out](Int v) {
+    char digits[24];
+    out->append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+  });
 }
 
 }  // namespace
@@ -55,7 +61,8 @@ void AppendJsonNumber(double value, std::string* out) {
     *out += "null";
     return;
   }
-  fmt::format_to(std::back_inserter(*out), "{:.6g}", value);
+  char digits[32];
+  out->append(digits, std::to_chars(digits, digits + sizeof digits, value, std::chars_format::general, 6).ptr);
 }
 
 void AppendJsonArray(const std::vector<uint32_t>& values, std::string* out) { AppendInts(values, out); }

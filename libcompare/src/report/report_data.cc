@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
+#include <functional>
 #include <iterator>
 
-#include "msprobe/compare/output/json_writer.h"
 #include "report/json_text_internal.h"
 #include "report/module_tree_internal.h"
 
@@ -46,6 +46,31 @@ void AppendMetric(const ReportMetricColumn& column, std::string* out) {
   *out += '}';
 }
 
+using Member = std::function<void(std::string*)>;
+
+template <class Values>
+Member ArrayMember(const char* key, const Values& values) {
+  return [key, &values](std::string* out) {
+    AppendKey(key, out);
+    AppendJsonArray(values, out);
+  };
+}
+
+// Writes `open member,member,... close`. Members are formatted side by side (a million-row column
+// takes a while to format), each into its own text, then joined in order.
+void AppendJoined(const std::vector<Member>& members, char open, char close, std::string* out) {
+  std::vector<std::string> texts(members.size());
+  tbb::parallel_for(size_t{0}, members.size(), [&](size_t i) { members[i](&texts[i]); });
+  *out += open;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    if (i) *out += ',';
+    *out += texts[i];
+  }
+  *out += close;
+}
+
+void AppendObject(const std::vector<Member>& members, std::string* out) { AppendJoined(members, '{', '}', out); }
+
 void AppendPart(const ReportPart& part, std::string* out) {
   const ModuleTree tree = BuildModuleTree(part.apis(), part.construct_json());
   std::vector<uint32_t> whole, bench_rows, bench_names;
@@ -56,58 +81,42 @@ void AppendPart(const ReportPart& part, std::string* out) {
     bench_rows.push_back(row);
     bench_names.push_back(name);
   }
-  *out += '{';
-  AppendKey("label", out);
-  AppendJsonString(part.label(), out);
-  *out += ',';
-  AppendKey("strings", out);
-  AppendJsonArray(part.strings().strings(), out);
-  *out += ",\"tree\":{";
-  AppendKey("names", out);
-  AppendJsonArray(tree.names, out);
-  *out += ',';
-  AppendKey("parents", out);
-  AppendJsonArray(tree.parents, out);
-  *out += ',';
-  AppendKey("note", out);
-  AppendJsonString(tree.note, out);
-  *out += '}';
-  const auto column = [out](const char* key, const auto& values) {
-    *out += ',';
-    AppendKey(key, out);
-    AppendJsonArray(values, out);
-  };
-  column("api", part.api_of_row());
-  column("tail", part.tails());
-  column("wholeNames", whole);
-  column("benchRows", bench_rows);
-  column("benchNames", bench_names);
-  column("dtype", part.dtypes());
-  column("shape", part.shapes());
-  column("err", part.err_messages());
-  column("verdict", part.verdicts());
-  column("main", part.main_metric());
-  *out += ",\"metrics\":[";
-  for (size_t i = 0; i < part.metrics().size(); ++i) {
-    if (i) *out += ',';
-    AppendMetric(part.metrics()[i], out);
+  std::vector<Member> metrics;
+  for (const ReportMetricColumn& column : part.metrics()) {
+    metrics.push_back([&column](std::string* o) { AppendMetric(column, o); });
   }
-  *out += "]}";
-}
-
-const char* MainMetricLabel(CompareMode mode) {
-  switch (mode) {
-    case CompareMode::kTensor: return "1 - Cosine";
-    case CompareMode::kSummary: return "|NormRelativeErr|";
-    case CompareMode::kMd5: break;
-  }
-  return "";
+  AppendObject(
+      {[&](std::string* o) {
+         AppendKey("label", o);
+         AppendJsonString(part.label(), o);
+       },
+       ArrayMember("strings", part.strings().strings()),
+       [&](std::string* o) {
+         AppendKey("tree", o);
+         AppendObject({ArrayMember("names", tree.names), ArrayMember("parents", tree.parents),
+                       [&](std::string* n) {
+                         AppendKey("note", n);
+                         AppendJsonString(tree.note, n);
+                       }},
+                      o);
+       },
+       ArrayMember("api", part.api_of_row()), ArrayMember("tail", part.tails()), ArrayMember("wholeNames", whole),
+       ArrayMember("benchRows", bench_rows), ArrayMember("benchNames", bench_names), ArrayMember("dtype", part.dtypes()),
+       ArrayMember("shape", part.shapes()), ArrayMember("err", part.err_messages()),
+       ArrayMember("verdict", part.verdicts()), ArrayMember("main", part.main_metric()),
+       [&](std::string* o) {
+         AppendKey("metrics", o);
+         AppendJoined(metrics, '[', ']', o);
+       }},
+      out);
 }
 
 }  // namespace
 
 void AppendReportData(const std::vector<ReportPart>& parts, const HtmlReportMeta& meta, std::string* out) {
-  const CompareMode mode = parts.empty() ? CompareMode::kSummary : parts.front().mode();
+  // Every part of a run is of the same kind.
+  const std::string kind = parts.empty() ? "" : parts.front().kind();
+  const std::string main_metric = parts.empty() ? "" : parts.front().main_metric_label();
   // Parts are encoded side by side (construct.json read, numbers formatted), then joined in order.
   std::vector<std::string> encoded(parts.size());
   tbb::parallel_for(size_t{0}, parts.size(), [&](size_t i) { AppendPart(parts[i], &encoded[i]); });
@@ -116,10 +125,10 @@ void AppendReportData(const std::vector<ReportPart>& parts, const HtmlReportMeta
   AppendJsonString(meta.title, out);
   *out += ',';
   AppendKey("mode", out);
-  AppendJsonString(DumpModeName(mode), out);
+  AppendJsonString(kind, out);
   *out += ',';
   AppendKey("mainMetric", out);
-  AppendJsonString(MainMetricLabel(mode), out);
+  AppendJsonString(main_metric, out);
   *out += ',';
   AppendKey("firstDiff", out);
   AppendLink(meta.first_diff, out);

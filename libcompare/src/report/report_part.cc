@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "msprobe/compare/output/json_writer.h"
 #include "msprobe/compare/output/summary_report.h"
 
 namespace msprobe::compare {
@@ -21,15 +22,26 @@ bool ParsePercent(std::string_view text, double* value) {
 
 }  // namespace
 
-ReportPart::ReportPart(std::string label, CompareMode mode, std::string construct_json)
-    : label_(std::move(label)), mode_(mode), construct_json_(std::move(construct_json)) {
-  for (std::string& name : MetricColumnNames(mode)) metrics_.push_back({std::move(name), false, {}, {}});
+ReportColumns CompareReportColumns(CompareMode mode) {
+  const char* main = mode == CompareMode::kTensor ? "1 - Cosine" : mode == CompareMode::kSummary ? "|NormRelativeErr|" : "";
+  return {DumpModeName(mode), MetricColumnNames(mode), main};
 }
 
-uint32_t ReportPart::ApiIndex(const std::string& api) {
-  auto [it, added] = api_index_.try_emplace(api, static_cast<uint32_t>(apis_.size()));
-  if (added) apis_.push_back(api);
-  return it->second;
+ReportPart::ReportPart(std::string label, ReportColumns columns, std::string construct_json)
+    : label_(std::move(label)), kind_(std::move(columns.kind)), main_metric_label_(std::move(columns.main_metric)),
+      construct_json_(std::move(construct_json)) {
+  for (std::string& name : columns.metrics) metrics_.push_back({std::move(name), false, {}, {}});
+}
+
+ReportPart::ReportPart(std::string label, CompareMode mode, std::string construct_json)
+    : ReportPart(std::move(label), CompareReportColumns(mode), std::move(construct_json)) {
+  mode_ = mode;
+}
+
+uint32_t ReportPart::ApiIndex(std::string_view api) {
+  // An API's rows come one after another: most rows need no lookup.
+  if (last_api_ >= apis_.strings().size() || apis_.strings()[last_api_] != api) last_api_ = apis_.Intern(api);
+  return last_api_;
 }
 
 void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
@@ -45,23 +57,26 @@ void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
   c.values.push_back(value);
 }
 
-void ReportPart::AddRow(const ResultRow& row) {
+void ReportPart::AddRow(const ReportRow& row) {
   const auto index = static_cast<uint32_t>(verdicts_.size());
-  const uint32_t api = ApiIndex(row.api);
-  api_of_row_.push_back(api);
+  api_of_row_.push_back(ApiIndex(row.api));
   const bool prefixed = !row.api.empty() && row.npu_name.starts_with(row.api);
-  tails_.push_back(strings_.Intern(prefixed ? std::string_view(row.npu_name).substr(row.api.size()) : row.npu_name));
+  tails_.push_back(strings_.Intern(prefixed ? row.npu_name.substr(row.api.size()) : row.npu_name));
   whole_names_.push_back(prefixed ? 0 : 1);
   if (row.bench_name != row.npu_name) bench_names_.emplace_back(index, strings_.Intern(row.bench_name));
-  dtypes_.push_back(strings_.Intern(row.npu_dtype));
-  shapes_.push_back(strings_.Intern(row.npu_shape));
-  err_messages_.push_back(strings_.Intern(ErrMessageText(row, ResultLayout::kCompare)));
-  verdicts_.push_back(static_cast<uint8_t>(row.result));  // 0 pass, 1 warning, 2 error
-  const std::optional<double> main = MainMetric(row, mode_);
-  main_metric_.push_back(!main ? kNoValue : mode_ == CompareMode::kTensor ? 1 - *main : std::abs(*main));
-  for (size_t i = 0; i < metrics_.size(); ++i) {
-    AddMetric(i, i < row.metrics.size() ? row.metrics[i] : Cell::NA(), index);
-  }
+  dtypes_.push_back(strings_.Intern(row.dtype));
+  shapes_.push_back(strings_.Intern(row.shape));
+  err_messages_.push_back(strings_.Intern(row.err_message));
+  verdicts_.push_back(static_cast<uint8_t>(row.verdict));  // 0 pass, 1 warning, 2 error
+  main_metric_.push_back(row.main_metric);
+  for (size_t i = 0; i < metrics_.size(); ++i) AddMetric(i, i < row.metrics.size() ? row.metrics[i] : Cell::NA(), index);
+}
+
+void ReportPart::AddRow(const ResultRow& row) {
+  const std::optional<double> main = MainMetric(row, *mode_);
+  const std::string err = ErrMessageText(row, ResultLayout::kCompare);
+  AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result,
+                   !main ? kNoValue : *mode_ == CompareMode::kTensor ? 1 - *main : std::abs(*main), row.metrics});
 }
 
 }  // namespace msprobe::compare

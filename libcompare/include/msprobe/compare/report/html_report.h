@@ -1,4 +1,4 @@
-// compare_report_{ts}.html (docs/compare.md §13): one self-contained page of a compare run, with the
+// compare_report_{ts}.html (docs/compare.md §10): one self-contained page of a compare run, with the
 // charting library, its script, style and data inline, so it opens from disk on an air-gapped machine.
 //
 // Built incrementally: a ReportPart per compared pair, filled row by row, then handed to the

@@ -5,8 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,16 +26,38 @@ struct ReportMetricColumn {
   std::vector<std::pair<uint32_t, uint32_t>> texts;
 };
 
+// What the page calls a part's rows: the kind of run ("ALL", "SUMMARY", "MD5" as compared, or
+// "RECOMPUTE"), its metric columns, and the label of the main metric it charts ("" for none).
+struct ReportColumns {
+  std::string kind;
+  std::vector<std::string> metrics;
+  std::string main_metric;
+};
+// A compare's: msprobe's metric columns of the mode; 1 - Cosine or |NormRelativeErr| (docs/compare.md §5.3).
+ReportColumns CompareReportColumns(CompareMode mode);
+
+// One row as the page shows it, whatever made it (a compare's ResultRow, a recompute's call).
+struct ReportRow {
+  std::string_view npu_name, bench_name, api, dtype, shape, err_message;
+  Verdict verdict = Verdict::kPass;
+  double main_metric = 0;  // as charted; NaN: none
+  std::span<const Cell> metrics;  // in ReportColumns::metrics order
+};
+
 class ReportPart {
  public:
   // `label` names the pair on the page ("rank0"); `construct_json` is the module tree beside its
   // target dump.json ("" or a missing file: the page lists its APIs flat).
+  ReportPart(std::string label, ReportColumns columns, std::string construct_json);
+  // A compare's part, whose ResultRows are added as they are.
   ReportPart(std::string label, CompareMode mode, std::string construct_json);
 
-  void AddRow(const ResultRow& row);
+  void AddRow(const ReportRow& row);
+  void AddRow(const ResultRow& row);  // only for a compare's part
 
   const std::string& label() const { return label_; }
-  CompareMode mode() const { return mode_; }
+  const std::string& kind() const { return kind_; }
+  const std::string& main_metric_label() const { return main_metric_label_; }
   const std::string& construct_json() const { return construct_json_; }
   size_t rows() const { return verdicts_.size(); }
   const StringPool& strings() const { return strings_; }
@@ -43,28 +66,28 @@ class ReportPart {
   const std::vector<uint32_t>& api_of_row() const { return api_of_row_; }
   const std::vector<uint32_t>& tails() const { return tails_; }
   const std::vector<uint8_t>& whole_names() const { return whole_names_; }  // 1: tails() holds the whole name
-  const std::vector<std::string>& apis() const { return apis_; }
+  const std::vector<std::string>& apis() const { return apis_.strings(); }
   // Rows whose Bench Name differs from the NPU name (unmatched rows' "N/A", mapped names).
   const std::vector<std::pair<uint32_t, uint32_t>>& bench_names() const { return bench_names_; }
   const std::vector<uint32_t>& dtypes() const { return dtypes_; }
   const std::vector<uint32_t>& shapes() const { return shapes_; }
   const std::vector<uint32_t>& err_messages() const { return err_messages_; }
   const std::vector<uint8_t>& verdicts() const { return verdicts_; }
-  // The main metric (docs/compare.md §5.4) as plotted: 1 - Cosine, or |NormRelativeErr| as a
-  // fraction; NaN where the row has none.
+  // The main metric as charted (for a compare: 1 - Cosine, or |NormRelativeErr| as a fraction); NaN
+  // where the row has none.
   const std::vector<double>& main_metric() const { return main_metric_; }
   const std::vector<ReportMetricColumn>& metrics() const { return metrics_; }
 
  private:
-  uint32_t ApiIndex(const std::string& api);
+  uint32_t ApiIndex(std::string_view api);
   void AddMetric(size_t column, const Cell& cell, uint32_t row);
 
-  std::string label_;
-  CompareMode mode_;
+  std::string label_, kind_, main_metric_label_;
+  std::optional<CompareMode> mode_;  // a compare's part
   std::string construct_json_;
   StringPool strings_;
-  std::vector<std::string> apis_;
-  std::unordered_map<std::string, uint32_t> api_index_;
+  StringPool apis_;
+  uint32_t last_api_ = 0;  // the API of the row added last
   std::vector<uint32_t> api_of_row_, tails_, dtypes_, shapes_, err_messages_;
   std::vector<uint8_t> whole_names_, verdicts_;
   std::vector<std::pair<uint32_t, uint32_t>> bench_names_;
