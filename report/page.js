@@ -245,8 +245,8 @@ function renderHeatmap() {
   });
   let apis = [...worst.keys()];
   if (apis.length > HEATMAP_APIS) {
-    const peak = name => Math.max(...worst.get(name).map(v => (v === null ? -1 : v)));
-    const keep = new Set([...apis].sort((a, b) => peak(b) - peak(a)).slice(0, HEATMAP_APIS));
+    const peak = new Map(apis.map(name => [name, Math.max(...worst.get(name).map(v => (v === null ? -1 : v)))]));
+    const keep = new Set([...apis].sort((a, b) => peak.get(b) - peak.get(a)).slice(0, HEATMAP_APIS));
     apis = apis.filter(a => keep.has(a));
   }
   const cells = [];

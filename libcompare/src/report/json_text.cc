@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <iterator>
 
@@ -27,6 +29,17 @@ void AppendInts(const std::vector<Int>& values, std::string* out) {
     char digits[24];
     out->append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
   });
+}
+
+// 10^0 .. 10^kMaxPow10, each correctly rounded (exact up to 10^22).
+constexpr int kMaxPow10 = 300;
+double Pow10(int k) {
+  static const std::array<double, kMaxPow10 + 1> table = [] {
+    std::array<double, kMaxPow10 + 1> t{};
+    for (int i = 0; i <= kMaxPow10; ++i) t[i] = std::strtod(("1e" + std::to_string(i)).c_str(), nullptr);
+    return t;
+  }();
+  return table[k];
 }
 
 }  // namespace
@@ -61,8 +74,38 @@ void AppendJsonNumber(double value, std::string* out) {
     *out += "null";
     return;
   }
-  char digits[32];
-  out->append(digits, std::to_chars(digits, digits + sizeof digits, value, std::chars_format::general, 6).ptr);
+  if (value == 0) {
+    out->push_back('0');
+    return;
+  }
+  if (value < 0) {
+    out->push_back('-');
+    value = -value;
+  }
+  // As a 6-digit integer and a power of ten, "123457e-8" (a JSON number): integer arithmetic formats a
+  // million-row column several times faster than %g. The last digit may differ from %g's on a tie.
+  int exponent = static_cast<int>(std::floor(std::log10(value))) - 5;
+  if (exponent < -kMaxPow10 || exponent > kMaxPow10) {  // beyond the table: subnormals, near DBL_MAX
+    char digits[32];
+    out->append(digits, std::to_chars(digits, digits + sizeof digits, value, std::chars_format::general, 6).ptr);
+    return;
+  }
+  const double scaled = exponent >= 0 ? value / Pow10(exponent) : value * Pow10(-exponent);
+  auto mantissa = static_cast<int64_t>(std::llround(scaled));
+  if (mantissa >= 1000000) {  // log10 rounded down across a power of ten
+    mantissa = (mantissa + 5) / 10;
+    ++exponent;
+  }
+  while (mantissa % 10 == 0) {
+    mantissa /= 10;
+    ++exponent;
+  }
+  char digits[24];
+  out->append(digits, std::to_chars(digits, digits + sizeof digits, mantissa).ptr);
+  if (exponent != 0) {
+    out->push_back('e');
+    out->append(digits, std::to_chars(digits, digits + sizeof digits, exponent).ptr);
+  }
 }
 
 void AppendJsonArray(const std::vector<uint32_t>& values, std::string* out) { AppendInts(values, out); }

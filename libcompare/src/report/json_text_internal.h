@@ -11,8 +11,8 @@
 namespace msprobe::compare::internal {
 
 void AppendJsonString(std::string_view text, std::string* out);
-// Six significant digits, as the page shows them (the csv and xlsx keep every digit); NaN and
-// infinities, which JSON has not, as null.
+// Six significant digits, as the page shows them (the csv and xlsx keep every digit), written as a
+// mantissa and exponent ("123457e-8"); NaN and infinities, which JSON has not, as null.
 void AppendJsonNumber(double value, std::string* out);
 
 // [a,b,c] of numbers or strings.

@@ -52,6 +52,7 @@ void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
   } else if (cell.is_text() && ParsePercent(cell.text(), &value)) {
     c.percent = true;
   } else {
+    value = kNoValue;  // ParsePercent may have read a prefix of a text that is not a percentage
     c.texts.emplace_back(row, strings_.Intern(cell.is_text() ? cell.text() : cell.ToPython()));
   }
   c.values.push_back(value);

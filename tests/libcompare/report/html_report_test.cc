@@ -176,5 +176,24 @@ TEST(HtmlReportTest, BadConstructJsonLeavesTheTreeFlatWithANote) {
             std::string::npos);
 }
 
+TEST(HtmlReportTest, NumbersKeepSixSignificantDigits) {
+  TempDir dir;
+  const std::vector<double> values = {0.5, -12.5, 0.00123456789, 123456789.0, 9.999996, 1e-300, 4.9e-324, 1.7e308,
+                                      -0.999999, 1.0, 100.0, 0.1 + 0.2};
+  ResultTable table;
+  table.mode = CompareMode::kSummary;
+  for (double v : values) table.rows.push_back(Row("Functional.a.0.forward", ".input.0", Verdict::kPass, {Cell::Float(v)}));
+  ASSERT_TRUE(WriteHtmlReport(dir.Path("r.html"), table, "", {}).ok());
+  const std::string page = testing::ReadFile(dir.Path("r.html"));
+  const json shown = PageData(page)["parts"][0]["metrics"][kMaxDiff]["values"];
+  ASSERT_EQ(shown.size(), values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_NEAR(shown[i].get<double>(), values[i], std::abs(values[i]) * 5e-6) << i;
+  }
+  EXPECT_EQ(shown[0].dump(), "0.5");
+  EXPECT_NE(page.find("[5e-1,-125e-1,"), std::string::npos) << "mantissa and exponent, shortest";
+  EXPECT_NE(page.find(",1,1e2,3e-1]"), std::string::npos) << "0.1 + 0.2 rounds to 0.3";
+}
+
 }  // namespace
 }  // namespace msprobe::compare
