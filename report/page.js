@@ -27,24 +27,29 @@ function formatValue(v) {
 // A part's columns made ready for the page, built the first time the part is shown.
 function preparePart(p) {
   if (p.ready) return p;
-  const n = p.verdict.length;
-  const names = new Array(n);
+  // Names are joined when shown (the table draws only the rows in view), not a million at load.
   const whole = new Set(p.wholeNames);
-  for (let i = 0; i < n; i++) names[i] = whole.has(i) ? p.strings[p.tail[i]] : p.tree.names[p.api[i]] + p.strings[p.tail[i]];
-  p.names = names;
+  p.name = i => (whole.has(i) ? p.strings[p.tail[i]] : p.tree.names[p.api[i]] + p.strings[p.tail[i]]);
   p.lowerNames = null;  // made on the first name filter
   p.bench = new Map(p.benchRows.map((r, k) => [r, p.strings[p.benchNames[k]]]));
   for (const m of p.metrics) {
-    m.numbers = Float64Array.from(m.values, v => (v === null ? NaN : v));
+    m.numbers = numbers(m.values);
     m.text = new Map(m.textRows.map((r, k) => [r, p.strings[m.texts[k]]]));
   }
-  p.main = Float64Array.from(p.main, v => (v === null ? NaN : v));
+  p.main = numbers(p.main);
   prepareTree(p);
   p.ready = true;
   return p;
 }
 
-function benchName(p, i) { return p.bench.has(i) ? p.bench.get(i) : p.names[i]; }
+// A column of numbers, null (none) as NaN.
+function numbers(values) {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = values[i] === null ? NaN : values[i];
+  return out;
+}
+
+function benchName(p, i) { return p.bench.has(i) ? p.bench.get(i) : p.name(i); }
 function metricText(p, m, i) {
   if (m.text.has(i)) return m.text.get(i);
   return formatValue(m.numbers[i]) + (m.percent ? '%' : '');
@@ -88,7 +93,7 @@ function rowLink(id, label, link) {
   const p = preparePart(DATA.parts[link[0]]);
   const where = p.label ? p.label + ' row ' + link[1] : 'row ' + link[1];
   return el('div', {id}, label + ': ',
-            el('a', {onclick: () => selectRow(link[0], link[1]), title: 'show the row'}, p.names[link[1]]), ' (' + where + ')');
+            el('a', {onclick: () => selectRow(link[0], link[1]), title: 'show the row'}, p.name(link[1])), ' (' + where + ')');
 }
 
 function renderHeader() {
@@ -202,28 +207,36 @@ function renderChart(p) {
     const y = v === Infinity ? ceiling : log && v <= 0 ? floor : v;
     (p.verdict[i] === 2 ? errors : normal).push(i, y);
   }
-  const series = (name, data, color) => ({
-    name, type: 'scatter', large: true, largeThreshold: 5000, symbolSize: 3, itemStyle: {color},
-    dimensions: ['row', 'value'], data: new Float64Array(data), animation: false});
+  // The rows as a line sampled to the largest value per pixel (a million rows are a thousand pixels
+  // wide, and the worst row of each is what must show); error rows again as points of their own.
+  const points = (name, data, color) => ({name, type: 'scatter', large: true, largeThreshold: 5000, symbolSize: 4,
+    itemStyle: {color}, progressive: 0, dimensions: ['row', 'value'], data: new Float64Array(data)});
   chart = chart || echarts.init(box, null, {renderer: 'canvas'});
   chart.setOption({
     animation: false,
     title: {text: DATA.mainMetric + (log ? ' (log scale; zeros at the bottom)' : ''), textStyle: {fontSize: 12}},
     grid: {left: 60, right: 20, top: 30, bottom: 50},
-    tooltip: {trigger: 'item', formatter: q => rowSummary(p, q.value[0])},
+    tooltip: {trigger: 'axis', formatter: q => rowSummary(p, q[0].value[0])},
     legend: {right: 10, top: 0},
     xAxis: {type: 'value', name: 'row', min: 0, max: Math.max(p.main.length - 1, 1)},
     yAxis: {type: log ? 'log' : 'value', min: log ? floor : undefined},
     dataZoom: [{type: 'inside', xAxisIndex: 0}, {type: 'slider', xAxisIndex: 0, height: 18, bottom: 6}],
-    series: [series('rows', normal, '#5c7cfa'), series('error rows', errors, '#c62828')],
+    series: [{name: 'rows', type: 'line', sampling: 'max', showSymbol: false, lineStyle: {width: 1, color: '#5c7cfa'},
+              itemStyle: {color: '#5c7cfa'}, dimensions: ['row', 'value'], data: new Float64Array(normal)},
+             points('error rows', errors, '#c62828')],
   }, true);
-  chart.off('click');
-  chart.on('click', q => selectRow(state.part, q.value[0]));
+  // A click anywhere on the plot selects the row under it.
+  chart.getZr().off('click');
+  chart.getZr().on('click', e => {
+    const [x] = chart.convertFromPixel({seriesIndex: 0}, [e.offsetX, e.offsetY]);
+    const row = Math.round(x);
+    if (row >= 0 && row < p.main.length) selectRow(state.part, row);
+  });
 }
 
 function rowSummary(p, i) {
   const d = document.createElement('div');  // textContent, then read back: the name escaped for the tooltip's HTML
-  d.textContent = 'row ' + i + ': ' + p.names[i] + ' — ' + VERDICTS[p.verdict[i]] + ', ' + DATA.mainMetric + ' ' + formatValue(p.main[i]);
+  d.textContent = 'row ' + i + ': ' + p.name(i) + ' — ' + VERDICTS[p.verdict[i]] + ', ' + DATA.mainMetric + ' ' + formatValue(p.main[i]);
   return d.innerHTML;
 }
 
@@ -283,7 +296,7 @@ function renderHeatmap() {
 function tableColumns(p) {
   const columns = [
     {name: '#', width: 70, text: i => String(i), number: i => i},
-    {name: 'NPU Name', width: 360, text: i => p.names[i]},
+    {name: 'NPU Name', width: 360, text: i => p.name(i)},
     {name: 'Bench Name', width: 200, text: i => benchName(p, i)},
     {name: 'NPU Dtype', width: 110, text: i => p.strings[p.dtype[i]]},
     {name: 'NPU Tensor Shape', width: 130, text: i => p.strings[p.shape[i]]},
@@ -317,7 +330,7 @@ function applyFilter() {
   const p = DATA.parts[state.part];
   const shown = VERDICTS.map(v => document.getElementById('show-' + v).checked);
   const q = document.getElementById('name-filter').value.trim().toLowerCase();
-  if (q && !p.lowerNames) p.lowerNames = p.names.map(s => s.toLowerCase());
+  if (q && !p.lowerNames) p.lowerNames = Array.from(p.verdict, (_, i) => p.name(i).toLowerCase());
   const view = new Uint32Array(state.order.length);
   let n = 0;
   for (const i of state.order) {
