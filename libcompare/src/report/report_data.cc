@@ -61,6 +61,9 @@ Member ArrayMember(const char* key, const Values& values) {
 void AppendJoined(const std::vector<Member>& members, char open, char close, std::string* out) {
   std::vector<std::string> texts(members.size());
   tbb::parallel_for(size_t{0}, members.size(), [&](size_t i) { members[i](&texts[i]); });
+  size_t size = out->size() + texts.size() + 2;
+  for (const std::string& text : texts) size += text.size();
+  out->reserve(size);  // one copy of each member, not one per doubling of `out`
   *out += open;
   for (size_t i = 0; i < texts.size(); ++i) {
     if (i) *out += ',';
@@ -135,6 +138,9 @@ void AppendReportData(const std::vector<ReportPart>& parts, const HtmlReportMeta
   *out += ',';
   AppendKey("firstCause", out);
   AppendLink(meta.first_cause, out);
+  size_t size = out->size() + encoded.size() + 16;
+  for (const std::string& text : encoded) size += text.size();
+  out->reserve(size);
   *out += ",\"parts\":[";
   for (size_t i = 0; i < encoded.size(); ++i) {
     if (i) *out += ',';

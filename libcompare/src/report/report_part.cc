@@ -38,12 +38,6 @@ ReportPart::ReportPart(std::string label, CompareMode mode, std::string construc
   mode_ = mode;
 }
 
-uint32_t ReportPart::ApiIndex(std::string_view api) {
-  // An API's rows come one after another: most rows need no lookup.
-  if (last_api_ >= apis_.strings().size() || apis_.strings()[last_api_] != api) last_api_ = apis_.Intern(api);
-  return last_api_;
-}
-
 void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
   ReportMetricColumn& c = metrics_[column];
   double value = kNoValue;
@@ -60,14 +54,14 @@ void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
 
 void ReportPart::AddRow(const ReportRow& row) {
   const auto index = static_cast<uint32_t>(verdicts_.size());
-  api_of_row_.push_back(ApiIndex(row.api));
+  api_of_row_.push_back(apis_.Intern(row.api, &last_api_));  // an API's rows are consecutive
   const bool prefixed = !row.api.empty() && row.npu_name.starts_with(row.api);
   tails_.push_back(strings_.Intern(prefixed ? row.npu_name.substr(row.api.size()) : row.npu_name));
   whole_names_.push_back(prefixed ? 0 : 1);
   if (row.bench_name != row.npu_name) bench_names_.emplace_back(index, strings_.Intern(row.bench_name));
-  dtypes_.push_back(strings_.Intern(row.dtype));
-  shapes_.push_back(strings_.Intern(row.shape));
-  err_messages_.push_back(strings_.Intern(row.err_message));
+  dtypes_.push_back(strings_.Intern(row.dtype, &last_dtype_));
+  shapes_.push_back(strings_.Intern(row.shape, &last_shape_));
+  err_messages_.push_back(strings_.Intern(row.err_message, &last_err_));
   verdicts_.push_back(static_cast<uint8_t>(row.verdict));  // 0 pass, 1 warning, 2 error
   main_metric_.push_back(row.main_metric);
   for (size_t i = 0; i < metrics_.size(); ++i) AddMetric(i, i < row.metrics.size() ? row.metrics[i] : Cell::NA(), index);

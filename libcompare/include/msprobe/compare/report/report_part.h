@@ -79,7 +79,6 @@ class ReportPart {
   const std::vector<ReportMetricColumn>& metrics() const { return metrics_; }
 
  private:
-  uint32_t ApiIndex(std::string_view api);
   void AddMetric(size_t column, const Cell& cell, uint32_t row);
 
   std::string label_, kind_, main_metric_label_;
@@ -87,7 +86,8 @@ class ReportPart {
   std::string construct_json_;
   StringPool strings_;
   StringPool apis_;
-  uint32_t last_api_ = 0;  // the API of the row added last
+  // The index each column gave the row added last (StringPool::Intern's `last`).
+  uint32_t last_api_ = 0, last_dtype_ = 0, last_shape_ = 0, last_err_ = 0;
   std::vector<uint32_t> api_of_row_, tails_, dtypes_, shapes_, err_messages_;
   std::vector<uint8_t> whole_names_, verdicts_;
   std::vector<std::pair<uint32_t, uint32_t>> bench_names_;

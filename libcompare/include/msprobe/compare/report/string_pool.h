@@ -14,6 +14,12 @@ class StringPool {
  public:
   // The index of `text`, added on first sight.
   uint32_t Intern(std::string_view text);
+  // The same, trying `*last` first and setting it: a column whose rows repeat the previous row's text
+  // (a dtype, a shape, an empty message) then needs no lookup.
+  uint32_t Intern(std::string_view text, uint32_t* last) {
+    if (*last >= strings_.size() || strings_[*last] != text) *last = Intern(text);
+    return *last;
+  }
   const std::vector<std::string>& strings() const { return strings_; }
 
  private:
