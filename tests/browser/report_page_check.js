@@ -67,8 +67,11 @@ async function main() {
     await page.fill('#search', first.api);
     await page.locator('#search-results div', {hasText: first.api}).first().waitFor();
 
-    // The chart (and, for several ranks, the heat map) drawn.
+    // The chart (and, for several ranks, the heat map) drawn; a hover on it names a row.
     assert.ok(await page.locator('#chart canvas').count() > 0, 'the chart is drawn');
+    const plot = await page.locator('#chart').boundingBox();
+    await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
+    await page.waitForFunction(() => [...document.querySelectorAll('#chart div')].some(d => /^row \d+: /.test(d.innerText)));
     if (summary.pairs.length > 1) assert.ok(await page.locator('#heatmap canvas').count() > 0, 'the heat map is drawn');
     await page.screenshot({path: screenshot, fullPage: true});
   } finally {
