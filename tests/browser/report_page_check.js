@@ -1,6 +1,6 @@
 // Opens a compare_report_*.html in Debian's Chromium, headless and offline, and checks what an
 // engineer would do with it: the first error named in the header, the tree expanded to it, the table
-// filtered by name and by verdict, the tree searched. Fails on any console error, page error, or
+// filtered by name and by verdict, the tree searched, the chart hovered. Fails on any console error, page error, or
 // request for anything but the page itself. Usage (tests/cli/html_report_browser_test.sh runs it):
 //   node report_page_check.js PAGE.html SUMMARY.json SCREENSHOT.png
 'use strict';
