@@ -1,7 +1,8 @@
 // The HTML report's data: every part's columns as one JSON object, columnar (an array per column,
 // numbers as numbers, repeated texts as indices into the part's "strings"), read by report/page.js.
 //
-//   {"title", "mode": "ALL"|"SUMMARY"|"MD5", "mainMetric": "1 - Cosine"|"|NormRelativeErr|"|"",
+//   {"title", "mode": the parts' ReportColumns::kind ("ALL", "SUMMARY", "MD5", "RECOMPUTE"),
+//    "mainMetric": its main_metric ("1 - Cosine", "|NormRelativeErr|", "" for none, …),
 //    "firstDiff": [part, row] | null, "firstCause": [part, row] | null,
 //    "parts": [{"label", "strings": [...],
 //               "tree": {"names", "parents", "note"},   nodes 0..n-1 are the part's APIs
@@ -12,6 +13,7 @@
 //               "verdict": per row, 0 pass, 1 warning, 2 error
 //               "main": per row, the main metric as charted (null: none)
 //               "metrics": [{"name", "percent", "values", "textRows", "texts"}]}]}
+// Numbers have 6 significant digits, as mantissa and exponent ("123457e-8"); null is none.
 #pragma once
 
 #include <string>
