@@ -7,6 +7,9 @@
 const DATA = JSON.parse(document.getElementById('report-data').textContent);
 const VERDICTS = ['pass', 'warning', 'error'];
 const ROW_HEIGHT = 22;
+// Browsers cap an element's height (Chromium at about 33 million px, Firefox at about 18): a longer
+// table scrolls through a spacer of at most this height, each pixel of it standing for several.
+const MAX_SCROLL_PX = 15e6;
 const CHILDREN_SHOWN = 500;   // a flat tree of 250,000 APIs is shown a window at a time
 const HEATMAP_APIS = 400;     // the heat map's columns: the worst APIs, in execution order
 
@@ -339,19 +342,26 @@ function applyFilter() {
   state.view = view.subarray(0, n);
   document.getElementById('viewport').scrollTop = 0;  // a new view starts at its top (selectRow then scrolls)
   document.getElementById('shown-count').textContent = n + ' of ' + p.verdict.length + ' rows';
-  document.getElementById('rows').style.height = (n * ROW_HEIGHT) + 'px';
+  document.getElementById('rows').style.height = Math.min(n * ROW_HEIGHT, MAX_SCROLL_PX) + 'px';
   renderRows();
+}
+
+// Rows' pixels per pixel scrolled: 1 unless the table is taller than MAX_SCROLL_PX.
+function scrollScale(viewport) {
+  const full = state.view.length * ROW_HEIGHT, shown = Math.min(full, MAX_SCROLL_PX);
+  return full > shown ? (full - viewport.clientHeight) / (shown - viewport.clientHeight) : 1;
 }
 
 function renderRows() {
   const p = DATA.parts[state.part], viewport = document.getElementById('viewport');
-  const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_HEIGHT) - 5);
+  const offset = viewport.scrollTop * scrollScale(viewport);  // the rows' pixel at the top of the view
+  const first = Math.max(0, Math.floor(offset / ROW_HEIGHT) - 5);
   const last = Math.min(state.view.length, first + Math.ceil(viewport.clientHeight / ROW_HEIGHT) + 10);
   const rows = [];
   for (let r = first; r < last; r++) {
     const i = state.view[r];
     const row = el('div', {class: 'row ' + VERDICTS[p.verdict[i]] + (i === state.selectedRow ? ' selected' : ''), 'data-row': i});
-    row.style.top = (r * ROW_HEIGHT) + 'px';
+    row.style.top = (viewport.scrollTop + r * ROW_HEIGHT - offset) + 'px';
     for (const c of state.columns) {
       const cell = el('div', {title: c.text(i)}, c.text(i));
       cell.style.setProperty('--w', c.width + 'px');
@@ -408,7 +418,7 @@ function selectRow(part, row, {fromTree = false} = {}) {
     r = state.view.indexOf(row);
   }
   const viewport = document.getElementById('viewport');
-  viewport.scrollTop = Math.max(0, r * ROW_HEIGHT - viewport.clientHeight / 2);
+  viewport.scrollTop = Math.max(0, r * ROW_HEIGHT - viewport.clientHeight / 2) / scrollScale(viewport);
   renderRows();
   if (!fromTree) revealNode(p, p.api[row]);
 }
