@@ -32,7 +32,6 @@ struct HtmlReportMeta {
 class HtmlReport {
  public:
   void AddPart(ReportPart part) { parts_.push_back(std::move(part)); }
-  const std::vector<ReportPart>& parts() const { return parts_; }
 
   // Reads each part's construct.json for the module tree and writes the page to `path` atomically.
   Status Write(const std::string& path, const HtmlReportMeta& meta) const;
