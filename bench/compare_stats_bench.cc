@@ -1,6 +1,7 @@
 // Benchmark (c) of the compare issue: statistics-mode compare of a generated dump.json pair of about
-// 300 MB each. Writes the pair deterministically if missing, then times the whole msprobe-compare job
-// (parse, flatten, match, diffs, verdicts, csv + xlsx) and reports MB/s of JSON and peak RSS.
+// 300 MB each (about 1.2 M rows). Writes the pair deterministically if missing, then times the whole
+// msprobe-compare job (parse, flatten, match, diffs, verdicts, csv; then csv + xlsx; then csv + --html,
+// the HTML report's overhead, whose page is kept in DIR/out_html) and reports MB/s of JSON and peak RSS.
 // Usage: compare_stats_bench [DIR] [MB_PER_FILE]
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -65,12 +66,19 @@ int main(int argc, char** argv) {
     WriteDump(bench.string(), mb << 20, 1.001);
   }
   const double json_mb = static_cast<double>(fs::file_size(npu) + fs::file_size(bench)) / 1e6;
-  for (const bool xlsx : {false, true}) {
+  struct Outputs {
+    bool xlsx, html;
+    const char* name;
+  };
+  for (const Outputs outputs : {Outputs{false, false, "csv"}, Outputs{true, false, "csv + xlsx"},
+                                Outputs{false, true, "csv + html"}}) {
     msprobe::compare::CompareOptions options;
     options.target_path = npu.string();
     options.golden_path = bench.string();
-    options.output_dir = (dir / "out").string();
-    options.write_xlsx = xlsx;
+    options.output_dir = (dir / (outputs.html ? "out_html" : "out")).string();
+    options.write_xlsx = outputs.xlsx;
+    options.write_html = outputs.html;
+    if (outputs.html) fs::remove_all(options.output_dir);
     const auto start = std::chrono::steady_clock::now();
     auto report = msprobe::compare::RunCompare(options);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -78,9 +86,13 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "compare failed: {}\n", report.status().ToString());
       return 1;
     }
-    fmt::print("statistics compare, {:.0f} MB of JSON, {} rows, csv{}: {:.2f} s, {:.0f} MB/s\n", json_mb,
-               report->pairs[0].rows, xlsx ? " + xlsx" : "", seconds, json_mb / seconds);
-    fs::remove_all(dir / "out");
+    fmt::print("statistics compare, {:.0f} MB of JSON, {} rows, {}: {:.2f} s, {:.0f} MB/s\n", json_mb,
+               report->pairs[0].rows, outputs.name, seconds, json_mb / seconds);
+    if (outputs.html) {
+      fmt::print("page {}: {:.1f} MB\n", report->html_file, static_cast<double>(fs::file_size(report->html_file)) / 1e6);
+    } else {
+      fs::remove_all(options.output_dir);
+    }
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

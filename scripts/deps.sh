@@ -13,6 +13,7 @@ packages=(
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
   help2man                   # man pages from --help
+  nodejs npm                 # the HTML report: npm ci installs its charting library (report/package-lock.json)
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
 )
 "$(dirname "$0")/apt_install.sh" "${packages[@]}"

@@ -52,6 +52,7 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_flag("--csv", a->csv, "Write only the csv");
   app.add_flag("--xlsx", a->xlsx, "Write only the xlsx");
   app.add_flag("--json", a->json, "Also write a machine-readable json result");
+  app.add_flag("--html", a->html, "Also write compare_report_{ts}.html: one self-contained page (tree, chart, table)");
   app.add_option("--fail-on", a->fail_on, "Exit 1 when any row's Result reaches this level")
       ->check(CLI::IsMember({"error", "warning"}));
   app.add_flag("--fail-on-first-diff", a->fail_on_first_diff, "Exit 1 when -da finds a first diff");
@@ -158,6 +159,7 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
     options->write_xlsx = a.xlsx;
   }
   options->write_json = a.json;
+  options->write_html = a.html;
   options->fail_on_first_diff = a.fail_on_first_diff;
   return std::nullopt;
 }
@@ -187,8 +189,9 @@ bool IsKernelCompare(const CompareArgs& a) { return !a.rank.empty() || !a.step.e
 std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::KernelCompareOptions* options) {
   if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
   if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
-  if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute) {
-    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json or --attribute");
+  if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute ||
+      a.html) {
+    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute or --html");
   }
   if (a.fail_on_first_diff) {
     return Usage("--rank/--step (kernel dump compare) take no --fail-on-first-diff: it needs -da, which compares "
@@ -225,6 +228,7 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
                        "\"unsupported\" (first: {})\n", unreadable, *first_unreadable);
   }
   if (!report.first_diff.analyze_file.empty()) fmt::print("{}\n", report.first_diff.analyze_file);
+  if (!report.html_file.empty()) fmt::print("{}\n", report.html_file);
   if (!report.summary_file.empty()) fmt::print("{}\n", report.summary_file);
   if (quiet) return;
   fmt::print(stderr, "compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows, passed,

@@ -27,7 +27,7 @@ struct CompareArgs {
   CLI::Option* layer_mapping_opt = nullptr;
   bool diff_analyze = false, tensor_log = false;
   std::string rank, step;
-  bool csv = false, xlsx = false, json = false;
+  bool csv = false, xlsx = false, json = false, html = false;
   std::string fail_on, junit;
   bool fail_on_first_diff = false;
   bool attribute = false;

@@ -44,6 +44,7 @@ int RunCapture(const RunArgs& args, const cli::CommonOptions& common);
 struct RecomputeArgs {
   std::string path;
   std::string output_dir = "./output";
+  bool html = false;
 };
 int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& common);
 

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
                      "their dtype's tolerance (no golden run needed)");
     recompute_cmd->add_option("path", recompute.path, "A dump.json, rank dir, step dir or dump root")->required();
     recompute_cmd->add_option("-o,--output", recompute.output_dir, "Output directory (default ./output)");
+    recompute_cmd->add_flag("--html", recompute.html, "Also write compare_report_{ts}.html: one self-contained page");
 
     msprobe::dump_app::StatisticArgs statistic;
     CLI::App* statistic_cmd = app.add_subcommand(

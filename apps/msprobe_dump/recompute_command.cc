@@ -14,6 +14,7 @@ int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& com
   options.input = args.path;
   options.output_dir = args.output_dir;
   options.tool_version = MSPROBE_VERSION;
+  options.write_html = args.html;
   Result<compare::RecomputeReport> report = [&] {
     cli::ProgressBar bar("recompute", common.quiet);  // cleared before the report is printed
     return compare::RunRecompute(options, [&](const std::string&, uint64_t done, uint64_t total) {
@@ -25,6 +26,7 @@ int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& com
     for (const compare::RecomputePart& part : report->parts) {
       for (const std::string& file : part.outputs) fmt::print("{}\n", file);
     }
+    if (!report->html_file.empty()) fmt::print("{}\n", report->html_file);
     fmt::print("{}\n", report->summary_file);
     const compare::RecomputeCounts& n = report->counts;
     fmt::print("{} API call(s): {} ok, {} exceed their tolerance, {} unsupported\n", n.calls, n.ok, n.exceeds,

@@ -39,6 +39,7 @@
 #include "output/ordered_blocks_internal.h"
 #include "jobs/pair_outputs_internal.h"
 #include "rows/vector_pool_internal.h"
+#include "report/run_html_internal.h"  // --html
 
 namespace msprobe::compare {
 namespace {
@@ -121,11 +122,14 @@ bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
   return golden && (golden->task == "statistics" || (options.diff_analyze && golden->task == "tensor"));
 }
 
+// "rank0", "proc12", or the target json for a file pair.
+std::string PairLabel(const ComparePairSpec& spec) { return spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1); }
+
 PairOutcome NewOutcome(const ComparePairSpec& spec) {
   PairOutcome outcome;
   outcome.result.target_json = spec.target_json;
   outcome.result.golden_json = spec.golden_json;
-  outcome.result.label = spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1);
+  outcome.result.label = PairLabel(spec);
   return outcome;
 }
 
@@ -219,6 +223,7 @@ class CompareRun {
     bool marked = false;
   };
   std::vector<PendingXlsx> pending_xlsx_;
+  HtmlReport html_;                    // --html: a part per pair, written by Finish
   mutable std::mutex directories_mutex_;
   mutable internal::VectorPool<OpRow> op_rows_;  // the row vectors of pairs done, for the next pairs
   mutable internal::VectorPool<ResultRow> result_rows_;
@@ -260,7 +265,7 @@ PairOutputs CompareRun::OpenOutputs(const ComparePairSpec& spec, bool is_debug) 
   // msprobe names the -da json "compare_result" + suffix whatever the json kind.
   return PairOutputs(options_, spec, directories_mutex_,
                      (dir / ((is_debug ? "debug_compare_result" : "compare_result") + spec.suffix + "_" + ts)).string(),
-                     (dir / ("compare_result" + spec.suffix + "_" + ts + ".json")).string());
+                     (dir / ("compare_result" + spec.suffix + "_" + ts + ".json")).string(), PairLabel(spec));
 }
 
 Result<PairOutcome> CompareRun::CompareInMemory(const ComparePairSpec& spec, const std::string& stack,
@@ -378,6 +383,7 @@ void CompareRun::Record(PairOutcome outcome) {
     diff_rows_.push_back(std::move(outcome.diff_rows));
   }
   if (outcome.pending_xlsx) pending_xlsx_.push_back(PendingXlsx{pair, std::move(*outcome.pending_xlsx)});
+  if (outcome.html_part) html_.AddPart(std::move(*outcome.html_part));
 }
 
 Status CompareRun::AnalyzeFirstDiff() {
@@ -429,6 +435,9 @@ Result<CompareReport> CompareRun::Finish() && {
     MSP_RETURN_IF_ERROR(written[i].status());
     std::vector<std::string>& outputs = report_.pairs[pending_xlsx_[i].pair].outputs;
     outputs.insert(outputs.end(), written[i]->begin(), written[i]->end());
+  }
+  if (options_.write_html) {
+    MSP_ASSIGN_OR_RETURN(report_.html_file, internal::WriteRunHtml(options_, report_, html_));
   }
   MSP_RETURN_IF_ERROR(WriteRunReports(options_, &report_));
   return std::move(report_);

@@ -7,18 +7,20 @@
 #include <utility>
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
+#include "report/run_html_internal.h"
 
 namespace msprobe::compare::internal {
 
 namespace fs = std::filesystem;
 
 PairOutputs::PairOutputs(const CompareOptions& options, const ComparePairSpec& spec, std::mutex& directories_mutex,
-                         std::string stem, std::string da_json)
+                         std::string stem, std::string da_json, std::string label)
     : options_(options),
       spec_(spec),
       directories_mutex_(directories_mutex),
       stem_(std::move(stem)),
       da_json_(std::move(da_json)),
+      label_(std::move(label)),
       summary_(options) {
   rank_.rank = spec.rank;
 }
@@ -50,6 +52,7 @@ Status PairOutputs::Open(const ResultTable& shape) {
     MSP_ASSIGN_OR_RETURN(auto opened, JsonResultStream::Open(stem_ + ".json", shape.mode, header));
     json_.emplace(std::move(opened));
   }
+  if (options_.write_html) html_.emplace(CompareReportPart(label_, spec_.target_json, shape.mode));
   return Status::Ok();
 }
 
@@ -92,6 +95,7 @@ Status PairOutputs::Append(const ResultTable& table, const std::vector<P2pColumn
                        [&] { if (json_) json = json_->Append(table); },
                        [&] { if (xlsx_) xlsx = xlsx_->Append(table); },
                        [&] { if (da_) da = da_->Append(table, p2p, checks); },
+                       [&] { if (html_) for (const ResultRow& row : table.rows) html_->AddRow(row); },
                        [&] { summary_.Add(table); });
   for (const Status* status : {&da, &csv, &xlsx, &json}) MSP_RETURN_IF_ERROR(*status);
   return Status::Ok();
@@ -118,6 +122,7 @@ Status PairOutputs::Finish(std::chrono::steady_clock::time_point start, PairOutc
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outcome->junit = std::move(summary_).Finish(result.RowFile(), seconds, &result);
+  outcome->html_part = std::move(html_);
   if (options_.diff_analyze) {
     outcome->rank = std::move(rank_);
     outcome->diff_rows = std::move(diff_rows_);

@@ -23,6 +23,7 @@
 #include "msprobe/compare/output/json_writer.h"
 #include "msprobe/compare/output/result_table.h"
 #include "msprobe/compare/output/xlsx_writer.h"
+#include "msprobe/compare/report/report_part.h"
 #include "msprobe/dump/status.h"
 
 namespace msprobe::compare::internal {
@@ -41,14 +42,16 @@ struct PairOutcome {
   std::optional<RankDiffs> rank;                   // -da
   std::unordered_map<size_t, DiffRow> diff_rows;   // -da: the rows the analysis may name
   std::optional<XlsxResultStream> pending_xlsx;    // -da with an xlsx: committed after the analysis
+  std::optional<ReportPart> html_part;            // --html: the pair's rows for the run's page
 };
 
 class PairOutputs {
  public:
-  // Output names: `stem` + ".csv" / ".xlsx" / ".json", and -da's json `da_json`. The output
-  // directory is made under `directories_mutex`, shared by the pairs in flight.
+  // Output names: `stem` + ".csv" / ".xlsx" / ".json", and -da's json `da_json`; `label` names the
+  // pair on the --html page. The output directory is made under `directories_mutex`, shared by the
+  // pairs in flight.
   PairOutputs(const CompareOptions& options, const ComparePairSpec& spec, std::mutex& directories_mutex,
-              std::string stem, std::string da_json);
+              std::string stem, std::string da_json, std::string label);
 
   // The next rows; `p2p` (-da) has one entry per row. The first call opens the files, with the
   // columns of this table.
@@ -69,13 +72,14 @@ class PairOutputs {
   const CompareOptions& options_;
   const ComparePairSpec& spec_;
   std::mutex& directories_mutex_;
-  std::string stem_, da_json_;
+  std::string stem_, da_json_, label_;
   bool opened_ = false;
   size_t rows_ = 0;
   std::optional<CsvResultStream> csv_;
   std::optional<JsonResultStream> json_;
   std::optional<XlsxResultStream> xlsx_;
   std::optional<CompareResultJsonStream> da_;
+  std::optional<ReportPart> html_;
   PairSummary summary_;
   RankDiffs rank_;
   std::unordered_map<size_t, DiffRow> diff_rows_;

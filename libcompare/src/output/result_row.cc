@@ -56,6 +56,15 @@ std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack, ResultL
   return h;
 }
 
+std::vector<std::string> MetricColumnNames(CompareMode mode) {
+  switch (mode) {
+    case CompareMode::kTensor: return kTensorMetrics;
+    case CompareMode::kSummary: return kStatsDiffs;
+    case CompareMode::kMd5: break;
+  }
+  return {"NPU MD5", "BENCH MD5"};
+}
+
 std::string ErrMessageText(const ResultRow& row, ResultLayout layout) {
   if (layout == ResultLayout::kCompare) return JsonDumpsStrings(row.err_messages);
   std::string joined;

@@ -15,24 +15,6 @@ namespace {
 
 constexpr int kIndent = 2;
 
-// The main metric of a row as a number: Cosine as it is; NormRelativeErr's "12.3%" as 0.123 and
-// "inf" (bench value 0) as infinity. Texts such as "N/A", "Nan" or "unsupported" have none.
-std::optional<double> MainMetric(const ResultRow& row, CompareMode mode) {
-  const int index = mode == CompareMode::kTensor ? static_cast<int>(kCosine) : static_cast<int>(kNormRel);
-  if (mode == CompareMode::kMd5 || static_cast<size_t>(index) >= row.metrics.size()) return std::nullopt;
-  const Cell& cell = row.metrics[index];
-  if (cell.is_number()) return std::isnan(cell.number()) ? std::nullopt : std::optional<double>(cell.number());
-  if (!cell.is_text() || cell.text().empty()) return std::nullopt;
-  if (cell.text() == "inf") return HUGE_VAL;
-  std::string_view digits = cell.text();
-  const bool percent = digits.back() == '%';
-  if (percent) digits.remove_suffix(1);
-  double v = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec != std::errc() || end != digits.data() + digits.size() || std::isnan(v)) return std::nullopt;
-  return percent ? v / 100 : v;
-}
-
 using Json = nlohmann::ordered_json;  // members in the order written: people read summary.json
 
 Json RowRefJson(const RowRef& ref) {
@@ -106,6 +88,22 @@ Json PairJson(const PairResult& pair, bool attribute) {
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file) {
   const ResultRow& r = table.rows[row];
   return {file, row, r.npu_name, r.api, r.result, ErrMessageText(r, table.layout)};
+}
+
+std::optional<double> MainMetric(const ResultRow& row, CompareMode mode) {
+  const int index = mode == CompareMode::kTensor ? static_cast<int>(kCosine) : static_cast<int>(kNormRel);
+  if (mode == CompareMode::kMd5 || static_cast<size_t>(index) >= row.metrics.size()) return std::nullopt;
+  const Cell& cell = row.metrics[index];
+  if (cell.is_number()) return std::isnan(cell.number()) ? std::nullopt : std::optional<double>(cell.number());
+  if (!cell.is_text() || cell.text().empty()) return std::nullopt;
+  if (cell.text() == "inf") return HUGE_VAL;
+  std::string_view digits = cell.text();
+  const bool percent = digits.back() == '%';
+  if (percent) digits.remove_suffix(1);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size() || std::isnan(v)) return std::nullopt;
+  return percent ? v / 100 : v;
 }
 
 const char* MainMetricName(CompareMode mode) {

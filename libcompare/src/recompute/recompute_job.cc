@@ -1,10 +1,12 @@
 #include "msprobe/compare/recompute/recompute_job.h"
+#include "msprobe/compare/report/html_report.h"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 
 #include "recompute/recompute_table_internal.h"
+#include "report/recompute_part_internal.h"  // --html
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/io/output_location.h"
@@ -78,6 +80,7 @@ Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const Reco
   if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
   const std::string ts = OutputTimestamp();
   RecomputeReport report;
+  HtmlReport html;
   for (const std::string& dump_json : dumps) {
     MSP_ASSIGN_OR_RETURN(ops::DumpCheck check, ops::CheckDumpCalls(dump_json, [&](uint64_t done, uint64_t total) {
                            if (progress) progress(dump_json, done, total);
@@ -93,8 +96,15 @@ Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const Reco
         report.first_exceeding = FirstExceeding{check.calls[i].key, dump_json, part.outputs[0], i};
       }
     }
+    if (options.write_html) html.AddPart(internal::MakeRecomputePart(label, dump_json, check.calls));
     Add(&report.counts, part.counts);
     report.parts.push_back(std::move(part));
+  }
+  if (options.write_html) {
+    report.html_file = (fs::path(options.output_dir) / ("compare_report_" + ts + ".html")).string();
+    HtmlReportMeta meta;
+    meta.title = options.input;
+    MSP_RETURN_IF_ERROR(html.Write(report.html_file, meta));
   }
   report.summary_file = (fs::path(options.output_dir) / "summary.json").string();
   MSP_RETURN_IF_ERROR(WriteSummary(options, report));

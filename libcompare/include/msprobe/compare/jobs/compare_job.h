@@ -30,6 +30,7 @@ struct CompareOptions {
   bool layer_mapping = false;          // -lm given (with or without a yaml)
   std::string layer_mapping_yaml;
   bool write_csv = true, write_xlsx = true, write_json = false;
+  bool write_html = false;             // --html: compare_report_{ts}.html (docs/compare.md §10)
   std::string stack_path;              // -i compare.json's stack_path; empty: stack.json beside the NPU json
   // -da: statistics compare, compare_result{_rankN}_{ts}.json per pair and diff_analyze_{ns}.json.
   // The csv/xlsx are written only when asked for (write_csv/write_xlsx), as msprobe writes none.
@@ -83,6 +84,7 @@ struct CompareReport {
   FirstDiffReport first_diff;
   std::vector<JunitSuite> junit;       // filled when options.junit_path is set
   std::string summary_file;            // summary.json
+  std::string html_file;               // --html: the run's compare_report_{ts}.html
 };
 
 // Progress: (the target dump.json of the pair reporting, done, total), summed over the pairs begun.

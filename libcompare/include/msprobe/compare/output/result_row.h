@@ -57,6 +57,8 @@ struct ResultRow {
 
 // The exact header of a result table (stack adds NPU_Stack_Info to the kCompare layout).
 std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack, ResultLayout layout = ResultLayout::kCompare);
+// The names of ResultRow::metrics in the kCompare layout, as the header spells them.
+std::vector<std::string> MetricColumnNames(CompareMode mode);
 // Receives a row's cells in header order: the row's own strings as views, the rest as cells. Writers
 // use it to format a row without copying it into cells first.
 class ResultCellVisitor {

@@ -40,6 +40,9 @@ std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n);
 // Sorts `rows` worst first as WorstRows ranks them and keeps the first `n` (worst rows of several
 // pieces of one table, their rows numbered in the whole table).
 void KeepWorst(std::vector<WorstRow>* rows, CompareMode mode, size_t n);
+// The main metric of a row as a number: Cosine as it is; NormRelativeErr's "12.3%" as 0.123 and
+// "inf" (bench value 0) as infinity. Texts such as "N/A", "Nan" or "unsupported" have none.
+std::optional<double> MainMetric(const ResultRow& row, CompareMode mode);
 // The main metric's name: "Cosine", "NormRelativeErr" or "" (md5).
 const char* MainMetricName(CompareMode mode);
 

@@ -17,6 +17,7 @@ struct RecomputeOptions {
   std::string input;                 // a dump.json, rank dir, step dir or dump root
   std::string output_dir = "./output";
   std::string tool_version;          // for summary.json
+  bool write_html = false;           // --html: compare_report_{ts}.html (docs/compare.md §10)
 };
 
 struct RecomputeCounts {
@@ -40,6 +41,7 @@ struct RecomputeReport {
   RecomputeCounts counts;                      // summed over the parts
   std::optional<FirstExceeding> first_exceeding;  // in the first part that has one
   std::string summary_file;                    // OUT/summary.json
+  std::string html_file;                       // --html: the run's page
 };
 
 // (dump.json being checked, calls done, calls in it); called from worker threads.

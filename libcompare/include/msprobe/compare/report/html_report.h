@@ -1,0 +1,47 @@
+// compare_report_{ts}.html (docs/compare.md §10): one self-contained page of a compare run, with the
+// charting library, its script, style and data inline, so it opens from disk on an air-gapped machine.
+//
+// Built incrementally: a ReportPart per compared pair, filled row by row, then handed to the
+// HtmlReport; Write encodes every part's columns as the page's data and writes the page atomically.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/report/report_part.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare {
+
+// A row of the page: the part (pair) and its 0-based row there.
+struct ReportRowLink {
+  size_t part = 0;
+  size_t row = 0;
+};
+
+struct HtmlReportMeta {
+  std::string title;                       // e.g. the two compared paths
+  std::optional<ReportRowLink> first_diff;   // -da's first diff
+  std::optional<ReportRowLink> first_cause;  // --attribute's first cause
+  // The first error is found from the rows themselves (the first row whose Result is error).
+};
+
+class HtmlReport {
+ public:
+  void AddPart(ReportPart part) { parts_.push_back(std::move(part)); }
+
+  // Reads each part's construct.json for the module tree and writes the page to `path` atomically.
+  Status Write(const std::string& path, const HtmlReportMeta& meta) const;
+
+ private:
+  std::vector<ReportPart> parts_;
+};
+
+// The page of one finished table, as label "" with the module tree of `construct_json`.
+Status WriteHtmlReport(const std::string& path, const ResultTable& table, const std::string& construct_json,
+                       const HtmlReportMeta& meta);
+
+}  // namespace msprobe::compare

@@ -1,0 +1,77 @@
+#include "msprobe/compare/report/report_part.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "msprobe/compare/output/json_writer.h"
+#include "msprobe/compare/output/summary_report.h"
+
+namespace msprobe::compare {
+namespace {
+
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+// The number in a relative-error text "12.3%", if that is what it is.
+bool ParsePercent(std::string_view text, double* value) {
+  if (text.size() < 2 || text.back() != '%') return false;
+  text.remove_suffix(1);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+ReportColumns CompareReportColumns(CompareMode mode) {
+  const char* main = mode == CompareMode::kTensor ? "1 - Cosine" : mode == CompareMode::kSummary ? "|NormRelativeErr|" : "";
+  return {DumpModeName(mode), MetricColumnNames(mode), main};
+}
+
+ReportPart::ReportPart(std::string label, ReportColumns columns, std::string construct_json)
+    : label_(std::move(label)), kind_(std::move(columns.kind)), main_metric_label_(std::move(columns.main_metric)),
+      construct_json_(std::move(construct_json)) {
+  for (std::string& name : columns.metrics) metrics_.push_back({std::move(name), false, {}, {}});
+}
+
+ReportPart::ReportPart(std::string label, CompareMode mode, std::string construct_json)
+    : ReportPart(std::move(label), CompareReportColumns(mode), std::move(construct_json)) {
+  mode_ = mode;
+}
+
+void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
+  ReportMetricColumn& c = metrics_[column];
+  double value = kNoValue;
+  if (cell.is_number() && !std::isnan(cell.number())) {
+    value = cell.number();
+  } else if (cell.is_text() && ParsePercent(cell.text(), &value)) {
+    c.percent = true;
+  } else {
+    value = kNoValue;  // ParsePercent may have read a prefix of a text that is not a percentage
+    c.texts.emplace_back(row, strings_.Intern(cell.is_text() ? cell.text() : cell.ToPython()));
+  }
+  c.values.push_back(value);
+}
+
+void ReportPart::AddRow(const ReportRow& row) {
+  const auto index = static_cast<uint32_t>(verdicts_.size());
+  api_of_row_.push_back(apis_.Intern(row.api, &last_api_));  // an API's rows are consecutive
+  const bool prefixed = !row.api.empty() && row.npu_name.starts_with(row.api);
+  tails_.push_back(strings_.Intern(prefixed ? row.npu_name.substr(row.api.size()) : row.npu_name));
+  whole_names_.push_back(prefixed ? 0 : 1);
+  if (row.bench_name != row.npu_name) bench_names_.emplace_back(index, strings_.Intern(row.bench_name));
+  dtypes_.push_back(strings_.Intern(row.dtype, &last_dtype_));
+  shapes_.push_back(strings_.Intern(row.shape, &last_shape_));
+  err_messages_.push_back(strings_.Intern(row.err_message, &last_err_));
+  verdicts_.push_back(static_cast<uint8_t>(row.verdict));  // 0 pass, 1 warning, 2 error
+  main_metric_.push_back(row.main_metric);
+  for (size_t i = 0; i < metrics_.size(); ++i) AddMetric(i, i < row.metrics.size() ? row.metrics[i] : Cell::NA(), index);
+}
+
+void ReportPart::AddRow(const ResultRow& row) {
+  const std::optional<double> main = MainMetric(row, *mode_);
+  const std::string err = ErrMessageText(row, ResultLayout::kCompare);
+  AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result,
+                   !main ? kNoValue : *mode_ == CompareMode::kTensor ? 1 - *main : std::abs(*main), row.metrics});
+}
+
+}  // namespace msprobe::compare

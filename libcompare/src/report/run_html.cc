@@ -1,0 +1,48 @@
+#include "report/run_html_internal.h"
+
+#include <filesystem>
+
+#include "output/output_timestamp_internal.h"
+
+namespace msprobe::compare::internal {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The part showing a row of `file`: pairs and parts are in the same order, one part per pair that
+// wrote rows.
+std::optional<ReportRowLink> LinkTo(const CompareReport& report, const std::string& file, size_t row) {
+  size_t part = 0;
+  for (const PairResult& pair : report.pairs) {
+    if (!pair.skipped_reason.empty()) continue;
+    if (pair.RowFile() == file) return ReportRowLink{part, row};
+    ++part;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ReportPart CompareReportPart(const std::string& label, const std::string& target_json, CompareMode mode) {
+  return ReportPart(label, mode, (fs::path(target_json).parent_path() / "construct.json").string());
+}
+
+Result<std::string> WriteRunHtml(const CompareOptions& options, const CompareReport& report, const HtmlReport& html) {
+  HtmlReportMeta meta;
+  meta.title = options.target_path + " vs " + options.golden_path;
+  if (!report.first_diff.nodes.empty()) {
+    const RowRef& node = report.first_diff.nodes.front();
+    meta.first_diff = LinkTo(report, node.file, node.row);
+  }
+  for (const PairResult& pair : report.pairs) {
+    if (pair.first_cause) {
+      meta.first_cause = LinkTo(report, pair.RowFile(), pair.first_cause->row);
+      break;
+    }
+  }
+  const std::string path = (fs::path(options.output_dir) / ("compare_report_" + OutputTimestamp() + ".html")).string();
+  MSP_RETURN_IF_ERROR(html.Write(path, meta));
+  return path;
+}
+
+}  // namespace msprobe::compare::internal
