@@ -13,7 +13,10 @@ packages=(
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
   help2man                   # man pages from --help
-  nodejs npm                 # the HTML report: npm ci installs its charting library (report/package-lock.json)
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
 )
 "$(dirname "$0")/apt_install.sh" "${packages[@]}"
+# The HTML report: npm ci installs its charting library (report/package-lock.json). Debian's nodejs and
+# npm where there is no npm yet; a machine with another Node.js (NodeSource's nodejs provides npm and
+# conflicts with Debian's npm package) keeps its own.
+command -v npm >/dev/null || "$(dirname "$0")/apt_install.sh" nodejs npm
