@@ -22,6 +22,9 @@ page_check() {
 run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$TMP/tensor" --html
 expect_code 0 "compare --html"
 page_check "$TMP/tensor"
+checks=$((checks + 1))
+page=$(ls "$TMP/tensor"/compare_report_*.html)
+grep -qF "\"html_report\": \"$page\"" "$TMP/tensor/summary.json" || fail "summary.json does not name the page $page"
 
 diff_dumps "$TMP/da_dumps"
 run "$cmp" -tp "$TMP/da_dumps/npu" -gp "$TMP/da_dumps/bench" -o "$TMP/da" -da --html

@@ -176,6 +176,7 @@ Status WriteSummaryJson(const std::string& path, const CompareOptions& options, 
   }
   summary["first_error"] = OptionalRowRefJson(first_error);
   summary["first_diff"] = FirstDiffJson(report);
+  if (!report.html_file.empty()) summary["html_report"] = report.html_file;  // --html
   summary["pairs"] = std::move(pairs);
   // ASCII only, as before; a path that is not UTF-8 shows U+FFFD where its bad bytes were.
   return WriteFileAtomically(path, summary.dump(kIndent, ' ', /*ensure_ascii=*/true, Json::error_handler_t::replace) + '\n');
