@@ -12,15 +12,16 @@ dir=$(cd "$dir" && pwd)
 stamp=$dir/.complete
 
 # Each -dev package with the runtime packages its lib*.so symlinks and their DT_NEEDED point at (the
-# toolchain provides libc, libgcc and libstdc++). libtbbbind, which TBB's CMake config names, brings
-# hwloc and udev. libbenchmark is left out: the cross build has MSPROBE_BENCH=OFF.
+# toolchain provides libc, libgcc and libstdc++; the checks at the end name anything missing).
+# libtbbbind, which TBB's CMake config names, brings hwloc and udev; libxlsxwriter needs libssl3's
+# libcrypto (MD5). libbenchmark is left out: the cross build has MSPROBE_BENCH=OFF.
 arm64=(
   libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 libhwloc15 libudev1
   libfmt-dev libfmt9
   libyaml-cpp-dev libyaml-cpp0.7
   libisal-dev libisal2
   zlib1g-dev zlib1g
-  libxlsxwriter-dev libxlsxwriter4
+  libxlsxwriter-dev libxlsxwriter4 libssl3
   libminizip-dev libminizip1
   libgtest-dev libgmock-dev
   libprotobuf-dev libprotobuf32 libprotobuf-lite32
@@ -52,11 +53,16 @@ for deb in "$debs"/*.deb; do dpkg -x "$deb" "$dir"; done
 find "$dir" -type l -lname '/*' -print0 | while IFS= read -r -d '' link; do
   ln -sfr "$dir$(readlink "$link")" "$link"
 done
-# Every lib*.so link of a -dev package must reach its runtime library, or linking fails far from here.
-broken=$(find "$dir/usr/lib" "$dir/lib" -xtype l 2>/dev/null || true)
-if [ -n "$broken" ]; then
-  echo "arm64_sysroot: dangling links (a runtime package is missing from the list):" >&2
-  echo "$broken" >&2
+# Every lib*.so link of a -dev package must reach its runtime library, and every library's DT_NEEDED
+# must be here or in the toolchain, or linking fails far from here.
+problems=$(find "$dir/usr/lib" "$dir/lib" -xtype l -printf '\ndangling link: %p' 2>/dev/null || true)
+for needed in $(find "$dir/usr/lib" "$dir/lib" -name 'lib*.so*' -type f -exec readelf -d {} + 2>/dev/null \
+                  | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | sort -u); do
+  [ -e "$dir/usr/lib/aarch64-linux-gnu/$needed" ] || [ -e "$dir/lib/aarch64-linux-gnu/$needed" ] \
+    || [ -e "/usr/aarch64-linux-gnu/lib/$needed" ] || problems+=$'\n'"no $needed, which a library needs"
+done
+if [ -n "$problems" ]; then
+  echo "arm64_sysroot: a runtime package is missing from the list:$problems" >&2
   exit 1
 fi
 printf '%s\n' "$want" >"$stamp"
