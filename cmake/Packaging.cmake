@@ -44,5 +44,12 @@ elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
   set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 endif()
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # the shared libraries' packages, as dpkg-shlibdeps finds them
+# The Debian 12 packages of the shared libraries the programs link (readelf -d), the same names on
+# every architecture, with the minimum versions dpkg-shlibdeps derives on amd64. A list rather than
+# dpkg-shlibdeps because that one finds packages only in the host's dpkg database, which a cross build
+# (arm64 on x86-64) does not install into; scripts/package_check_arm64.sh runs the packaged programs
+# with nothing but these packages' libraries, so a library missing here fails CI.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libc6 (>= 2.36), libgcc-s1 (>= 3.0), libstdc++6 (>= 11), libfmt9 (>= 9.1.0+ds1), libtbb12 (>= 2021.4.0), \
+libisal2 (>= 2.19.0), zlib1g (>= 1:1.2.2), libxlsxwriter4 (>= 1.1.4), libminizip1 (>= 1.1), libyaml-cpp0.7 (>= 0.7.0)")
 include(CPack)
