@@ -46,13 +46,7 @@ run_all() {
   r stat $bin/msprobe-dump stats $(ls $fixtures/npy/*.npy | head -20)
   cp -r $fixtures/kernel/npu $out/statistic_tree
   r statistic $bin/msprobe-dump statistic $out/statistic_tree
-  find "$out" -name '*.xlsx' | while read -r x; do mkdir -p "$x.d" && (cd "$x.d" && unzip -q "$x") && rm "$x"; done
-  find "$out" -depth -name '*[0-9]*' | while read -r f; do
-    n=$(basename "$f" | sed -E 's/[0-9]{14,}/TS/g')
-    [ "$n" = "$(basename "$f")" ] || mv "$f" "$(dirname "$f")/$n"
-  done
-  find "$out" -type f \( -name '*.json' -o -name '*.xml' -o -name '*.stdout' -o -name '*.stderr' -o -name '*.csv' \) \
-    -print0 | xargs -0 sed -i -E "s/[0-9]{14,}/TS/g; s#$out#OUT#g; s#\"(time|timestamp|elapsed_s|seconds|created)\": [^,}]*#\"\1\": X#g; s/time=\"[^\"]*\"/time=\"X\"/g; s/timestamp=\"[^\"]*\"/timestamp=\"X\"/g; s#<dcterms:(created|modified)[^<]*<#<dcterms:\1>X<#g"
+  "$root/scripts/normalize_outputs.sh" "$out"
 }
 
 run_all "$old" "$data/old"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/app_options.h"
+#include "common/cluster_session.h"
 #include "common/exit_codes.h"
 #include "common/progress.h"
 #include "common/retain_freed_memory.h"
@@ -37,7 +38,8 @@ Exit codes: 0 done, 1 a gate failed (--fail-on, --fail-on-first-diff), 2 usage e
 }  // namespace
 
 int main(int argc, char** argv) {
-  return msprobe::cli::GuardedMain("msprobe-compare", [&] {
+  msprobe::cli::ClusterSession session(&argc, &argv);
+  return session.Run("msprobe-compare", [&] {
     msprobe::cli::RewrittenArgs rewritten = msprobe::cli::RewriteFlags(argc, argv, msprobe::compare_app::kFlags);
     if (auto stop = msprobe::cli::ReportRewrite("msprobe-compare", rewritten)) return *stop;
     msprobe::cli::ArgvBuffer args(std::move(rewritten.args));
@@ -48,7 +50,7 @@ int main(int argc, char** argv) {
     msprobe::compare_app::CompareArgs compare_args;
     msprobe::compare_app::AddCompareOptions(app, &compare_args);
     if (auto early = msprobe::cli::Parse(app, args.argc(), args.argv())) return *early;
-    const auto threads = msprobe::cli::ApplyThreads(common);
+    const auto threads = session.ApplyThreads(common);
 
     // --rank/--step select the kernel-dump compare: the same run-wide options, plus rank and step ids.
     const bool kernel = msprobe::compare_app::IsKernelCompare(compare_args);
@@ -60,16 +62,30 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);
       return usage->exit_code;
     }
+    if (kernel && session.several()) {
+      if (session.root()) fmt::print(stderr, "msprobe-compare: error: kernel-dump compares (--rank/--step) run in one process\n");
+      return int{msprobe::cli::kExitUsage};
+    }
     msprobe::cli::RetainFreedMemory();
-    msprobe::cli::ProgressBar bar("compare", common.quiet);
+    // Several processes: process 0 shows the progress of its own share and prints the results.
+    msprobe::cli::ProgressBar bar("compare", common.quiet || !session.root());
     const msprobe::compare::CompareProgress progress = [&](const std::string&, uint64_t done, uint64_t total) {
       bar.Update(done, total);
     };
+    const msprobe::compare::Distribution distribution{session.cluster(), [&](const msprobe::Status& failed) {
+      fmt::print(stderr, "msprobe-compare: {}error: {}\n", session.Prefix(), failed.ToString());
+    }};
     auto report = kernel ? msprobe::compare::RunKernelCompare(kernel_options, progress)
-                         : msprobe::compare::RunCompare(options, progress);
-    if (!report.ok()) return msprobe::cli::ReportAndExit("msprobe-compare", report.status());
-    bar.Clear();
-    msprobe::compare_app::PrintReport(*report, common.quiet);
-    return msprobe::compare_app::ReportGates(options, *report);
+                         : msprobe::compare::RunCompare(options, progress, distribution);
+    int code = msprobe::cli::kExitOk;
+    if (!report.ok()) {
+      code = session.root() ? msprobe::cli::ReportAndExit("msprobe-compare", report.status())
+                            : msprobe::cli::ExitCodeFor(report.status());
+    } else if (session.root()) {
+      bar.Clear();
+      msprobe::compare_app::PrintReport(*report, common.quiet);
+      code = msprobe::compare_app::ReportGates(options, *report);
+    }
+    return session.AgreeExitCode(code);
   });
 }

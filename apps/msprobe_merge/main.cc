@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/app_options.h"
+#include "common/cluster_session.h"
 #include "common/exit_codes.h"
 #include "common/progress.h"
 #include "common/single_dash_flags.h"
@@ -34,7 +35,8 @@ const msprobe::cli::FlagTable kFlags = {{{"-config", "--config-path"}}, {}, "ioj
 }  // namespace
 
 int main(int argc, char** argv) {
-  return msprobe::cli::GuardedMain("msprobe-merge", [&] {
+  msprobe::cli::ClusterSession session(&argc, &argv);
+  return session.Run("msprobe-merge", [&] {
     msprobe::cli::RewrittenArgs rewritten = msprobe::cli::RewriteFlags(argc, argv, kFlags);
     if (auto stop = msprobe::cli::ReportRewrite("msprobe-merge", rewritten)) return *stop;
     msprobe::cli::ArgvBuffer args(std::move(rewritten.args));
@@ -47,22 +49,29 @@ int main(int argc, char** argv) {
     app.add_option("-o,--output_dir", options.output_dir, "Output directory (created when missing)")->required();
     app.add_option("--config-path", options.config_path, "Merge config, a .yaml file (-config)")->required();
     if (auto early = msprobe::cli::Parse(app, args.argc(), args.argv())) return *early;
-    const auto threads = msprobe::cli::ApplyThreads(common);
+    const auto threads = session.ApplyThreads(common);
 
-    msprobe::cli::ProgressBar bar("merge", common.quiet);
+    // Several processes: process 0 tells of the results as they join and writes the workbook.
+    msprobe::cli::ProgressBar bar("merge", common.quiet || !session.root());
     options.warn = [&](const std::string& source, const std::string& message) {
       bar.Clear();
       fmt::print(stderr, "msprobe-merge: warning: {}: {}\n", source, message);
     };
     options.progress = [&](uint64_t done, uint64_t total) { bar.Update(done, total); };
-    auto report = msprobe::compare::RunMerge(options);
+    if (!session.root()) options.warn = {};
+    auto report = msprobe::compare::RunMerge(options, session.cluster());
     bar.Clear();
-    if (!report.ok()) return msprobe::cli::ReportAndExit("msprobe-merge", report.status());
-    fmt::print("{}\n", report->output_path);
-    if (!common.quiet) {
-      fmt::print(stderr, "merged {} rank(s): {} row(s) in {} sheet(s)\n", report->ranks.size(), report->rows,
-                 report->sheets.size());
+    int code = msprobe::cli::kExitOk;
+    if (!report.ok()) {
+      code = session.root() ? msprobe::cli::ReportAndExit("msprobe-merge", report.status())
+                            : msprobe::cli::ExitCodeFor(report.status());
+    } else if (session.root()) {
+      fmt::print("{}\n", report->output_path);
+      if (!common.quiet) {
+        fmt::print(stderr, "merged {} rank(s): {} row(s) in {} sheet(s)\n", report->ranks.size(), report->rows,
+                   report->sheets.size());
+      }
     }
-    return int{msprobe::cli::kExitOk};
+    return session.AgreeExitCode(code);
   });
 }

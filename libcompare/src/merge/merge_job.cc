@@ -6,225 +6,26 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
-#include <ctime>
-#include <deque>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
-#include <optional>
 
-#include "msprobe/compare/merge/compare_result_reader.h"
+#include "cluster/outcome_codec_internal.h"
+#include "cluster/work_share_internal.h"
+#include "msprobe/compare/cluster/cluster.h"
 #include "msprobe/compare/merge/merge_config.h"
-#include "merge/merge_header_internal.h"
 #include "merge/merge_inputs_internal.h"
+#include "merge/rank_extract_internal.h"
 #include "msprobe/compare/merge/merge_table.h"
 #include "msprobe/compare/merge/merge_writer.h"
 #include "output/output_timestamp_internal.h"
 #include "msprobe/dump/io/output_location.h"
-#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* kNotShown = "The compare result will not be shown in merged result.";
-
-// What one result contributes, made in parallel and consumed in rank order. The names and text
-// values view `data`, which stays in place when the extract moves.
-struct RankData {
-  CompareResultColumns table;
-  std::deque<std::string> replaced;  // "NPU:…  Bench:…" texts (a deque never moves its strings)
-};
-struct RankExtract {
-  MergeInput input;
-  std::vector<std::string> warnings;          // in the order msprobe logs them
-  bool usable = false;                        // false: dropped or empty
-  std::vector<std::string> indexes;           // what was read: the config's list, or the mode's full list
-  std::unique_ptr<RankData> data;
-  std::vector<std::string_view> names;        // full names in first-seen order (repeats are left to MergeTable)
-  std::vector<std::vector<MergeValue>> values;  // per index, aligned with names
-};
-
-bool IsReplaced(std::string_view text) { return text == "N/A" || text == "unsupported" || text == "Nan"; }
-
-// Python's str() of a kept cell.
-std::string ToPython(const CompareResultColumns& table, const PackedCell& cell) {
-  switch (cell.kind) {
-    case Cell::Kind::kText: return std::string(table.TextOf(cell));
-    case Cell::Kind::kFloat: return PythonFloatRepr(std::bit_cast<double>(cell.payload));
-    case Cell::Kind::kInt: return std::to_string(static_cast<int64_t>(cell.payload));
-    case Cell::Kind::kBool: return cell.payload != 0 ? "True" : "False";
-  }
-  return {};
-}
-
-MergeValue ViewOf(const CompareResultColumns& table, const PackedCell& cell) {
-  MergeValue v;
-  switch (cell.kind) {
-    case Cell::Kind::kText:
-      v.kind = MergeValue::Kind::kText;
-      v.text = table.TextOf(cell);
-      break;
-    case Cell::Kind::kFloat:
-      v.kind = MergeValue::Kind::kFloat;
-      v.number = std::bit_cast<double>(cell.payload);
-      break;
-    case Cell::Kind::kInt:
-      v.kind = MergeValue::Kind::kInt;
-      v.integer = static_cast<int64_t>(cell.payload);
-      break;
-    case Cell::Kind::kBool:
-      v.kind = MergeValue::Kind::kBool;
-      v.integer = cell.payload != 0 ? 1 : 0;
-      break;
-  }
-  return v;
-}
-
-// Python's repr of a set of strings, in the given order: {'Cosine', 'EucDist'}.
-std::string PythonSet(const std::vector<std::string>& items) {
-  std::string out = "{";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", '" : "'") + items[i] + "'";
-  return out + "}";
-}
-
-std::vector<std::string> MissingFrom(const std::vector<std::string>& wanted, const std::vector<std::string>& have) {
-  std::vector<std::string> missing;
-  for (const std::string& w : wanted) {
-    if (std::find(have.begin(), have.end(), w) == have.end()) missing.push_back(w);
-  }
-  return missing;
-}
-
-std::vector<std::string> InconsistentWarnings(uint64_t rank, const std::vector<std::string>& missing) {
-  return {fmt::format("Compare indexes in rank{} compare result are not consistent with those in other compare "
-                      "results, please check!", rank),
-          kNotShown, "The invalid compare indexes: " + PythonSet(missing)};
-}
-
-class RankReader {
- public:
-  explicit RankReader(const MergeConfig& config) : config_(config) {
-    for (const std::string& api : config.apis) patterns_.push_back(api + ".");
-  }
-
-  RankExtract Read(const MergeInput& input) const {
-    RankExtract out;
-    out.input = input;
-    const uint64_t rank = input.rank;
-    bool dropped = false;  // select() refused the header; its warnings are in out.warnings
-    CompareResultQuery query;
-    query.select = [&](const std::vector<std::string>& header) -> Result<std::vector<size_t>> {
-      const MergeMode mode = DetectMergeMode(header);
-      if (mode == MergeMode::kUnknown || mode == MergeMode::kMd5) {
-        out.warnings.push_back(
-            mode == MergeMode::kMd5
-                ? fmt::format("Rank{} compare result is 'md5' dump task and does not support merging result, please "
-                              "check! {}", rank, kNotShown)
-                : fmt::format("A valid dump task can not be identified from rank{} compare result, please check! {}",
-                              rank, kNotShown));
-        dropped = true;
-        return Status::InvalidInput(input.path, "dropped");
-      }
-      const std::vector<std::string>& mergeable = MergeableIndexes(mode);
-      out.indexes = config_.compare_index.empty() ? mergeable : config_.compare_index;
-      if (const auto missing = MissingFrom(out.indexes, mergeable); !missing.empty()) {
-        const auto lines = InconsistentWarnings(rank, missing);
-        out.warnings.insert(out.warnings.end(), lines.begin(), lines.end());
-        dropped = true;
-        return Status::InvalidInput(input.path, "dropped");
-      }
-      std::vector<size_t> columns;
-      auto position = [&](const std::string& name) {
-        return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
-      };
-      columns.push_back(position(kNpuNameColumn));
-      for (const std::string& index : out.indexes) columns.push_back(position(index));
-      columns.push_back(position(kNpuMaxColumn));
-      columns.push_back(position(kBenchMaxColumn));
-      return columns;
-    };
-    std::vector<uint32_t> first_api;  // per kept row, the first api it matches
-    query.keep = [&](std::string_view name) {
-      const size_t a = FirstMatch(name, 0);
-      if (a == patterns_.size()) return false;
-      first_api.push_back(static_cast<uint32_t>(a));
-      return true;
-    };
-
-    Result<CompareResultColumns> result = ReadCompareResult(input.path, query);
-    if (!result.ok()) {
-      if (!dropped) out.warnings.push_back(fmt::format("cannot be read ({}). {}", result.status().message(), kNotShown));
-      return out;
-    }
-    if (result->data_rows == 0) {
-      out.warnings.push_back(fmt::format("Rank{} compare result is empty and will not shown in merged result.", rank));
-      return out;
-    }
-    out.data = std::make_unique<RankData>();
-    out.data->table = std::move(*result);
-    Extract(first_api, &out);
-    out.usable = true;
-    return out;
-  }
-
- private:
-  // The first api at or after `a` whose pattern `name` holds, or patterns_.size().
-  size_t FirstMatch(std::string_view name, size_t a) const {
-    while (a < patterns_.size() && name.find(patterns_[a]) == std::string_view::npos) ++a;
-    return a;
-  }
-
-  // docs/formats.md §5.5 steps 2–5 over the kept rows: [name, indexes…, NPU max, Bench max]. Rows come
-  // grouped by api in config order, each group in sheet order; a row matching two apis comes twice
-  // and a name on two rows comes twice: MergeTable keeps the first of each name, as msprobe's
-  // "first row per name" lookup does.
-  // `first_api[r]`: the first api kept row r matches (the reader's keep() found it).
-  void Extract(const std::vector<uint32_t>& first_api, RankExtract* out) const {
-    const CompareResultColumns& table = out->data->table;
-    const size_t rows = table.row_count();
-    std::vector<std::vector<uint32_t>> groups(patterns_.size());
-    for (size_t r = 0; r < rows; ++r) {
-      const std::string_view name = table.TextOf(table.at(r, 0));
-      for (size_t a = first_api[r]; a < patterns_.size(); a = FirstMatch(name, a + 1)) {
-        groups[a].push_back(static_cast<uint32_t>(r));
-      }
-    }
-    size_t picked = 0;
-    for (size_t a = 0; a < patterns_.size(); ++a) {
-      picked += groups[a].size();
-      if (groups[a].empty()) {
-        out->warnings.push_back(fmt::format("{} not found in rank{} compare result.", config_.apis[a], out->input.rank));
-      }
-    }
-    const size_t n = out->indexes.size();
-    out->names.reserve(picked);
-    out->values.assign(n, {});
-    for (auto& column : out->values) column.reserve(picked);
-    for (const std::vector<uint32_t>& group : groups) {
-      for (const uint32_t r : group) {
-        out->names.push_back(table.TextOf(table.at(r, 0)));
-        for (size_t k = 0; k < n; ++k) {
-          const PackedCell& value = table.at(r, k + 1);
-          if (value.kind == Cell::Kind::kText && IsReplaced(table.TextOf(value))) {
-            const std::string& text = out->data->replaced.emplace_back(
-                "NPU:" + ToPython(table, table.at(r, n + 1)) + "  Bench:" + ToPython(table, table.at(r, n + 2)));
-            MergeValue v;
-            v.kind = MergeValue::Kind::kText;
-            v.text = text;
-            out->values[k].push_back(v);
-          } else {
-            out->values[k].push_back(ViewOf(table, value));
-          }
-        }
-      }
-    }
-  }
-
-  const MergeConfig& config_;
-  std::vector<std::string> patterns_;
-};
 
 // Consumes extracts in rank order: warnings, the index list, the table.
 class MergeAssembler {
@@ -267,41 +68,98 @@ class MergeAssembler {
 
 std::string MergeOutputName() { return "multi_ranks_compare_merge_" + OutputTimestamp() + ".xlsx"; }
 
-Result<MergeReport> RunMerge(const MergeOptions& options) {
-  const MergeWarn warn = options.warn ? options.warn : [](const std::string&, const std::string&) {};
-  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input_dir}));
-  // msprobe's order: create the output directory, find the results, then load the config.
-  std::error_code ec;
-  fs::create_directories(options.output_dir, ec);
-  if (ec || !fs::is_directory(options.output_dir)) {
-    return Status::IOError(options.output_dir, "cannot create the output directory" + (ec ? ": " + ec.message() : ""));
-  }
-  MSP_ASSIGN_OR_RETURN(std::vector<MergeInput> inputs, DiscoverMergeInputs(options.input_dir, warn));
-  MSP_ASSIGN_OR_RETURN(MergeConfig config, LoadMergeConfig(options.config_path));
+namespace {
 
-  RankReader reader(config);
-  MergeAssembler assembler(config, warn);
-  std::atomic<uint64_t> done{0};
+// Reads inputs[order[k]] on all cores and hands each extract to `consume` in that order. Two results
+// per worker in flight bound memory.
+void ReadInOrder(const RankReader& reader, const std::vector<MergeInput>& inputs, const std::vector<size_t>& order,
+                 const std::function<void(RankExtract&&)>& consume) {
   size_t next = 0;
-  // Two results per worker in flight bounds memory; order is restored before assembling.
   const size_t tokens = 2 * static_cast<size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
   tbb::parallel_pipeline(
       tokens,
       tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
                                      [&](tbb::flow_control& fc) -> size_t {
-                                       if (next == inputs.size()) fc.stop();
-                                       return next++;
+                                       if (next == order.size()) fc.stop();
+                                       return next < order.size() ? order[next++] : 0;
                                      }) &
           tbb::make_filter<size_t, std::shared_ptr<RankExtract>>(
               tbb::filter_mode::parallel,
               [&](size_t i) { return std::make_shared<RankExtract>(reader.Read(inputs[i])); }) &
-          tbb::make_filter<std::shared_ptr<RankExtract>, void>(tbb::filter_mode::serial_in_order,
-                                                               [&](std::shared_ptr<RankExtract> extract) {
-                                                                 assembler.Add(std::move(*extract));
-                                                                 if (options.progress) {
-                                                                   options.progress(++done, inputs.size());
-                                                                 }
-                                                               }));
+          tbb::make_filter<std::shared_ptr<RankExtract>, void>(
+              tbb::filter_mode::serial_in_order, [&](std::shared_ptr<RankExtract> extract) { consume(std::move(*extract)); }));
+}
+
+// Several processes: each reads the results of its share (balanced by bytes); process 0 gathers
+// the extracts (only the configured APIs' rows) and adds them in rank order.
+void ReadShared(Cluster& cluster, const RankReader& reader, const std::vector<MergeInput>& inputs,
+                const std::function<void(RankExtract&&)>& consume) {
+  std::vector<uint64_t> bytes(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::error_code ec;
+    bytes[i] = fs::file_size(inputs[i].path, ec);
+  }
+  const std::vector<internal::PairShare> shares =
+      internal::SharePairs(bytes, std::vector<bool>(inputs.size(), false), cluster.processes());
+  std::vector<size_t> mine;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (shares[i].processes[0] == cluster.process()) mine.push_back(i);
+  }
+  std::vector<std::string> encoded;
+  ReadInOrder(reader, inputs, mine, [&](RankExtract&& e) {
+    encoded.push_back(internal::PackStrings({std::to_string(e.input.rank), e.input.path, EncodeExtract(e)}));
+  });
+  std::map<std::pair<uint64_t, std::string>, RankExtract> by_input;  // inputs come sorted by rank
+  for (const std::string& message : cluster.Gather(internal::PackStrings(encoded))) {
+    for (const std::string& entry : internal::UnpackStrings(message)) {
+      const std::vector<std::string> fields = internal::UnpackStrings(entry);
+      by_input.emplace(std::make_pair(std::stoull(fields[0]), fields[1]), DecodeExtract(fields[2]));
+    }
+  }
+  for (const MergeInput& input : inputs) {
+    const auto found = by_input.find({input.rank, input.path});
+    if (found != by_input.end()) consume(std::move(found->second));
+  }
+}
+
+}  // namespace
+
+Result<MergeReport> RunMerge(const MergeOptions& options, Cluster* cluster) {
+  const MergeWarn warn = options.warn ? options.warn : [](const std::string&, const std::string&) {};
+  const bool several = cluster != nullptr && cluster->processes() > 1;
+  // msprobe's order: create the output directory, find the results, then load the config.
+  std::vector<MergeInput> inputs;
+  MergeConfig config;
+  Status setup = [&]() -> Status {
+    MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input_dir}));
+    std::error_code ec;
+    fs::create_directories(options.output_dir, ec);
+    if (ec || !fs::is_directory(options.output_dir)) {
+      return Status::IOError(options.output_dir, "cannot create the output directory" + (ec ? ": " + ec.message() : ""));
+    }
+    // Process 0 alone tells of the inputs it skips: the others find the same.
+    MSP_ASSIGN_OR_RETURN(inputs, DiscoverMergeInputs(options.input_dir, several && !cluster->root() ? MergeWarn() : warn));
+    MSP_ASSIGN_OR_RETURN(config, LoadMergeConfig(options.config_path));
+    return Status::Ok();
+  }();
+  if (several) setup = AgreeOnFailure(*cluster, setup);
+  MSP_RETURN_IF_ERROR(setup);
+
+  RankReader reader(config);
+  MergeAssembler assembler(config, warn);
+  std::atomic<uint64_t> done{0};
+  const auto add = [&](RankExtract&& extract) {
+    assembler.Add(std::move(extract));
+    if (options.progress) options.progress(++done, inputs.size());
+  };
+  if (several) {
+    ReadShared(*cluster, reader, inputs, add);
+    if (!cluster->root()) return MergeReport();
+  } else {
+    std::vector<size_t> all(inputs.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    ReadInOrder(reader, inputs, all, add);
+  }
 
   std::unique_ptr<MergeTable> table = std::move(assembler).Finish();
   if (!table) return Status::InvalidInput(options.input_dir, "Nothing to merge.");
@@ -309,6 +167,7 @@ Result<MergeReport> RunMerge(const MergeOptions& options) {
 
   MergeReport report;
   report.output_path = (fs::path(options.output_dir) / MergeOutputName()).string();
+  std::error_code ec;
   if (fs::exists(report.output_path, ec)) warn(report.output_path, report.output_path + " will be deleted.");
   MSP_RETURN_IF_ERROR(WriteMergeWorkbook(report.output_path, *table, config.highlight_factor));
   for (size_t c = 0; c < table->rank_count(); ++c) report.ranks.push_back(table->rank(c));

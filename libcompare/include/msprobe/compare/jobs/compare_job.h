@@ -90,7 +90,18 @@ struct CompareReport {
 // Progress: (the target dump.json of the pair reporting, done, total), summed over the pairs begun.
 using CompareProgress = std::function<void(const std::string&, uint64_t, uint64_t)>;
 
-Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress = {});
+class Cluster;
+// A run spread over the processes of `cluster` (docs/distributed.md). `on_failure` hears of each
+// pair this process failed to compare, as it happens (the run's error is the first in pair order).
+struct Distribution {
+  Cluster* cluster = nullptr;
+  std::function<void(const Status&)> on_failure;
+};
+
+// With a distribution of more than one process, every process calls it alike: process 0 returns the
+// report; the others an empty one, or the run's error.
+Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress = {},
+                                 const Distribution& distribution = {});
 
 // Why the gates fail a finished run, naming the first offending row; nullopt when they pass.
 struct GateFailure {

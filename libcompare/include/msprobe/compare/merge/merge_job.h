@@ -37,9 +37,12 @@ struct MergeReport {
   uint64_t rows = 0;                    // NPU names in the merged sheets
 };
 
+class Cluster;
 // Errors carry msprobe's messages: config problems (§5.4), a wrongly named .xlsx, fewer than two
-// results, "Nothing to merge." when every result was dropped or empty.
-Result<MergeReport> RunMerge(const MergeOptions& options);
+// results, "Nothing to merge." when every result was dropped or empty. With a cluster of several
+// processes (docs/distributed.md §6), every process calls it alike: they share the reading, and
+// process 0 writes the workbook and returns the report (the others an empty one).
+Result<MergeReport> RunMerge(const MergeOptions& options, Cluster* cluster = nullptr);
 
 // "multi_ranks_compare_merge_{YYYYmmddHHMMSS}.xlsx" for the local time now.
 std::string MergeOutputName();

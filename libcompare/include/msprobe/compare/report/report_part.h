@@ -79,6 +79,7 @@ class ReportPart {
   const std::vector<ReportMetricColumn>& metrics() const { return metrics_; }
 
  private:
+  friend struct ReportPartCodec;  // a part crosses between MPI processes (cluster/outcome_codec.cc)
   void AddMetric(size_t column, const Cell& cell, uint32_t row);
 
   std::string label_, kind_, main_metric_label_;

@@ -1,0 +1,53 @@
+#include "common/cluster_session.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+
+#include "common/exit_codes.h"
+#ifdef MSPROBE_MPI
+#include "mpi_cluster.h"
+#endif
+
+namespace msprobe::cli {
+
+#ifdef MSPROBE_MPI
+ClusterSession::ClusterSession(int* argc, char*** argv) : cluster_(compare::JoinMpiWorld(argc, argv)) {}
+#else
+ClusterSession::ClusterSession(int*, char***) {}
+#endif
+
+ClusterSession::~ClusterSession() = default;
+
+int ClusterSession::Run(std::string_view program, const std::function<int()>& body) {
+  bool completed = false;
+  const int code = GuardedMain(program, [&] {
+    const int c = body();
+    completed = true;
+    return c;
+  });
+#ifdef MSPROBE_MPI
+  if (!completed && several()) compare::AbortMpiWorld(code);
+#endif
+  return code;
+}
+
+int ClusterSession::AgreeExitCode(int code) {
+  if (!several()) return code;
+  return std::stoi(cluster_->Broadcast(std::to_string(code)));
+}
+
+std::unique_ptr<tbb::global_control> ClusterSession::ApplyThreads(const CommonOptions& options) const {
+  if (options.threads > 0 || !several()) return cli::ApplyThreads(options);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned share = std::max(1u, cores / static_cast<unsigned>(cluster_->local_processes()));
+  return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, share);
+}
+
+std::string ClusterSession::Prefix() const {
+  return several() ? fmt::format("process {} of {}: ", cluster_->process(), cluster_->processes()) : std::string();
+}
+
+}  // namespace msprobe::cli

@@ -1,0 +1,32 @@
+// What the processes of a distributed run send each other, as bytes (CBOR, by nlohmann_json): a
+// Status, a list of byte strings, and a compared pair's outcome. Only our own processes read them:
+// a message that does not decode is a bug, and throws.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jobs/compare_run_internal.h"
+#include "jobs/pair_outputs_internal.h"
+#include "msprobe/dump/status.h"
+
+namespace msprobe::compare::internal {
+
+std::string EncodeStatus(const Status& status);
+Status DecodeStatus(std::string_view bytes);
+
+std::string PackStrings(const std::vector<std::string>& strings);
+std::vector<std::string> UnpackStrings(std::string_view bytes);
+
+// Everything but the pending xlsx, which stays with the process that wrote its rows.
+std::string EncodeOutcome(const PairOutcome& outcome);
+PairOutcome DecodeOutcome(std::string_view bytes);
+
+std::string EncodeSlice(const MetricSlice& slice);
+MetricSlice DecodeSlice(std::string_view bytes);
+
+std::string EncodeMarks(const std::vector<XlsxMark>& marks);
+std::vector<XlsxMark> DecodeMarks(std::string_view bytes);
+
+}  // namespace msprobe::compare::internal

@@ -1,0 +1,293 @@
+#include "jobs/distributed_compare_internal.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <new>
+#include <utility>
+
+#include "cluster/outcome_codec_internal.h"
+#include "cluster/work_share_internal.h"
+#include "jobs/compare_run_internal.h"
+#include "jobs/run_report_internal.h"
+#include "msprobe/compare/cluster/cluster.h"
+#include "msprobe/dump/framework/dump_json.h"
+#include "msprobe/dump/framework/dump_layout.h"
+
+namespace msprobe::compare::internal {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The failure a thrown exception stands for, worded as the programs word it (exit 4).
+Status ExceptionStatus(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return Status::Internal("", "out of memory");
+  } catch (const std::exception& ex) {
+    return Status::Internal("", fmt::format("internal error: {}", ex.what()));
+  } catch (...) {
+    return Status::Internal("", "internal error");
+  }
+}
+
+template <class T, class F>
+Result<T> Guarded(F&& f) {
+  try {
+    return f();
+  } catch (...) {
+    return ExceptionStatus(std::current_exception());
+  }
+}
+
+// A pair's size for the shares: its two dump files and the tensor files beside them.
+uint64_t PairBytes(const ComparePairSpec& spec) {
+  uint64_t bytes = 0;
+  for (const std::string& json : {spec.target_json, spec.golden_json}) {
+    std::error_code ec;
+    const uintmax_t size = fs::file_size(json, ec);
+    if (!ec) bytes += size;
+    fs::directory_iterator it(TensorDataDir(json), ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      std::error_code entry_ec;
+      const uintmax_t file = it->is_regular_file(entry_ec) ? it->file_size(entry_ec) : 0;
+      if (!entry_ec) bytes += file;
+    }
+  }
+  return bytes;
+}
+
+// Every pair's bytes and whether its rows may be split (a tensor compare: its metrics are read row
+// by row from the tensor files), each process measuring every processes()-th pair.
+std::pair<std::vector<uint64_t>, std::vector<bool>> MeasurePairs(Cluster& cluster, const CompareOptions& options,
+                                                                 const std::vector<ComparePairSpec>& specs) {
+  const int n = cluster.processes();
+  std::string mine;
+  for (size_t i = cluster.process(); i < specs.size(); i += n) {
+    const uint64_t bytes = PairBytes(specs[i]);
+    const std::optional<DumpJsonHeader> header = HeaderBeforeData(specs[i].golden_json);
+    const char split = !options.diff_analyze && !options.attribute && header && header->task == "tensor";
+    mine.append(reinterpret_cast<const char*>(&bytes), sizeof bytes);
+    mine.push_back(split);
+  }
+  const std::vector<std::string> all = cluster.AllGather(mine);
+  std::vector<uint64_t> bytes(specs.size());
+  std::vector<bool> splittable(specs.size());
+  for (int p = 0; p < n; ++p) {
+    const char* at = all[p].data();
+    for (size_t i = p; i < specs.size(); i += n, at += sizeof(uint64_t) + 1) {
+      std::memcpy(&bytes[i], at, sizeof(uint64_t));
+      splittable[i] = at[sizeof(uint64_t)] != 0;
+    }
+  }
+  return {bytes, splittable};
+}
+
+// One process's part of a distributed run.
+class ProcessShare {
+ public:
+  ProcessShare(const CompareOptions& options, const Distribution& distribution, const RunPlan& plan,
+               const CompareProgress& progress)
+      : options_(options), distribution_(distribution), cluster_(*distribution.cluster), plan_(plan),
+        run_(options, plan.mappings, progress) {}
+
+  Result<CompareReport> Run();
+
+ private:
+  void Fail(size_t pair, const Status& status) {
+    if (distribution_.on_failure) distribution_.on_failure(status);
+    done_.emplace(pair, status);
+  }
+  void CompareWholePairs(const std::vector<PairShare>& shares);
+  void CompareSplitPairs(const std::vector<PairShare>& shares);
+  // Process 0: every pair's outcome in pair order, or the first failure; -da's marks.
+  Result<std::vector<XlsxMark>> GatherOutcomes();
+  // Commits the xlsx files held here; process 0 gathers their names.
+  Status CommitXlsx(const std::vector<XlsxMark>& marks);
+
+  const CompareOptions& options_;
+  const Distribution& distribution_;
+  Cluster& cluster_;
+  const RunPlan& plan_;
+  CompareRun run_;
+  std::map<size_t, Result<PairOutcome>> done_;  // the pairs this process owns, in pair order
+};
+
+void ProcessShare::CompareWholePairs(const std::vector<PairShare>& shares) {
+  std::vector<size_t> order;
+  std::vector<ComparePairSpec> mine;
+  for (size_t i = 0; i < shares.size(); ++i) {
+    if (shares[i].processes.size() == 1 && shares[i].processes[0] == cluster_.process()) {
+      order.push_back(i);
+      mine.push_back(plan_.specs[i]);
+    }
+  }
+  const Status stopped = CompareEach(run_, plan_.specs, order, PairsInFlight(mine, cluster_.local_processes()),
+                                     [&](PairAttempt attempt) -> Status {
+                                       if (attempt.exception) {
+                                         Fail(attempt.pair, ExceptionStatus(attempt.exception));
+                                         return done_.at(attempt.pair).status();
+                                       }
+                                       if (attempt.outcome.ok()) {
+                                         done_.emplace(attempt.pair, std::move(attempt.outcome));
+                                       } else {
+                                         Fail(attempt.pair, attempt.outcome.status());
+                                       }
+                                       return Status::Ok();
+                                     });
+  // After a pair threw, the rest were not begun: they fail as that one did.
+  for (size_t i : order) {
+    if (!stopped.ok() && done_.count(i) == 0) done_.emplace(i, stopped);
+  }
+}
+
+void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares) {
+  const int me = cluster_.process();
+  std::vector<std::vector<std::string>> outbox(cluster_.processes());
+  std::map<size_t, std::pair<PreparedPair, MetricSlice>> held;  // pairs owned: prepared, and our slice
+  for (size_t i = 0; i < shares.size(); ++i) {
+    const std::vector<int>& who = shares[i].processes;
+    const auto at = std::find(who.begin(), who.end(), me);
+    if (who.size() == 1 || at == who.end()) continue;
+    const size_t slice = at - who.begin();
+    const int owner = who[0];
+    const auto send = [&](const Status& status, const std::string& payload) {
+      outbox[owner].push_back(PackStrings({std::to_string(i), EncodeStatus(status), payload}));
+    };
+    Result<PreparedPair> prepared = Guarded<PreparedPair>([&] { return run_.Prepare(plan_.specs[i]); });
+    if (!prepared.ok()) {
+      if (slice == 0) Fail(i, prepared.status()); else send(prepared.status(), "");
+      continue;
+    }
+    if (prepared->skipped) {
+      if (slice == 0) done_.emplace(i, std::move(prepared->outcome));
+      continue;
+    }
+    const auto [begin, end] = SliceRows(prepared->table.rows.size(), slice, who.size());
+    Result<MetricSlice> computed = Guarded<MetricSlice>([&] { return run_.ComputeSlice(&*prepared, begin, end); });
+    if (!computed.ok()) {
+      if (slice == 0) Fail(i, computed.status()); else send(computed.status(), "");
+    } else if (slice == 0) {
+      held.emplace(i, std::make_pair(std::move(*prepared), std::move(*computed)));
+    } else {
+      for (size_t r = begin; r < end; ++r) computed->metrics.push_back(std::move(prepared->table.rows[r].metrics));
+      send(Status::Ok(), EncodeSlice(*computed));
+    }
+  }
+  std::vector<std::string> to(cluster_.processes());
+  for (size_t p = 0; p < to.size(); ++p) to[p] = PackStrings(outbox[p]);
+  std::map<size_t, std::vector<MetricSlice>> slices;
+  std::map<size_t, Status> failed;  // a helper's failure fails the pair
+  for (const std::string& message : cluster_.Exchange(to)) {
+    for (const std::string& entry : UnpackStrings(message)) {
+      const std::vector<std::string> fields = UnpackStrings(entry);
+      const size_t pair = std::stoul(fields[0]);
+      Status status = DecodeStatus(fields[1]);
+      if (!status.ok()) failed.emplace(pair, std::move(status));
+      else slices[pair].push_back(DecodeSlice(fields[2]));
+    }
+  }
+  for (auto& [i, own] : held) {
+    if (failed.count(i) != 0) {
+      Fail(i, failed.at(i));
+      continue;
+    }
+    std::vector<MetricSlice>& all = slices[i];
+    all.push_back(std::move(own.second));
+    std::sort(all.begin(), all.end(), [](const MetricSlice& a, const MetricSlice& b) { return a.begin < b.begin; });
+    Result<PairOutcome> outcome =
+        Guarded<PairOutcome>([&] { return run_.Conclude(plan_.specs[i], std::move(own.first), all); });
+    if (outcome.ok()) done_.emplace(i, std::move(outcome)); else Fail(i, outcome.status());
+  }
+}
+
+Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
+  std::vector<std::string> entries;
+  for (auto& [i, outcome] : done_) {
+    if (!outcome.ok()) {
+      entries.push_back(PackStrings({std::to_string(i), EncodeStatus(outcome.status()), ""}));
+      continue;
+    }
+    if (outcome->pending_xlsx) {  // its rows stay here, in the xlsx's spool
+      run_.KeepXlsx(i, std::move(*outcome->pending_xlsx));
+      outcome->pending_xlsx.reset();
+    }
+    entries.push_back(PackStrings({std::to_string(i), EncodeStatus(Status::Ok()), EncodeOutcome(*outcome)}));
+  }
+  done_.clear();
+  const std::vector<std::string> gathered = cluster_.Gather(PackStrings(entries));
+  if (!cluster_.root()) return std::vector<XlsxMark>();
+  std::vector<std::optional<Result<PairOutcome>>> all(plan_.specs.size());
+  for (const std::string& message : gathered) {
+    for (const std::string& entry : UnpackStrings(message)) {
+      const std::vector<std::string> fields = UnpackStrings(entry);
+      Status status = DecodeStatus(fields[1]);
+      all.at(std::stoul(fields[0])) = status.ok() ? Result<PairOutcome>(DecodeOutcome(fields[2])) : std::move(status);
+    }
+  }
+  // The first failure in pair order is the run's, as in one process.
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!all[i]) return Status::Internal("", fmt::format("no process compared pair {}", i));  // a bug
+    MSP_RETURN_IF_ERROR(all[i]->status());
+  }
+  for (size_t i = 0; i < all.size(); ++i) run_.Record(i, std::move(**all[i]));
+  if (!options_.diff_analyze) return std::vector<XlsxMark>();
+  return run_.AnalyzeFirstDiff();
+}
+
+Status ProcessShare::CommitXlsx(const std::vector<XlsxMark>& marks) {
+  Result<std::vector<std::pair<size_t, std::vector<std::string>>>> written = run_.CommitXlsx(marks);
+  std::vector<std::string> entries;
+  if (written.ok()) {
+    for (const auto& [pair, files] : *written) {
+      std::vector<std::string> fields = {std::to_string(pair)};
+      fields.insert(fields.end(), files.begin(), files.end());
+      entries.push_back(PackStrings(fields));
+    }
+  }
+  const std::vector<std::string> gathered =
+      cluster_.Gather(PackStrings({EncodeStatus(written.status()), PackStrings(entries)}));
+  for (const std::string& message : gathered) {  // process 0 only
+    const std::vector<std::string> parts = UnpackStrings(message);
+    MSP_RETURN_IF_ERROR(DecodeStatus(parts[0]));
+    for (const std::string& entry : UnpackStrings(parts[1])) {
+      const std::vector<std::string> fields = UnpackStrings(entry);
+      run_.AddOutputs(std::stoul(fields[0]), std::vector<std::string>(fields.begin() + 1, fields.end()));
+    }
+  }
+  return Status::Ok();
+}
+
+Result<CompareReport> ProcessShare::Run() {
+  const auto [bytes, splittable] = MeasurePairs(cluster_, options_, plan_.specs);
+  const std::vector<PairShare> shares = SharePairs(bytes, splittable, cluster_.processes());
+  CompareWholePairs(shares);
+  CompareSplitPairs(shares);
+  Result<std::vector<XlsxMark>> marks = GatherOutcomes();
+  // Process 0 tells everyone whether the run goes on, and -da's marks for the xlsx files they hold.
+  const std::vector<std::string> decision = UnpackStrings(cluster_.Broadcast(PackStrings(
+      {EncodeStatus(marks.status()), marks.ok() ? EncodeMarks(*marks) : EncodeMarks({})})));
+  MSP_RETURN_IF_ERROR(DecodeStatus(decision[0]));
+  MSP_RETURN_IF_ERROR(CommitXlsx(DecodeMarks(decision[1])));
+  if (!cluster_.root()) return CompareReport();
+  return std::move(run_).Finish();
+}
+
+}  // namespace
+
+Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const CompareProgress& progress,
+                                            const Distribution& distribution) {
+  Cluster& cluster = *distribution.cluster;
+  Result<RunPlan> plan = Guarded<RunPlan>([&] { return PlanRun(options); });
+  MSP_RETURN_IF_ERROR(AgreeOnFailure(cluster, plan.status()));
+  SummedProgress summed(progress);
+  const CompareProgress summed_progress = summed.callback();  // the run keeps a reference
+  ProcessShare share(options, distribution, *plan, summed_progress);
+  return share.Run();
+}
+
+}  // namespace msprobe::compare::internal

@@ -1,0 +1,206 @@
+// A compare spread over several processes (docs/distributed.md) writes what one process writes. The
+// processes here are threads joined by an in-memory Cluster, so the protocol (shares, split pairs,
+// gathering, -da's marks, failures) runs in every build and under the sanitizers; the MPI build's
+// own test (tests/cli/mpi_compare_test.sh) runs the same over mpirun.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <barrier>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "libcompare/jobs/run_outputs.h"
+#include "msprobe/compare/cluster/cluster.h"
+#include "msprobe/compare/jobs/compare_job.h"
+#include "test_support.h"
+
+namespace msprobe::compare {
+namespace {
+
+namespace fs = std::filesystem;
+using msprobe::testing::ReadFile;
+using msprobe::testing::TempDir;
+using namespace msprobe::compare::run_outputs;  // NOLINT: the fixtures and output readers
+
+// N threads as N processes: each call is a step all of them take, its data passed in shared slots.
+class ThreadWorld {
+ public:
+  explicit ThreadWorld(int n) : n_(n), barrier_(n), slots_(n), boxes_(n, std::vector<std::string>(n)) {}
+
+  class Process final : public Cluster {
+   public:
+    Process(ThreadWorld* world, int me) : world_(world), me_(me) {}
+    int process() const override { return me_; }
+    int processes() const override { return world_->n_; }
+    int local_processes() const override { return world_->n_; }
+    std::vector<std::string> Gather(const std::string& mine) override {
+      world_->slots_[me_] = mine;
+      world_->barrier_.arrive_and_wait();
+      std::vector<std::string> all = me_ == 0 ? world_->slots_ : std::vector<std::string>();
+      world_->barrier_.arrive_and_wait();
+      return all;
+    }
+    std::string Broadcast(const std::string& value) override {
+      if (me_ == 0) world_->slots_[0] = value;
+      world_->barrier_.arrive_and_wait();
+      std::string got = world_->slots_[0];
+      world_->barrier_.arrive_and_wait();
+      return got;
+    }
+    std::vector<std::string> Exchange(const std::vector<std::string>& to) override {
+      world_->boxes_[me_] = to;
+      world_->barrier_.arrive_and_wait();
+      std::vector<std::string> from(world_->n_);
+      for (int p = 0; p < world_->n_; ++p) from[p] = world_->boxes_[p][me_];
+      world_->barrier_.arrive_and_wait();
+      return from;
+    }
+
+   private:
+    ThreadWorld* world_;
+    int me_;
+  };
+
+ private:
+  int n_;
+  std::barrier<> barrier_;
+  std::vector<std::string> slots_;
+  std::vector<std::vector<std::string>> boxes_;
+};
+
+struct ProcessRun {
+  Result<CompareReport> report = Status::Internal("", "not run");
+  std::vector<std::string> failures;  // what on_failure heard
+};
+
+// RunCompare on `n` processes; options_of(p) gives process p its options.
+std::vector<ProcessRun> RunOn(int n, const std::function<CompareOptions(int)>& options_of) {
+  ThreadWorld world(n);
+  std::vector<ProcessRun> runs(n);
+  std::vector<std::thread> threads;
+  for (int p = 0; p < n; ++p) {
+    threads.emplace_back([&, p] {
+      ThreadWorld::Process cluster(&world, p);
+      Distribution distribution{&cluster, [&](const Status& s) { runs[p].failures.push_back(s.ToString()); }};
+      runs[p].report = RunCompare(options_of(p), {}, distribution);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return runs;
+}
+
+class DistributedCompare : public ::testing::Test {
+ protected:
+  // One process and `n` write the same files, summary and JUnit; the others return empty reports.
+  void ExpectSameAsOneProcess(CompareOptions options, int n) {
+    options.output_dir = dir_.Path("one");
+    options.junit_path = dir_.Path("one.junit.xml");
+    Result<CompareReport> one = RunCompare(options);
+    ASSERT_TRUE(one.ok()) << one.status().ToString();
+    const std::string dir = fmt::format("np{}", n);
+    options.output_dir = dir_.Path(dir);
+    options.junit_path = dir_.Path(dir + ".junit.xml");
+    std::vector<ProcessRun> runs = RunOn(n, [&](int) { return options; });
+    for (int p = 0; p < n; ++p) ASSERT_TRUE(runs[p].report.ok()) << p << ": " << runs[p].report.status().ToString();
+    for (int p = 1; p < n; ++p) EXPECT_TRUE(runs[p].report->pairs.empty());
+    const CompareReport& root = *runs[0].report;
+    EXPECT_EQ(Summary(root), Summary(*one));
+    const auto outputs = Outputs(*one);
+    EXPECT_FALSE(outputs.empty());
+    EXPECT_EQ(Outputs(root), outputs);
+    EXPECT_EQ(NormalizedJunit(ReadFile(options.junit_path), "/" + dir + "/", "/one/"),
+              NormalizedJunit(ReadFile(dir_.Path("one.junit.xml")), "/" + dir + "/", "/one/"));
+    EXPECT_EQ(NormalizedJunit(ReadFile(root.summary_file), "/" + dir + "/", "/one/"),
+              NormalizedJunit(ReadFile(one->summary_file), "/" + dir + "/", "/one/"));
+  }
+
+  CompareOptions Ranks(int ranks, bool md5 = false) {
+    for (int rank = 0; rank < ranks; ++rank) {
+      Write(dir_.Path(fmt::format("npu/step0/rank{}/dump.json", rank)), Dump({.md5 = md5, .rank = rank}));
+      Write(dir_.Path(fmt::format("bench/step0/rank{}/dump.json", rank)),
+            Dump({.md5 = md5, .golden = rank % 2 == 1, .rank = rank}));
+    }
+    CompareOptions options;
+    options.target_path = dir_.Path("npu/step0");
+    options.golden_path = dir_.Path("bench/step0");
+    options.write_json = true;
+    return options;
+  }
+
+  TempDir dir_;
+};
+
+const std::string kSamples = std::string(MSPROBE_SOURCE_DIR) + "/samples/dist2";
+
+TEST_F(DistributedCompare, RankPairsOverTwoToFiveProcessesWriteWhatOneWrites) {
+  const CompareOptions options = Ranks(4);
+  for (int n : {2, 3, 5}) ExpectSameAsOneProcess(options, n);
+}
+
+// Tensor pairs larger than a process's share: their rows are split among the processes, each
+// computing the metrics of its slice; the owner writes the pair.
+TEST_F(DistributedCompare, TensorPairsSplitByRowsWriteWhatOneWrites) {
+  CompareOptions options;
+  options.target_path = kSamples + "/npu_t/step0";
+  options.golden_path = kSamples + "/bench_t/step0";
+  options.write_json = options.write_html = true;
+  for (int n : {2, 3, 4}) ExpectSameAsOneProcess(options, n);
+  options.target_path += "/rank0";
+  options.golden_path += "/rank0";
+  for (int n : {2, 3}) ExpectSameAsOneProcess(options, n);
+}
+
+TEST_F(DistributedCompare, DiffAnalyzeGathersTheRanksAndMarksTheXlsx) {
+  CompareOptions options = Ranks(4);
+  options.diff_analyze = true;
+  ExpectSameAsOneProcess(options, 3);
+}
+
+TEST_F(DistributedCompare, Md5PairsWriteWhatOneWrites) { ExpectSameAsOneProcess(Ranks(3, /*md5=*/true), 2); }
+
+// Two bad ranks: every process finishes its share, the run fails with the first in pair order (as
+// one process does), each failing process hears of its own, and no summary is written.
+TEST_F(DistributedCompare, TheFirstFailureInPairOrderIsTheRunsAndNoneHangs) {
+  CompareOptions options = Ranks(4);
+  Write(dir_.Path("npu/step0/rank1/dump.json"), "{\"task\": \"statistics\", \"data\": {");
+  Write(dir_.Path("npu/step0/rank3/dump.json"), "[]");
+  options.output_dir = dir_.Path("one");
+  Result<CompareReport> one = RunCompare(options);
+  ASSERT_FALSE(one.ok());
+  options.output_dir = dir_.Path("three");
+  std::vector<ProcessRun> runs = RunOn(3, [&](int) { return options; });
+  size_t heard = 0;
+  for (const ProcessRun& run : runs) {
+    ASSERT_FALSE(run.report.ok());
+    EXPECT_EQ(run.report.status().ToString(), one.status().ToString());
+    EXPECT_EQ(run.report.status().code(), one.status().code());
+    heard += run.failures.size();
+  }
+  EXPECT_EQ(heard, 2u);
+  EXPECT_FALSE(fs::exists(dir_.Path("three/summary.json")));
+  size_t csv = 0;
+  for (const auto& entry : fs::directory_iterator(dir_.Path("three"))) csv += entry.path().extension() == ".csv";
+  EXPECT_EQ(csv, 2u);  // ranks 0 and 2 compared all the same
+}
+
+// A failure before the shares (one process cannot see the golden dump): all stop with it.
+TEST_F(DistributedCompare, ASetupFailureOnOneProcessStopsAll) {
+  const CompareOptions options = Ranks(2);
+  std::vector<ProcessRun> runs = RunOn(3, [&](int p) {
+    CompareOptions o = options;
+    o.output_dir = dir_.Path("out");
+    if (p == 2) o.golden_path = dir_.Path("missing");
+    return o;
+  });
+  for (const ProcessRun& run : runs) {
+    ASSERT_FALSE(run.report.ok());
+    EXPECT_NE(run.report.status().ToString().find("missing"), std::string::npos) << run.report.status().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace msprobe::compare
