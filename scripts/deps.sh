@@ -14,6 +14,7 @@ packages=(
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
   help2man                   # man pages from --help
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
+  libopenmpi-dev openmpi-bin # -DMSPROBE_MPI=ON: compare and merge across processes (docs/distributed.md)
 )
 "$(dirname "$0")/apt_install.sh" "${packages[@]}"
 # The HTML report: npm ci installs its charting library (report/package-lock.json). Debian's nodejs and

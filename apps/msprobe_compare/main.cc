@@ -24,6 +24,7 @@ Examples:
   msprobe-compare -tp npu/step0 -gp gpu/step0 --fail-on error --junit out/compare.xml   # a CI gate
   msprobe-compare -tp npu/step0/rank0 -gp gpu/step0/rank0 --attribute   # which op caused it (tensor dumps)
   msprobe-compare -tp npu_kernel -gp gpu_kernel --rank 0 --fail-on error --junit out/kernel.xml   # kernel dumps
+  mpirun -np 8 msprobe-compare -tp npu/step0 -gp gpu/step0 -o out   # MPI build: 8 processes, any hosts
 
 Outputs: compare_result[_rankN]_{YYYYmmddHHMMSS}.csv (as msprobe writes it) and .xlsx (typed cells,
 red/yellow rows, a summary sheet); debug.json inputs give debug_compare_result_…; summary.json

@@ -15,6 +15,7 @@ constexpr const char* kExamples = R"(
 Examples:
   msprobe-merge -i compare_out -o merged -config merge.yaml
   msprobe-merge --input_dir compare_out --output_dir merged --config-path merge.yaml -q
+  mpirun -np 4 msprobe-merge -i compare_out -o merged -config merge.yaml   # MPI build: reading shared
 
 merge.yaml:
   api:                      # NPU Name prefixes to merge (required)

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <numeric>
 #include <new>
 #include <utility>
 
@@ -61,30 +62,36 @@ uint64_t PairBytes(const ComparePairSpec& spec) {
   return bytes;
 }
 
-// Every pair's bytes and whether its rows may be split (a tensor compare: its metrics are read row
-// by row from the tensor files), each process measuring every processes()-th pair.
+// Every pair's bytes and whether its rows may be split, each process measuring every processes()-th
+// pair. A pair may be split when it is larger than a process's share and is a tensor compare (its
+// metrics are read row by row from the tensor files), which only its golden dump's header tells:
+// that is read for such pairs only, so a run of many pairs, none larger than a share, reads no header.
 std::pair<std::vector<uint64_t>, std::vector<bool>> MeasurePairs(Cluster& cluster, const CompareOptions& options,
                                                                  const std::vector<ComparePairSpec>& specs) {
   const int n = cluster.processes();
-  std::string mine;
-  for (size_t i = cluster.process(); i < specs.size(); i += n) {
-    const uint64_t bytes = PairBytes(specs[i]);
-    const std::optional<DumpJsonHeader> header = HeaderBeforeData(specs[i].golden_json);
-    const char split = !options.diff_analyze && !options.attribute && header && header->task == "tensor";
-    mine.append(reinterpret_cast<const char*>(&bytes), sizeof bytes);
-    mine.push_back(split);
-  }
-  const std::vector<std::string> all = cluster.AllGather(mine);
-  std::vector<uint64_t> bytes(specs.size());
-  std::vector<bool> splittable(specs.size());
-  for (int p = 0; p < n; ++p) {
-    const char* at = all[p].data();
-    for (size_t i = p; i < specs.size(); i += n, at += sizeof(uint64_t) + 1) {
-      std::memcpy(&bytes[i], at, sizeof(uint64_t));
-      splittable[i] = at[sizeof(uint64_t)] != 0;
+  // Each process's values, the pairs of its stride in order, all-gathered into one vector.
+  const auto all_gather = [&](const auto& measure) {
+    std::string mine;
+    for (size_t i = cluster.process(); i < specs.size(); i += n) {
+      const uint64_t value = measure(i);
+      mine.append(reinterpret_cast<const char*>(&value), sizeof value);
     }
-  }
-  return {bytes, splittable};
+    const std::vector<std::string> all = cluster.AllGather(mine);
+    std::vector<uint64_t> values(specs.size());
+    for (int p = 0; p < n; ++p) {
+      const char* at = all[p].data();
+      for (size_t i = p; i < specs.size(); i += n, at += sizeof(uint64_t)) std::memcpy(&values[i], at, sizeof(uint64_t));
+    }
+    return values;
+  };
+  const std::vector<uint64_t> bytes = all_gather([&](size_t i) { return PairBytes(specs[i]); });
+  const uint64_t total = std::accumulate(bytes.begin(), bytes.end(), uint64_t{0});
+  const std::vector<uint64_t> tensor = all_gather([&](size_t i) -> uint64_t {
+    if (options.diff_analyze || options.attribute || bytes[i] * n <= total) return 0;
+    const std::optional<DumpJsonHeader> header = HeaderBeforeData(specs[i].golden_json);
+    return header && header->task == "tensor";
+  });
+  return {bytes, std::vector<bool>(tensor.begin(), tensor.end())};
 }
 
 // One process's part of a distributed run.

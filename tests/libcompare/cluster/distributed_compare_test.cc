@@ -118,18 +118,7 @@ class DistributedCompare : public ::testing::Test {
               NormalizedJunit(ReadFile(one->summary_file), "/" + dir + "/", "/one/"));
   }
 
-  CompareOptions Ranks(int ranks, bool md5 = false) {
-    for (int rank = 0; rank < ranks; ++rank) {
-      Write(dir_.Path(fmt::format("npu/step0/rank{}/dump.json", rank)), Dump({.md5 = md5, .rank = rank}));
-      Write(dir_.Path(fmt::format("bench/step0/rank{}/dump.json", rank)),
-            Dump({.md5 = md5, .golden = rank % 2 == 1, .rank = rank}));
-    }
-    CompareOptions options;
-    options.target_path = dir_.Path("npu/step0");
-    options.golden_path = dir_.Path("bench/step0");
-    options.write_json = true;
-    return options;
-  }
+  CompareOptions Ranks(int ranks, bool md5 = false) { return RankDumps(dir_.root(), ranks, md5); }
 
   TempDir dir_;
 };

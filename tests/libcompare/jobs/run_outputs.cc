@@ -66,6 +66,33 @@ void Write(const fs::path& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+namespace {
+
+CompareOptions Options(const fs::path& target, const fs::path& golden) {
+  CompareOptions options;
+  options.target_path = target.string();
+  options.golden_path = golden.string();
+  options.write_json = true;
+  return options;
+}
+
+}  // namespace
+
+CompareOptions FileDumps(const fs::path& root, const DumpShape& target, const DumpShape& golden) {
+  Write(root / "npu/dump.json", Dump(target));
+  Write(root / "bench/dump.json", Dump(golden));
+  return Options(root / "npu/dump.json", root / "bench/dump.json");
+}
+
+CompareOptions RankDumps(const fs::path& root, int ranks, bool md5) {
+  for (int rank = 0; rank < ranks; ++rank) {
+    Write(root / fmt::format("npu/step0/rank{}/dump.json", rank), Dump({.md5 = md5, .rank = rank}));
+    Write(root / fmt::format("bench/step0/rank{}/dump.json", rank),
+          Dump({.md5 = md5, .golden = rank % 2 == 1, .rank = rank}));
+  }
+  return Options(root / "npu/step0", root / "bench/step0");
+}
+
 std::map<std::string, std::string> Outputs(const CompareReport& report) {
   std::map<std::string, std::string> out;
   for (const PairResult& pair : report.pairs) {

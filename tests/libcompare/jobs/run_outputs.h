@@ -23,6 +23,12 @@ struct DumpShape {
 // outputs of calls 9 and 20 (an error and a warning) and lacks call 14.
 std::string Dump(const DumpShape& shape);
 void Write(const std::filesystem::path& path, const std::string& text);
+// A target and golden dump.json pair under `root` (npu/dump.json, bench/dump.json), and the options
+// comparing them with --json.
+CompareOptions FileDumps(const std::filesystem::path& root, const DumpShape& target, const DumpShape& golden);
+// Ranks 0..ranks-1 under root/npu/step0 and root/bench/step0, every odd rank's golden differing, and
+// the options comparing the two step directories with --json.
+CompareOptions RankDumps(const std::filesystem::path& root, int ranks, bool md5 = false);
 
 // The outputs of one run by kind: the output file name without its timestamp → its content, or,
 // for a workbook, every cell of every sheet rendered as text.

@@ -5,12 +5,7 @@
 // call renumbered after it, unmatched rows, warnings and errors fall in different batches.
 #include <gtest/gtest.h>
 
-#include <fmt/format.h>
-
-#include <filesystem>
-#include <map>
 #include <string>
-#include <vector>
 
 #include "libcompare/jobs/run_outputs.h"
 #include "msprobe/compare/jobs/compare_job.h"
@@ -19,7 +14,6 @@
 namespace msprobe::compare {
 namespace {
 
-namespace fs = std::filesystem;
 using msprobe::testing::ReadFile;
 using msprobe::testing::TempDir;
 using namespace msprobe::compare::run_outputs;  // NOLINT: the fixtures and output readers
@@ -53,15 +47,7 @@ class StreamedCompare : public ::testing::Test {
               NormalizedJunit(ReadFile(dir_.Path("whole.junit.xml")), "/streamed/", "/whole/"));
   }
 
-  CompareOptions FilePair(const DumpShape& target, const DumpShape& golden) {
-    Write(dir_.Path("npu/dump.json"), Dump(target));
-    Write(dir_.Path("bench/dump.json"), Dump(golden));
-    CompareOptions options;
-    options.target_path = dir_.Path("npu/dump.json");
-    options.golden_path = dir_.Path("bench/dump.json");
-    options.write_json = true;
-    return options;
-  }
+  CompareOptions FilePair(const DumpShape& target, const DumpShape& golden) { return FileDumps(dir_.root(), target, golden); }
 
   TempDir dir_;
 };
@@ -91,15 +77,8 @@ TEST_F(StreamedCompare, FrameworkAfterDataFallsBackToTheWholeCompare) {
 }
 
 TEST_F(StreamedCompare, DiffAnalyzeAcrossRanksInBatchesAgrees) {
-  for (int rank = 0; rank < 2; ++rank) {
-    Write(dir_.Path(fmt::format("npu/step0/rank{}/dump.json", rank)), Dump({.rank = rank}));
-    Write(dir_.Path(fmt::format("bench/step0/rank{}/dump.json", rank)), Dump({.golden = rank == 1, .rank = rank}));
-  }
-  CompareOptions options;
-  options.target_path = dir_.Path("npu/step0");
-  options.golden_path = dir_.Path("bench/step0");
-  options.diff_analyze = true;
-  options.write_json = true;  // the xlsx marks the first diff; every writer runs
+  CompareOptions options = RankDumps(dir_.root(), 2);  // with --json: every writer runs
+  options.diff_analyze = true;  // the xlsx marks the first diff
   ExpectSameAsInMemory(options, 9);
 }
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Benchmark of msprobe-compare across MPI processes (docs/distributed.md §8) on one host: 8 ranks x
+# MB per side in tensor mode (bench/rank_dumps_gen) and the 8-rank -da data (bench/da_bench), each
+# compared alone, under mpirun -np 1 and -np 2: the median wall time of 3 warm runs, the peak RSS of
+# the largest process, and (traced once with strace) the bytes of the dump files each process opened.
+# Usage: scripts/bench_mpi.sh [DIR (default /tmp/msprobe_bench/mpi)] [MB_PER_RANK (default 200)]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build-mpi}
+dir=${1:-/tmp/msprobe_bench/mpi}
+mb=${2:-200}
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMSPROBE_MPI=ON >/dev/null
+cmake --build "$build" -j"$(nproc)" --target msprobe-compare rank_dumps_gen da_bench >/dev/null
+command -v strace >/dev/null || "$root/scripts/apt_install.sh" strace >/dev/null
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+compare=$build/apps/msprobe-compare
+"$build/bench/rank_dumps_gen" "$dir/tensor" 8 "$mb"
+[ -f "$dir/da/bench/step0/rank7/dump.json" ] || "$build/bench/da_bench" "$dir/da" "$mb" >/dev/null
+
+# one LAUNCH CASE: median wall seconds of 3 runs and the largest process's peak RSS (MB).
+one() {
+  local launch=$1 case=$2 walls=() rss=0
+  for _ in 1 2 3; do
+    rm -rf "$dir/out"
+    local start end
+    start=$(date +%s.%N)
+    /usr/bin/time -f %M -o "$dir/rss" $launch "$compare" -q $case -o "$dir/out" >/dev/null 2>&1 || true
+    end=$(date +%s.%N)
+    walls+=("$(awk "BEGIN {printf \"%.2f\", $end - $start}")")
+    rss=$(( $(cat "$dir/rss") > rss ? $(cat "$dir/rss") : rss ))
+  done
+  printf '%s %d' "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n 2p)" $((rss / 1024))
+}
+
+# opened LAUNCH CASE: per process, the bytes of the distinct files under $dir it opened.
+opened() {
+  local launch=$1 case=$2
+  rm -rf "$dir/out" "$dir"/trace.*
+  $launch sh -c "strace -f -e trace=openat -o '$dir/trace.'\${OMPI_COMM_WORLD_RANK:-0} '$compare' -q $case -o '$dir/out'" \
+    >/dev/null 2>&1 || true
+  for t in "$dir"/trace.*; do
+    grep -v ENOENT "$t" | grep -o "\"$dir/[^\"]*\"" | tr -d '"' | grep -v "^$dir/out" | sort -u |
+      while read -r f; do [ -f "$f" ] && stat -c %s "$f"; done | awk '{s += $1} END {printf "%.0f MB ", s / 1e6}'
+  done
+}
+
+tensor="-tp $dir/tensor/npu/step0 -gp $dir/tensor/bench/step0"
+da="-tp $dir/da/npu/step0 -gp $dir/da/bench/step0 -da"
+echo "8 ranks x $mb MB per side, $(nproc) cores; median of 3 warm runs; peak RSS of the largest process"
+echo "| data | run | wall s | vs alone | peak RSS MB | MB of dump files each process opened |"
+echo "|---|---|---|---|---|---|"
+for name in tensor da; do
+  case=${!name}
+  "$compare" -q $case -o "$dir/out" >/dev/null 2>&1 || true  # warms the page cache
+  read -r alone_wall alone_rss <<<"$(one "" "$case")"
+  echo "| $name | alone | $alone_wall | 1.00 | $alone_rss | $(opened "" "$case")|"
+  for n in 1 2; do
+    read -r wall rss <<<"$(one "mpirun -np $n" "$case")"
+    echo "| $name | mpirun -np $n | $wall | $(awk "BEGIN {printf \"%.2f\", $wall / $alone_wall}") | $rss | $(opened "mpirun -np $n" "$case")|"
+  done
+done
+rm -rf "$dir/out" "$dir"/trace.* "$dir/rss"
