@@ -174,7 +174,8 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares) {
       if (slice == 0) done_.emplace(i, std::move(prepared->outcome));
       continue;
     }
-    const auto [begin, end] = SliceRows(prepared->table.rows.size(), slice, who.size());
+    const std::pair<size_t, size_t> rows = SliceRows(prepared->table.rows.size(), slice, who.size());
+    const size_t begin = rows.first, end = rows.second;
     Result<MetricSlice> computed = Guarded<MetricSlice>([&] { return run_.ComputeSlice(&*prepared, begin, end); });
     if (!computed.ok()) {
       if (slice == 0) Fail(i, computed.status()); else send(computed.status(), "");
@@ -198,7 +199,9 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares) {
       else slices[pair].push_back(DecodeSlice(fields[2]));
     }
   }
-  for (auto& [i, own] : held) {
+  for (auto& entry : held) {
+    const size_t i = entry.first;
+    std::pair<PreparedPair, MetricSlice>& own = entry.second;
     if (failed.count(i) != 0) {
       Fail(i, failed.at(i));
       continue;
