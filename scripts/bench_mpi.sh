@@ -3,8 +3,10 @@
 # MB per side in tensor mode (bench/rank_dumps_gen) and the 8-rank -da data (bench/da_bench), each
 # compared alone, under mpirun -np 1 and -np 2: the median wall time of 3 warm runs, the peak RSS of
 # the largest process, and (traced once with strace) the bytes of the dump files each process opened.
+# --bind-to none: OpenMPI would bind each of two processes to one core (docs/distributed.md §1).
 # Usage: scripts/bench_mpi.sh [DIR (default /tmp/msprobe_bench/mpi)] [MB_PER_RANK (default 200)]
 set -euo pipefail
+shopt -s inherit_errexit  # a failed compare inside $(…) stops the benchmark
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-mpi}
 dir=${1:-/tmp/msprobe_bench/mpi}
@@ -24,7 +26,7 @@ one() {
     rm -rf "$dir/out"
     local start end
     start=$(date +%s.%N)
-    /usr/bin/time -f %M -o "$dir/rss" $launch "$compare" -q $case -o "$dir/out" >/dev/null 2>&1 || true
+    /usr/bin/time -f %M -o "$dir/rss" $launch "$compare" -q $case -o "$dir/out" >/dev/null
     end=$(date +%s.%N)
     walls+=("$(awk "BEGIN {printf \"%.2f\", $end - $start}")")
     rss=$(( $(cat "$dir/rss") > rss ? $(cat "$dir/rss") : rss ))
@@ -37,10 +39,13 @@ opened() {
   local launch=$1 case=$2
   rm -rf "$dir/out" "$dir"/trace.*
   $launch sh -c "strace -f -e trace=openat -o '$dir/trace.'\${OMPI_COMM_WORLD_RANK:-0} '$compare' -q $case -o '$dir/out'" \
-    >/dev/null 2>&1 || true
+    >/dev/null
   for t in "$dir"/trace.*; do
-    grep -v ENOENT "$t" | grep -o "\"$dir/[^\"]*\"" | tr -d '"' | grep -v "^$dir/out" | sort -u |
-      while read -r f; do [ -f "$f" ] && stat -c %s "$f"; done | awk '{s += $1} END {printf "%.0f MB ", s / 1e6}'
+    awk -v dir="$dir/" '!/ENOENT/ && match($0, /"[^"]*"/) {
+      f = substr($0, RSTART + 1, RLENGTH - 2)
+      if (index(f, dir) == 1 && index(f, dir "out/") != 1) print f
+    }' "$t" | sort -u | while read -r f; do [ -f "$f" ] && stat -c %s "$f" || true; done |
+      awk '{s += $1} END {printf "%.0f MB ", s / 1e6}'
   done
 }
 
@@ -51,12 +56,16 @@ echo "| data | run | wall s | vs alone | peak RSS MB | MB of dump files each pro
 echo "|---|---|---|---|---|---|"
 for name in tensor da; do
   case=${!name}
-  "$compare" -q $case -o "$dir/out" >/dev/null 2>&1 || true  # warms the page cache
-  read -r alone_wall alone_rss <<<"$(one "" "$case")"
-  echo "| $name | alone | $alone_wall | 1.00 | $alone_rss | $(opened "" "$case")|"
+  "$compare" -q $case -o "$dir/out" >/dev/null  # warms the page cache
+  timed=$(one "" "$case")
+  files=$(opened "" "$case")
+  read -r alone_wall alone_rss <<<"$timed"
+  echo "| $name | alone | $alone_wall | 1.00 | $alone_rss | $files|"
   for n in 1 2; do
-    read -r wall rss <<<"$(one "mpirun -np $n" "$case")"
-    echo "| $name | mpirun -np $n | $wall | $(awk "BEGIN {printf \"%.2f\", $wall / $alone_wall}") | $rss | $(opened "mpirun -np $n" "$case")|"
+    timed=$(one "mpirun --bind-to none -np $n" "$case")
+    files=$(opened "mpirun --bind-to none -np $n" "$case")
+    read -r wall rss <<<"$timed"
+    echo "| $name | mpirun -np $n | $wall | $(awk "BEGIN {printf \"%.2f\", $wall / $alone_wall}") | $rss | $files|"
   done
 done
 rm -rf "$dir/out" "$dir"/trace.* "$dir/rss"

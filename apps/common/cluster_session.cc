@@ -6,6 +6,8 @@
 #include <string>
 #include <thread>
 
+#include <tbb/info.h>
+
 #include "common/exit_codes.h"
 #ifdef MSPROBE_MPI
 #include "mpi_cluster.h"
@@ -22,6 +24,7 @@ ClusterSession::ClusterSession(int*, char***) {}
 ClusterSession::~ClusterSession() = default;
 
 int ClusterSession::Run(std::string_view program, const std::function<int()>& body) {
+  program_ = program;
   bool completed = false;
   const int code = GuardedMain(program, [&] {
     const int c = body();
@@ -43,7 +46,16 @@ std::unique_ptr<tbb::global_control> ClusterSession::ApplyThreads(const CommonOp
   if (options.threads > 0 || !several()) return cli::ApplyThreads(options);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned share = std::max(1u, cores / static_cast<unsigned>(cluster_->local_processes()));
-  return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, share);
+  // The cores the launcher lets this process run on: OpenMPI binds each process to one core when it
+  // starts two or fewer, Slurm to what --cpus-per-task gives.
+  const auto usable = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
+  if (usable < share && root() && !options.quiet) {
+    fmt::print(stderr,
+               "{}: note: the launcher bound each process to {} core(s) of the {} it could use here; "
+               "mpirun --bind-to none (or srun --cpu-bind=none, or --cpus-per-task={}) gives each its share\n",
+               program_, usable, share, share);
+  }
+  return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, std::min(usable, share));
 }
 
 std::string ClusterSession::Prefix() const {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include <tbb/global_control.h>
@@ -28,13 +29,15 @@ class ClusterSession {
   int Run(std::string_view program, const std::function<int()>& body);
   // Process 0's `code`, on every process: they all exit with the run's code.
   int AgreeExitCode(int code);
-  // --threads, or with several processes on this host, its cores shared among them.
+  // --threads, or with several processes on this host, its cores shared among them (no more than
+  // the launcher's binding allows; process 0 notes a binding narrower than the share).
   std::unique_ptr<tbb::global_control> ApplyThreads(const CommonOptions& options) const;
   // "process 2 of 4: " before a line this process prints about its own share; "" when alone.
   std::string Prefix() const;
 
  private:
   std::unique_ptr<compare::Cluster> cluster_;
+  std::string_view program_ = "msprobe";  // Run's, for the notes
 };
 
 }  // namespace msprobe::cli

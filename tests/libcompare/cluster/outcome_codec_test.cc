@@ -63,6 +63,51 @@ TEST(OutcomeCodec, APairsResultRoundTrips) {
   EXPECT_FALSE(d.html_part);
 }
 
+// A rank's ops cross as the first-diff analysis needs them: it finds the same nodes, and the ops it
+// ignores or only counts cost next to nothing.
+TEST(OutcomeCodec, RankOpsKeepWhatTheFirstDiffAnalysisReads) {
+  const auto op = [](std::string name, bool diff, size_t row) {
+    DiffOp o;
+    o.name = std::move(name);
+    o.is_diff = diff;
+    o.row = row;
+    return o;
+  };
+  std::vector<RankDiffs> ranks(2);
+  for (int r = 0; r < 2; ++r) {
+    ranks[r].rank = r;
+    size_t row = 0;
+    for (int i = 0; i < 300; ++i) {
+      ranks[r].ops.push_back(op("Functional.linear." + std::to_string(i) + ".forward", r == 1 && i == 150, row++));
+      if (i % 10 == 9) ranks[r].ops.push_back(op("Torch.empty." + std::to_string(i) + ".forward", false, row++));
+      if (i % 50 == 49) {
+        ranks[r].ops.push_back(op("Distributed.all_reduce." + std::to_string(i / 50) + ".forward", false, row++));
+      }
+    }
+  }
+  const FirstDiff before = FindFirstDiff(ranks);
+  ASSERT_FALSE(before.nodes.empty());
+  std::vector<RankDiffs> crossed;
+  size_t bytes = 0;
+  for (const RankDiffs& r : ranks) {
+    PairOutcome o;
+    o.rank = r;
+    const std::string encoded = EncodeOutcome(o);
+    bytes += encoded.size();
+    crossed.push_back(*DecodeOutcome(encoded).rank);
+  }
+  EXPECT_LT(bytes, 2000u);  // 6 communication ops and 1 differing op, not 660 ops
+  const FirstDiff after = FindFirstDiff(crossed);
+  EXPECT_EQ(after.stage, before.stage);
+  ASSERT_EQ(after.nodes.size(), before.nodes.size());
+  for (size_t n = 0; n < after.nodes.size(); ++n) {
+    const DiffOp& want = ranks[before.nodes[n].rank_pos].ops[before.nodes[n].op];
+    const DiffOp& got = crossed[after.nodes[n].rank_pos].ops[after.nodes[n].op];
+    EXPECT_EQ(got.name, want.name);
+    EXPECT_EQ(got.row, want.row);
+  }
+}
+
 TEST(OutcomeCodec, StatusKeepsItsCodeSourceAndMessage) {
   for (const Status& s : {Status::Ok(), Status::InvalidInput("/a.json", "bad"), Status::NotFound("/b", "gone"),
                           Status::IOError("/c", "disk"), Status::Unsupported("/d", "no"), Status::Internal("", "oom")}) {
