@@ -1,6 +1,7 @@
 // Fuzzes the streaming dump.json reader (StreamDumpJson) from a file, as verify and compare use it:
-// it walks the top-level object's punctuation by hand and parses one entry at a time. The input goes
-// through a memfd, since they read files.
+// it walks the top-level object's punctuation by hand and parses one entry at a time, inline
+// (ReadDumpJson) or batches ahead on a second core (FlattenDump). The input goes through a memfd,
+// since they read files.
 #include <sys/mman.h>
 #include <unistd.h>
 

@@ -577,7 +577,10 @@ Result<FlatDump> Flatten(const std::string& json_path, const std::string& stack_
     MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
     MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));
   }
-  return std::move(flattener).Finish(StreamDumpJson(json_path, flattener));
+  // A whole dump's entries are parsed on a second core while the first flattens them; a streamed
+  // one's parse already has a thread of its own beside the sink's work (docs/compare.md §6.1).
+  const EntryParsing parsing = sink ? EntryParsing::kInline : EntryParsing::kAhead;
+  return std::move(flattener).Finish(StreamDumpJson(json_path, flattener, parsing));
 }
 
 }  // namespace

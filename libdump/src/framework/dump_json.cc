@@ -123,7 +123,7 @@ class HeaderReader {
 };
 
 Result<DumpJsonHeader> StreamDumpJsonBytes(std::string_view text, const std::string& source, DumpJsonVisitor& visitor,
-                                           MappedRegion* mapped) {
+                                           EntryParsing parsing, MappedRegion* mapped) {
   HeaderReader reader(source, visitor);
   MSP_RETURN_IF_ERROR(StreamJsonObject(
       text, source, "data",
@@ -131,7 +131,7 @@ Result<DumpJsonHeader> StreamDumpJsonBytes(std::string_view text, const std::str
         MSP_RETURN_IF_ERROR(reader.Member(key, v));
         return key == "data" && v.IsObject() ? reader.Data() : Status::Ok();  // its entries follow
       },
-      [&](std::string_view key, const JsonValue& v) { return visitor.Entry(key, v); }, mapped));
+      [&](std::string_view key, const JsonValue& v) { return visitor.Entry(key, v); }, parsing, mapped));
   return std::move(reader).Finish();
 }
 
@@ -159,10 +159,10 @@ class RecordReader : public DumpJsonVisitor {
 
 }  // namespace
 
-Result<DumpJsonHeader> StreamDumpJson(const std::string& path, DumpJsonVisitor& visitor) {
+Result<DumpJsonHeader> StreamDumpJson(const std::string& path, DumpJsonVisitor& visitor, EntryParsing parsing) {
   MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
   MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
-  return StreamDumpJsonBytes(AsChars(region.bytes()), path, visitor, &region);
+  return StreamDumpJsonBytes(AsChars(region.bytes()), path, visitor, parsing, &region);
 }
 
 namespace {
@@ -188,7 +188,7 @@ std::optional<DumpJsonHeader> HeaderBeforeData(const std::string& path) {
 
 Result<DumpJsonHeader> StreamDumpJsonText(std::string_view text, const std::string& source,
                                           DumpJsonVisitor& visitor) {
-  return StreamDumpJsonBytes(text, source, visitor, nullptr);
+  return StreamDumpJsonBytes(text, source, visitor, EntryParsing::kInline, nullptr);
 }
 
 Result<DumpJsonHeader> VisitDumpJson(const JsonValue& root, const std::string& source, DumpJsonVisitor& visitor) {

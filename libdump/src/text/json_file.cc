@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
+#include <tbb/parallel_pipeline.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <utility>
+#include <vector>
 
 #include "msprobe/dump/text/utf8.h"
 #include "msprobe/dump/io/mapped_file.h"
@@ -238,6 +243,45 @@ class ObjectStreamer {
       return Expect('}');
     }
   }
+
+  // Members(nullptr, fn) with the parsing a few batches of members ahead of `fn` (EntryParsing::kAhead):
+  // `fn` gets the same members in the same order, one call at a time, and the first error in text
+  // order is the one returned.
+  Status MembersAhead(const JsonMemberFn& fn) {
+    MSP_RETURN_IF_ERROR(Expect('{'));
+    SkipSpace();
+    if (stream_.Peek() == '}') return Expect('}');
+    // TBB lets no more than kAheadBatches batches live at once, and both stages take them in order:
+    // when batch i is parsed, batch i - kAheadBatches is done with, so a ring of them is enough.
+    std::array<ParsedBatch, kAheadBatches> ring;
+    size_t next = 0;
+    bool parsed_all = false;
+    std::atomic<bool> failed = false;
+    Status status;
+    tbb::parallel_pipeline(
+        kAheadBatches,
+        tbb::make_filter<void, ParsedBatch*>(tbb::filter_mode::serial_in_order,
+                                             [&](tbb::flow_control& control) -> ParsedBatch* {
+                                               if (parsed_all || failed) {
+                                                 control.stop();
+                                                 return nullptr;
+                                               }
+                                               ParsedBatch* batch = &ring[next++ % ring.size()];
+                                               parsed_all = ParseBatch(batch);
+                                               return batch;
+                                             }) &
+            tbb::make_filter<ParsedBatch*, void>(tbb::filter_mode::serial_in_order, [&](ParsedBatch* batch) {
+              if (failed) return;
+              for (auto& [key, value] : batch->members) {
+                status = fn(key, value);
+                if (!status.ok()) break;
+              }
+              if (status.ok()) status = batch->error;
+              failed = !status.ok();
+            }));
+    return status;
+  }
+
   Status ExpectEnd() {
     SkipSpace();
     if (stream_.Tell() != stream_.size_) return Error("unexpected text after the top-level object");
@@ -271,6 +315,46 @@ class ObjectStreamer {
     return Status::InvalidInput(source_, fmt::format("invalid JSON at byte {}: {}", stream_.Tell(), what));
   }
 
+  // Members parsed for MembersAhead, the values in the batch's own pool; `error` ends the object.
+  struct ParsedBatch {
+    ParsedBatch() : pool_buffer(std::make_unique<char[]>(kBatchPoolBytes)), pool(pool_buffer.get(), kBatchPoolBytes) {}
+    std::unique_ptr<char[]> pool_buffer;
+    JsonPool pool;
+    std::vector<std::pair<std::string, JsonValue>> members;
+    Status error;
+  };
+
+  // Parses members into `batch` (emptied first) until about kBatchBytes of text; true once the
+  // object has ended, at its '}' or at an error.
+  bool ParseBatch(ParsedBatch* batch) {
+    batch->members.clear();
+    batch->pool.Clear();
+    batch->error = Status::Ok();
+    const size_t begin = stream_.Tell();
+    const auto fail = [&](Status error) {
+      batch->error = std::move(error);
+      return true;
+    };
+    while (true) {
+      JsonDocument key(&batch->pool);
+      if (Status s = ParseValue(&key); !s.ok()) return fail(std::move(s));
+      if (!key.IsString()) return fail(Error("an object key is not a string"));
+      std::string name(key.GetString(), key.GetStringLength());
+      if (Status s = Expect(':'); !s.ok()) return fail(std::move(s));
+      JsonDocument value(&batch->pool);
+      if (Status s = ParseValue(&value); !s.ok()) return fail(std::move(s));
+      batch->members.emplace_back(std::move(name), std::move(static_cast<JsonValue&>(value)));
+      DiscardConsumed();
+      SkipSpace();
+      if (stream_.Peek() != ',') {
+        if (Status s = Expect('}'); !s.ok()) return fail(std::move(s));
+        return true;
+      }
+      stream_.Take();
+      if (stream_.Tell() - begin >= kBatchBytes) return false;
+    }
+  }
+
   // Drops what was parsed from the resident set every 64 MB: the file is read once, front to back.
   void DiscardConsumed() {
     constexpr size_t kStep = size_t{64} << 20;
@@ -280,6 +364,11 @@ class ObjectStreamer {
   }
 
   static constexpr size_t kPoolBytes = 256 << 10;  // a dump.json member is a few KB; larger ones add chunks
+  // A batch of members is small next to a dump (memory holds kAheadBatches of them) and large next
+  // to the cost of handing it over.
+  static constexpr size_t kBatchBytes = 1 << 20;
+  static constexpr size_t kBatchPoolBytes = 4 << 20;  // RapidJSON's values outgrow their text; more adds chunks
+  static constexpr size_t kAheadBatches = 3;
 
   MappedRegion* region_;  // null: not a mapped file
   rapidjson::MemoryStream stream_;
@@ -292,7 +381,8 @@ class ObjectStreamer {
 }  // namespace
 
 Status StreamJsonObject(std::string_view text, const std::string& source, std::string_view expand,
-                        const JsonMemberFn& on_member, const JsonMemberFn& on_entry, MappedRegion* mapped) {
+                        const JsonMemberFn& on_member, const JsonMemberFn& on_entry, EntryParsing parsing,
+                        MappedRegion* mapped) {
   if (text.empty()) return Status::InvalidInput(source, "empty file, expected JSON");
   ObjectStreamer streamer(text, source, mapped);
   if (streamer.PeekAfterSpace() != '{') return Status::InvalidInput(source, "top level is not a JSON object");
@@ -300,7 +390,7 @@ Status StreamJsonObject(std::string_view text, const std::string& source, std::s
     *done = key == expand && streamer.PeekAfterSpace() == '{';
     if (!*done) return Status::Ok();
     MSP_RETURN_IF_ERROR(on_member(key, JsonValue(rapidjson::kObjectType)));  // announce it
-    return streamer.Members(nullptr, on_entry);
+    return parsing == EntryParsing::kAhead ? streamer.MembersAhead(on_entry) : streamer.Members(nullptr, on_entry);
   };
   MSP_RETURN_IF_ERROR(streamer.Members(descend, on_member));
   return streamer.ExpectEnd();

@@ -61,7 +61,9 @@ class DumpJsonVisitor {
 // by one, each parsed on its own, so memory stays at one entry however large the file. Returns the
 // header of every top-level member. Errors: unreadable file, invalid JSON, a top level that is not
 // an object, a member nested too deep, and whatever the visitor returns (the first one in file order).
-Result<DumpJsonHeader> StreamDumpJson(const std::string& path, DumpJsonVisitor& visitor);
+// `parsing`: where the entries are parsed (StreamJsonObject).
+Result<DumpJsonHeader> StreamDumpJson(const std::string& path, DumpJsonVisitor& visitor,
+                                      EntryParsing parsing = EntryParsing::kInline);
 // The header of the members before "data", read without going into the entries: what a reader
 // can know of a dump before streaming it. Nullopt when the file fails before "data" opens or has
 // no "data" object (StreamDumpJson then says why).

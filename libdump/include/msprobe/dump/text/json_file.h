@@ -52,14 +52,23 @@ bool JsonDepthAtMost(const JsonValue& v, int levels);
 
 using JsonMemberFn = std::function<Status(std::string_view key, const JsonValue& value)>;
 
+// Where StreamJsonObject parses the members of `expand`. kInline: on the caller's thread, between the
+// calls. kAhead: on a second core (TBB), a few batches of about 1 MB ahead of the calls, which then
+// come one at a time on whichever thread TBB picks. RapidJSON's parse is about half the work of
+// flattening a dump.json entry, so kAhead nearly halves that (docs/compare.md §6.1); it costs a
+// thread, whose stack and malloc arena take about 100 MB of address space, not of memory.
+enum class EntryParsing { kInline, kAhead };
+
 // Streams JSON text whose top level is an object: `on_member` gets each top-level member except
 // `expand`, which must be an object: it is announced to `on_member` as an empty object, then its
 // members go one by one to `on_entry` (an `expand` that is not an object goes to `on_member` whole).
 // Each value is parsed into its own document and dropped after the call, so memory stays at the size
-// of one member however large the text (a dump.json's "data" reaches hundreds of MB). When `text`
-// is the bytes of `mapped`, the pages already parsed are dropped from memory too. `source` names
-// the text in errors. Same parse rules and error messages as ReadJsonFile.
+// of one member (kAhead: a few batches) however large the text (a dump.json's "data" reaches hundreds
+// of MB). When `text` is the bytes of `mapped`, the pages already parsed are dropped from memory too.
+// `source` names the text in errors; the first error in text order is returned. Same parse rules and
+// error messages as ReadJsonFile.
 Status StreamJsonObject(std::string_view text, const std::string& source, std::string_view expand,
-                        const JsonMemberFn& on_member, const JsonMemberFn& on_entry, MappedRegion* mapped = nullptr);
+                        const JsonMemberFn& on_member, const JsonMemberFn& on_entry,
+                        EntryParsing parsing = EntryParsing::kInline, MappedRegion* mapped = nullptr);
 
 }  // namespace msprobe
