@@ -178,6 +178,15 @@ std::vector<std::string> UnpackStrings(std::string_view bytes) {
   return strings;
 }
 
+std::string EncodeEntry(const PairEntry& entry) {
+  return PackStrings({std::to_string(entry.pair), EncodeStatus(entry.status), entry.payload});
+}
+
+PairEntry DecodeEntry(std::string_view bytes) {
+  std::vector<std::string> fields = UnpackStrings(bytes);
+  return PairEntry{std::stoul(fields.at(0)), DecodeStatus(fields.at(1)), std::move(fields.at(2))};
+}
+
 std::string EncodeOutcome(const PairOutcome& o) {
   json diff_rows = json::array();
   for (const auto& [row, diff] : o.diff_rows) diff_rows.push_back(json::array({row, diff}));

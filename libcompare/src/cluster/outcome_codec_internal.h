@@ -19,6 +19,16 @@ Status DecodeStatus(std::string_view bytes);
 std::string PackStrings(const std::vector<std::string>& strings);
 std::vector<std::string> UnpackStrings(std::string_view bytes);
 
+// What a process says of one pair: whether its part went well, and then its payload (an encoded
+// outcome or slice; empty on failure).
+struct PairEntry {
+  size_t pair = 0;
+  Status status;
+  std::string payload;
+};
+std::string EncodeEntry(const PairEntry& entry);
+PairEntry DecodeEntry(std::string_view bytes);
+
 // Everything but the pending xlsx, which stays with the process that wrote its rows.
 std::string EncodeOutcome(const PairOutcome& outcome);
 PairOutcome DecodeOutcome(std::string_view bytes);

@@ -163,7 +163,7 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares) {
     const size_t slice = at - who.begin();
     const int owner = who[0];
     const auto send = [&](const Status& status, const std::string& payload) {
-      outbox[owner].push_back(PackStrings({std::to_string(i), EncodeStatus(status), payload}));
+      outbox[owner].push_back(EncodeEntry({i, status, payload}));
     };
     Result<PreparedPair> prepared = Guarded<PreparedPair>([&] { return run_.Prepare(plan_.specs[i]); });
     if (!prepared.ok()) {
@@ -191,12 +191,10 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares) {
   std::map<size_t, std::vector<MetricSlice>> slices;
   std::map<size_t, Status> failed;  // a helper's failure fails the pair
   for (const std::string& message : cluster_.Exchange(to)) {
-    for (const std::string& entry : UnpackStrings(message)) {
-      const std::vector<std::string> fields = UnpackStrings(entry);
-      const size_t pair = std::stoul(fields[0]);
-      Status status = DecodeStatus(fields[1]);
-      if (!status.ok()) failed.emplace(pair, std::move(status));
-      else slices[pair].push_back(DecodeSlice(fields[2]));
+    for (const std::string& bytes : UnpackStrings(message)) {
+      PairEntry entry = DecodeEntry(bytes);
+      if (!entry.status.ok()) failed.emplace(entry.pair, std::move(entry.status));
+      else slices[entry.pair].push_back(DecodeSlice(entry.payload));
     }
   }
   for (auto& entry : held) {
@@ -219,24 +217,24 @@ Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
   std::vector<std::string> entries;
   for (auto& [i, outcome] : done_) {
     if (!outcome.ok()) {
-      entries.push_back(PackStrings({std::to_string(i), EncodeStatus(outcome.status()), ""}));
+      entries.push_back(EncodeEntry({i, outcome.status(), ""}));
       continue;
     }
     if (outcome->pending_xlsx) {  // its rows stay here, in the xlsx's spool
       run_.KeepXlsx(i, std::move(*outcome->pending_xlsx));
       outcome->pending_xlsx.reset();
     }
-    entries.push_back(PackStrings({std::to_string(i), EncodeStatus(Status::Ok()), EncodeOutcome(*outcome)}));
+    entries.push_back(EncodeEntry({i, Status::Ok(), EncodeOutcome(*outcome)}));
   }
   done_.clear();
   const std::vector<std::string> gathered = cluster_.Gather(PackStrings(entries));
   if (!cluster_.root()) return std::vector<XlsxMark>();
   std::vector<std::optional<Result<PairOutcome>>> all(plan_.specs.size());
   for (const std::string& message : gathered) {
-    for (const std::string& entry : UnpackStrings(message)) {
-      const std::vector<std::string> fields = UnpackStrings(entry);
-      Status status = DecodeStatus(fields[1]);
-      all.at(std::stoul(fields[0])) = status.ok() ? Result<PairOutcome>(DecodeOutcome(fields[2])) : std::move(status);
+    for (const std::string& bytes : UnpackStrings(message)) {
+      PairEntry entry = DecodeEntry(bytes);
+      all.at(entry.pair) =
+          entry.status.ok() ? Result<PairOutcome>(DecodeOutcome(entry.payload)) : std::move(entry.status);
     }
   }
   // The first failure in pair order is the run's, as in one process.
@@ -253,20 +251,16 @@ Status ProcessShare::CommitXlsx(const std::vector<XlsxMark>& marks) {
   Result<std::vector<std::pair<size_t, std::vector<std::string>>>> written = run_.CommitXlsx(marks);
   std::vector<std::string> entries;
   if (written.ok()) {
-    for (const auto& [pair, files] : *written) {
-      std::vector<std::string> fields = {std::to_string(pair)};
-      fields.insert(fields.end(), files.begin(), files.end());
-      entries.push_back(PackStrings(fields));
-    }
+    for (const auto& [pair, files] : *written) entries.push_back(EncodeEntry({pair, Status::Ok(), PackStrings(files)}));
   }
   const std::vector<std::string> gathered =
       cluster_.Gather(PackStrings({EncodeStatus(written.status()), PackStrings(entries)}));
   for (const std::string& message : gathered) {  // process 0 only
     const std::vector<std::string> parts = UnpackStrings(message);
     MSP_RETURN_IF_ERROR(DecodeStatus(parts[0]));
-    for (const std::string& entry : UnpackStrings(parts[1])) {
-      const std::vector<std::string> fields = UnpackStrings(entry);
-      run_.AddOutputs(std::stoul(fields[0]), std::vector<std::string>(fields.begin() + 1, fields.end()));
+    for (const std::string& bytes : UnpackStrings(parts[1])) {
+      const PairEntry entry = DecodeEntry(bytes);
+      run_.AddOutputs(entry.pair, UnpackStrings(entry.payload));
     }
   }
   return Status::Ok();

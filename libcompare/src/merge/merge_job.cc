@@ -106,14 +106,13 @@ void ReadShared(Cluster& cluster, const RankReader& reader, const std::vector<Me
     if (shares[i].processes[0] == cluster.process()) mine.push_back(i);
   }
   std::vector<std::string> encoded;
-  ReadInOrder(reader, inputs, mine, [&](RankExtract&& e) {
-    encoded.push_back(internal::PackStrings({std::to_string(e.input.rank), e.input.path, EncodeExtract(e)}));
-  });
+  ReadInOrder(reader, inputs, mine, [&](RankExtract&& e) { encoded.push_back(EncodeExtract(e)); });
   std::map<std::pair<uint64_t, std::string>, RankExtract> by_input;  // inputs come sorted by rank
   for (const std::string& message : cluster.Gather(internal::PackStrings(encoded))) {
-    for (const std::string& entry : internal::UnpackStrings(message)) {
-      const std::vector<std::string> fields = internal::UnpackStrings(entry);
-      by_input.emplace(std::make_pair(std::stoull(fields[0]), fields[1]), DecodeExtract(fields[2]));
+    for (const std::string& bytes : internal::UnpackStrings(message)) {
+      RankExtract extract = DecodeExtract(bytes);
+      std::pair<uint64_t, std::string> input(extract.input.rank, extract.input.path);
+      by_input.emplace(std::move(input), std::move(extract));
     }
   }
   for (const MergeInput& input : inputs) {
