@@ -186,6 +186,37 @@ std::optional<DumpJsonHeader> HeaderBeforeData(const std::string& path) {
   return peek.header_;
 }
 
+Result<DumpJsonOutline> OutlineDumpJson(const std::string& path) {
+  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
+  MSP_ASSIGN_OR_RETURN(MappedRegion region, file->Map(0, file->size(), /*populate=*/true));  // read through
+  HeaderPeek peek;  // keeps the header at "data"; the entries come as spans
+  HeaderReader reader(path, peek);
+  DumpJsonOutline outline;
+  MSP_RETURN_IF_ERROR(OutlineJsonObject(
+      AsChars(region.bytes()), path, "data",
+      [&](std::string_view key, const JsonValue& v) {
+        MSP_RETURN_IF_ERROR(reader.Member(key, v));
+        if (key == "data" && v.IsObject()) (void)reader.Data();
+        return Status::Ok();
+      },
+      [&](JsonMemberSpan span) {
+        outline.entries.push_back(std::move(span));
+        return Status::Ok();
+      }));
+  outline.header = std::move(reader).Finish();
+  outline.at_data = peek.header_.value_or(DumpJsonHeader{});
+  return outline;
+}
+
+Status StreamDumpJsonEntries(const std::string& path, const DumpJsonHeader& at_data,
+                             const std::vector<JsonMemberSpan>& spans, DumpJsonVisitor& visitor) {
+  MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
+  MSP_ASSIGN_OR_RETURN(MappedRegion region, file->MapAll());
+  MSP_RETURN_IF_ERROR(visitor.Data(at_data));
+  return ParseJsonSpans(AsChars(region.bytes()), path, spans,
+                        [&](std::string_view key, const JsonValue& v) { return visitor.Entry(key, v); });
+}
+
 Result<DumpJsonHeader> StreamDumpJsonText(std::string_view text, const std::string& source,
                                           DumpJsonVisitor& visitor) {
   return StreamDumpJsonBytes(text, source, visitor, EntryParsing::kInline, nullptr);

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -282,6 +283,59 @@ class ObjectStreamer {
     return status;
   }
 
+  // Past the '"' that closes the string whose text starts at p; null when none does.
+  static const char* StringEnd(const char* p, const char* end) {
+    while (true) {
+      const auto* quote = static_cast<const char*>(std::memchr(p, '"', end - p));
+      if (quote == nullptr) return nullptr;
+      size_t backslashes = 0;  // an odd run of them escapes the quote
+      while (quote - backslashes > p && quote[-1 - static_cast<std::ptrdiff_t>(backslashes)] == '\\') ++backslashes;
+      if (backslashes % 2 == 0) return quote + 1;
+      p = quote + 1;
+    }
+  }
+  static bool EndsToken(char c) {
+    return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+  }
+  // Skips the value at the cursor by its strings and brackets alone (ParseJsonSpans checks the rest).
+  Status SkipValue() {
+    SkipSpace();
+    const char* p = stream_.src_;
+    const char* const end = stream_.end_;
+    size_t depth = 0;
+    while (p < end) {
+      const char c = *p++;
+      if (c == '"') {
+        p = StringEnd(p, end);
+        if (p == nullptr) break;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+        continue;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) {
+          stream_.src_ = p - 1;
+          return Error("expected a value");
+        }
+        --depth;
+      } else if (depth == 0) {  // a bare token: up to the next delimiter
+        while (p < end && !EndsToken(*p)) ++p;
+      }
+      if (depth == 0) {
+        stream_.src_ = p;
+        return Status::Ok();
+      }
+    }
+    stream_.src_ = end;
+    return Error("the value does not end before the end of the file");
+  }
+  // Moves the cursor to byte `at` of the text.
+  void Seek(size_t at) { stream_.src_ = stream_.begin_ + at; }
+  size_t Tell() const { return stream_.Tell(); }
+  Status ParseValueAt(size_t at, JsonDocument* doc) {
+    Seek(at);
+    return ParseValue(doc);
+  }
+
   Status ExpectEnd() {
     SkipSpace();
     if (stream_.Tell() != stream_.size_) return Error("unexpected text after the top-level object");
@@ -394,6 +448,49 @@ Status StreamJsonObject(std::string_view text, const std::string& source, std::s
   };
   MSP_RETURN_IF_ERROR(streamer.Members(descend, on_member));
   return streamer.ExpectEnd();
+}
+
+Status OutlineJsonObject(std::string_view text, const std::string& source, std::string_view expand,
+                         const JsonMemberFn& on_member, const JsonSpanFn& on_span) {
+  if (text.empty()) return Status::InvalidInput(source, "empty file, expected JSON");
+  ObjectStreamer streamer(text, source, nullptr);
+  if (streamer.PeekAfterSpace() != '{') return Status::InvalidInput(source, "top level is not a JSON object");
+  // The members of `expand` are walked as Members walks any object, each value skipped, not parsed.
+  const auto locate = [&](const std::string& key, bool* done) -> Status {
+    *done = true;
+    streamer.PeekAfterSpace();  // the value starts after the space
+    const size_t begin = streamer.Tell();
+    MSP_RETURN_IF_ERROR(streamer.SkipValue());
+    return on_span(JsonMemberSpan{key, begin, streamer.Tell()});
+  };
+  const auto descend = [&](const std::string& key, bool* done) -> Status {
+    *done = key == expand && streamer.PeekAfterSpace() == '{';
+    if (!*done) return Status::Ok();
+    MSP_RETURN_IF_ERROR(on_member(key, JsonValue(rapidjson::kObjectType)));  // announce it
+    return streamer.Members(locate, nullptr);
+  };
+  MSP_RETURN_IF_ERROR(streamer.Members(descend, on_member));
+  return streamer.ExpectEnd();
+}
+
+Status ParseJsonSpans(std::string_view text, const std::string& source, const std::vector<JsonMemberSpan>& spans,
+                      const JsonMemberFn& on_entry) {
+  ObjectStreamer streamer(text, source, nullptr);
+  JsonPool pool;
+  for (const JsonMemberSpan& span : spans) {
+    if (span.begin > span.end || span.end > text.size()) {
+      return Status::InvalidInput(source, fmt::format("no value at bytes {}-{}", span.begin, span.end));
+    }
+    pool.Clear();
+    JsonDocument value(&pool);
+    MSP_RETURN_IF_ERROR(streamer.ParseValueAt(span.begin, &value));
+    if (streamer.Tell() != span.end) {
+      return Status::InvalidInput(source, fmt::format("invalid JSON at byte {}: the value of '{}' ends at byte {}",
+                                                      streamer.Tell(), span.key, span.end));
+    }
+    MSP_RETURN_IF_ERROR(on_entry(span.key, value));
+  }
+  return Status::Ok();
 }
 
 }  // namespace msprobe

@@ -1,6 +1,7 @@
 // StreamJsonObject's EntryParsing::kAhead, which parses the entries of "data" a few 1 MB batches ahead
 // of their calls: the same calls in the same order, and the same first error, as kInline, over
-// enough entries that the batches wrap around their ring several times.
+// enough entries that the batches wrap around their ring several times. And the entries located by
+// OutlineJsonObject, then parsed by ParseJsonSpans: the same entries again.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -133,6 +134,82 @@ TEST(JsonStreamAheadTest, ACallsErrorComesBeforeALaterParseError) {
     EXPECT_EQ(st.ToString(), "visitor: refused dup.20000");
     EXPECT_EQ(log, before);
   }
+}
+
+// OutlineJsonObject finds each entry's value by its strings and brackets alone; ParseJsonSpans then
+// parses any of them as the stream does, errors at the same bytes.
+std::vector<JsonMemberSpan> Outline(std::string_view text, std::vector<std::string>* log, Status* status) {
+  std::vector<JsonMemberSpan> spans;
+  *status = OutlineJsonObject(
+      text, "x/dump.json", "data",
+      [&](std::string_view key, const JsonValue& value) {
+        log->push_back(fmt::format("member {} {}", key, PythonStr(value)));
+        return Status::Ok();
+      },
+      [&](JsonMemberSpan span) {
+        spans.push_back(std::move(span));
+        return Status::Ok();
+      });
+  return spans;
+}
+
+Status ParseSpans(std::string_view text, const std::vector<JsonMemberSpan>& spans, std::vector<std::string>* log) {
+  return ParseJsonSpans(text, "x/dump.json", spans, [&](std::string_view key, const JsonValue& value) {
+    log->push_back(fmt::format("entry {} {}", key, PythonStr(value)));
+    return Status::Ok();
+  });
+}
+
+TEST(JsonOutlineTest, LocatesEveryEntryAndParsesAnyOfThem) {
+  const Fixture f = MakeFixture(110000);
+  std::vector<std::string> members;
+  Status st;
+  const std::vector<JsonMemberSpan> spans = Outline(f.text, &members, &st);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(members, std::vector<std::string>({"member task statistics", "member data {}", "member level L1"}));
+  ASSERT_EQ(spans.size(), 110000u);
+  for (size_t i = 0; i < kKinds.size(); ++i) {
+    EXPECT_EQ(spans[i].key, fmt::format(fmt::runtime(kKinds[i].shown_key), i));
+    EXPECT_EQ(f.text.substr(spans[i].begin, spans[i].end - spans[i].begin), kKinds[i].value);
+  }
+  std::vector<std::string> entries;
+  st = ParseSpans(f.text, spans, &entries);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(entries, std::vector<std::string>(f.log.begin() + 2, f.log.end() - 1));
+  // Some of them, out of order: each as the stream gives it.
+  const std::vector<JsonMemberSpan> some = {spans[100003], spans[7], spans[50000]};
+  entries.clear();
+  ASSERT_TRUE(ParseSpans(f.text, some, &entries).ok());
+  EXPECT_EQ(entries, std::vector<std::string>({f.log[2 + 100003], f.log[2 + 7], f.log[2 + 50000]}));
+}
+
+TEST(JsonOutlineTest, AMalformedValueFailsWhereItIsParsed) {
+  const Fixture f = MakeFixture(1000);
+  const size_t at = f.entry_at[501];
+  const std::string text = f.text.substr(0, at) + R"("k": [1, 2}, )" + f.text.substr(at);
+  std::vector<std::string> members;
+  Status st;
+  const std::vector<JsonMemberSpan> spans = Outline(text, &members, &st);
+  ASSERT_TRUE(st.ok()) << st.ToString();  // its brackets balance
+  ASSERT_EQ(spans[501].key, "k");
+  std::vector<std::string> entries;
+  st = ParseSpans(text, {spans[501]}, &entries);
+  EXPECT_EQ(st.ToString(), fmt::format("x/dump.json: invalid JSON at byte {}: Missing a comma or ']' after an array "
+                                       "element.", at + 10));
+  // What the outline itself refuses: an unclosed string, a value that never ends, a bracket alone.
+  for (const std::string& bad : {f.text.substr(0, at) + R"("k": "open)", f.text.substr(0, at) + R"("k": [1, {)",
+                                 f.text.substr(0, at) + R"("k": ], )" + f.text.substr(at)}) {
+    members.clear();
+    Outline(bad, &members, &st);
+    EXPECT_EQ(st.code(), Code::kInvalidInput) << bad.substr(at);
+    EXPECT_NE(st.message().find("invalid JSON at byte"), std::string::npos) << st.ToString();
+  }
+  // A span that does not hold one whole value.
+  JsonMemberSpan cut = spans[3];
+  cut.end -= 1;
+  EXPECT_EQ(ParseSpans(f.text, {cut}, &entries).code(), Code::kInvalidInput);
+  cut.end = f.text.size() + 1;
+  EXPECT_EQ(ParseSpans(f.text, {cut}, &entries).code(), Code::kInvalidInput);
 }
 
 }  // namespace

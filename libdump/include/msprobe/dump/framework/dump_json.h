@@ -75,6 +75,19 @@ Result<DumpJsonHeader> StreamDumpJsonText(std::string_view text, const std::stri
 // header before the entries of the first "data" member.
 Result<DumpJsonHeader> VisitDumpJson(const JsonValue& root, const std::string& source, DumpJsonVisitor& visitor);
 
+// Where a dump's entries lie, for processes that share them (docs/distributed.md §3): the header
+// of every top-level member, the header the entries are read with (the members before "data"), and
+// each entry's key and bytes, found without parsing the entries (OutlineJsonObject).
+struct DumpJsonOutline {
+  DumpJsonHeader header, at_data;
+  std::vector<JsonMemberSpan> entries;
+};
+Result<DumpJsonOutline> OutlineDumpJson(const std::string& path);
+// Streams the entries at `spans`, from the outline of the same file, in the order given: the
+// visitor's Data gets `at_data`, then Entry each one. Errors as StreamDumpJson's.
+Status StreamDumpJsonEntries(const std::string& path, const DumpJsonHeader& at_data,
+                             const std::vector<JsonMemberSpan>& spans, DumpJsonVisitor& visitor);
+
 struct DumpJson {
   std::string path;
   std::string task, level, framework;  // as DumpJsonHeader

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "msprobe/dump/status.h"
 
@@ -70,5 +71,24 @@ enum class EntryParsing { kInline, kAhead };
 Status StreamJsonObject(std::string_view text, const std::string& source, std::string_view expand,
                         const JsonMemberFn& on_member, const JsonMemberFn& on_entry,
                         EntryParsing parsing = EntryParsing::kInline, MappedRegion* mapped = nullptr);
+
+// Where a member of an object sits in its text: its key, and its value's bytes [begin, end).
+struct JsonMemberSpan {
+  std::string key;
+  size_t begin = 0, end = 0;
+};
+using JsonSpanFn = std::function<Status(JsonMemberSpan span)>;
+
+// StreamJsonObject with the members of `expand` located, not parsed: `on_span` gets each one's key
+// and where its value lies, found by following strings and brackets alone, several times faster than
+// parsing. Processes that share one file's members (docs/distributed.md §3) find them so. A value's
+// own syntax is checked only when ParseJsonSpans parses it.
+Status OutlineJsonObject(std::string_view text, const std::string& source, std::string_view expand,
+                         const JsonMemberFn& on_member, const JsonSpanFn& on_span);
+// Parses the values at `spans` (located in this `text`) one at a time, in the order given, as
+// StreamJsonObject parses them; errors name their byte in `text`, and a value that does not end at its
+// span's end is one.
+Status ParseJsonSpans(std::string_view text, const std::string& source, const std::vector<JsonMemberSpan>& spans,
+                      const JsonMemberFn& on_entry);
 
 }  // namespace msprobe
