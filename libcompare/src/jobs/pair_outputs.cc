@@ -59,17 +59,24 @@ Status PairOutputs::Open(const ResultTable& shape) {
 std::vector<ApiCheck> PairOutputs::CollectDiffs(const ResultTable& table, const std::vector<P2pColumns>& p2p,
                                                 size_t offset) {
   std::vector<ApiCheck> checks = CheckApis(table);
-  // msprobe checks the whole table at once: an API batch must not run on from an earlier table,
-  // nor an API come back after it (a dict keeps its first place). Never seen in a dump, whose APIs
-  // are unique keys; the caller compares such a pair in memory instead.
+  // msprobe checks the whole table at once: an API batch must not run on from an earlier table, nor
+  // an API come back after it (a dict keeps its first place). Whether a pair streams must not hang on
+  // where its tables end (a process's batches, a distributed run's slices), so the test is on the
+  // entries: a batch that runs over two entries, an API that starts two batches, or a key repeated
+  // across a table's edge. Never seen in a dump, whose APIs are unique keys; the caller compares such
+  // a pair in memory instead.
   if (table.rows.empty()) return checks;
-  if (!last_batch_api_.empty() && JoinsBatch(last_batch_api_, table.rows.front().api)) split_api_ = true;
-  std::string_view batch_api = table.rows.front().api;
+  if (table.rows.front().api == last_row_api_) split_api_ = true;
   for (const ResultRow& row : table.rows) {
-    if (!JoinsBatch(batch_api, row.api)) batch_api = row.api;
+    if (row.api == last_row_api_) continue;  // the same entry
+    last_row_api_ = row.api;
+    if (!batch_api_.empty() && JoinsBatch(batch_api_, row.api)) {
+      split_api_ = true;
+    } else {
+      batch_api_ = row.api;
+      split_api_ = !apis_.insert(row.api).second || split_api_;
+    }
   }
-  last_batch_api_ = batch_api;
-  for (const ApiCheck& check : checks) split_api_ = !apis_.insert(check.api).second || split_api_;
   RankDiffs part = CollectRankDiffs(spec_.rank, table, checks, p2p);
   for (DiffOp& op : part.ops) {
     if (op.is_diff) {

@@ -83,8 +83,8 @@ class PairOutputs {
   PairSummary summary_;
   RankDiffs rank_;
   std::unordered_map<size_t, DiffRow> diff_rows_;
-  std::unordered_set<std::string> apis_;  // -da: the APIs checked so far
-  std::string last_batch_api_;            // -da: the API batch running at the end of the last table
+  std::string last_row_api_, batch_api_;  // -da: across tables, the last row's API and its batch's
+  std::unordered_set<std::string> apis_;  // -da: the APIs that started a batch so far
   bool split_api_ = false;
 };
 
