@@ -407,14 +407,34 @@ bool EntryHasMd5(std::string_view key, const JsonValue& entry, bool is_debug) {
   return false;
 }
 
+}  // namespace
+
+CallOrder CallCounter::Next(const KeyParts& parts) {
+  auto& [forward, backward] = counts_[parts.op_no_number];
+  const CallOrder order{forward, backward};
+  if (parts.direction == "forward") ++forward;
+  if (parts.direction == "backward") ++backward;
+  return order;
+}
+
+bool ReadsAsDebugJson(const std::string& json_path, std::string_view level) {
+  const std::string name = std::filesystem::path(json_path).filename().string();
+  return name == "debug.json" || (name != "dump.json" && level == "debug");
+}
+
+namespace {
+
 // Flattens a dump one `data` entry at a time, so a streamed file never needs its whole document.
 class Flattener : public DumpJsonVisitor {
  public:
   Flattener(const std::string& source, const std::string& stack_source) : source_(source), stack_source_(stack_source) {
     dump_.json_path = source;
-    file_name_ = std::filesystem::path(source).filename().string();
-    dump_.is_debug = file_name_ == "debug.json";
+    dump_.is_debug = ReadsAsDebugJson(source, "");
   }
+
+  // The entries come with their call orders given, one per entry in turn (they are some of a dump's).
+  void GiveOrders(const std::vector<CallOrder>* orders) { given_orders_ = orders; }
+  bool has_md5() const { return has_md5_; }
 
   // Rows go into `storage` (its rows dropped, its capacity kept), with room for `rows` of them.
   void Reserve(std::vector<OpRow> storage, size_t rows) {
@@ -474,10 +494,7 @@ class Flattener : public DumpJsonVisitor {
       dump_.rows.erase(entry_begin(), dump_.rows.end());
       return Status::Ok();
     }
-    auto& [forward_count, backward_count] = call_counts_[parts.op_no_number];
-    const int forward_order = forward_count, backward_order = backward_count;
-    if (parts.direction == "forward") ++forward_count;
-    if (parts.direction == "backward") ++backward_count;
+    const CallOrder order = given_orders_ ? given_orders_->at(entries_++) : call_counts_.Next(parts);
 
     // read_op gives inputs, outputs, then parameters: a stable sort by OrderClass puts the
     // parameters before the outputs. Most entries have none and are in order already.
@@ -487,19 +504,31 @@ class Flattener : public DumpJsonVisitor {
     }
     bool first = true;
     for (auto row = entry_begin(); row != dump_.rows.end(); ++row) {
-      FinishRow(&*row, key, forward_order, backward_order, first ? stack_lines : nullptr);
+      FinishRow(&*row, key, order, first ? stack_lines : nullptr);
       first = false;
     }
     return dump_.rows.size() >= batch_rows_ ? Flush() : Status::Ok();
   }
 
   // The key-derived fields every row of an entry shares; the stack goes on the entry's first row.
-  static void FinishRow(OpRow* row, const std::string& key, int forward_order, int backward_order,
-                        const JsonValue* stack_lines) {
+  static void FinishRow(OpRow* row, const std::string& key, CallOrder order, const JsonValue* stack_lines) {
     row->api = key;
-    row->forward_call_order = forward_order;
-    row->backward_call_order = backward_order;
+    row->forward_call_order = order.forward;
+    row->backward_call_order = order.backward;
     if (stack_lines != nullptr) row->stack_info = PythonStr(*stack_lines);
+  }
+
+  // Hands the rows gathered so far to the sink (StreamTo).
+  Status Flush() {
+    if (sink_ == nullptr || dump_.rows.empty()) return Status::Ok();
+    MSP_RETURN_IF_ERROR((*sink_)(dump_, &dump_.rows));
+    dump_.rows.clear();
+    // The sink may have taken the storage: room for a batch again, so it is not grown step by step
+    // (unless the batch is all the rows: StreamFlatEntries' last flush).
+    if (dump_.rows.capacity() == 0 && batch_rows_ != std::numeric_limits<size_t>::max()) {
+      dump_.rows.reserve(batch_rows_ + batch_rows_ / 8);
+    }
+    return Status::Ok();
   }
 
   Result<FlatDump> Finish(Result<DumpJsonHeader> header) && {
@@ -527,27 +556,19 @@ class Flattener : public DumpJsonVisitor {
  private:
   // Ours: a json with level "debug" not named dump.json is read as a debug.json.
   void NoteLevel(std::string_view level) {
-    if (file_name_ != "dump.json" && level == "debug") dump_.is_debug = true;
-  }
-
-  Status Flush() {
-    if (sink_ == nullptr || dump_.rows.empty()) return Status::Ok();
-    MSP_RETURN_IF_ERROR((*sink_)(dump_, &dump_.rows));
-    dump_.rows.clear();
-    // The sink may have taken the storage: room for a batch again, so it is not grown step by step.
-    if (dump_.rows.capacity() == 0) dump_.rows.reserve(batch_rows_ + batch_rows_ / 8);
-    return Status::Ok();
+    if (ReadsAsDebugJson(source_, level)) dump_.is_debug = true;
   }
 
   const std::string& source_;
   const std::string& stack_source_;
-  std::string file_name_;
   FlatDump dump_;
   size_t batch_rows_ = std::numeric_limits<size_t>::max();
   const FlatRowSink* sink_ = nullptr;
   bool has_md5_ = false;
   std::unordered_map<std::string, const JsonValue*> stacks_;
-  std::unordered_map<std::string, std::pair<int, int>> call_counts_;  // op_no_number → forward, backward calls so far
+  CallCounter call_counts_;
+  const std::vector<CallOrder>* given_orders_ = nullptr;
+  size_t entries_ = 0;  // of given_orders_, the entries read
 };
 
 }  // namespace
@@ -593,6 +614,31 @@ Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& st
 Result<FlatDump> StreamFlatDump(const std::string& json_path, const std::string& stack_json, size_t batch_rows,
                                 const FlatRowSink& sink, std::vector<OpRow> storage) {
   return Flatten(json_path, stack_json, std::move(storage), batch_rows, &sink);
+}
+
+std::vector<CallOrder> EntryCallOrders(const std::vector<JsonMemberSpan>& entries, bool is_debug) {
+  CallCounter counter;
+  std::vector<CallOrder> orders;
+  orders.reserve(entries.size());
+  for (const JsonMemberSpan& entry : entries) orders.push_back(counter.Next(SplitKey(entry.key, is_debug)));
+  return orders;
+}
+
+Status StreamFlatEntries(const std::string& json_path, const std::string& stack_json, const DumpJsonHeader& at_data,
+                         const std::vector<JsonMemberSpan>& entries, const std::vector<CallOrder>& orders,
+                         size_t batch_rows, const FlatRowSink& sink, bool* has_md5) {
+  Flattener flattener(json_path, stack_json);
+  flattener.GiveOrders(&orders);
+  flattener.StreamTo(batch_rows, &sink);
+  flattener.Reserve({}, 0);
+  JsonDocument stack;
+  if (!stack_json.empty()) {
+    MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
+    MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));
+  }
+  MSP_RETURN_IF_ERROR(StreamDumpJsonEntries(json_path, at_data, entries, flattener));
+  *has_md5 = flattener.has_md5();
+  return flattener.Flush();
 }
 
 Result<FlatDump> StreamFlatDumpAhead(const std::string& json_path, const std::string& stack_json, size_t batch_rows,

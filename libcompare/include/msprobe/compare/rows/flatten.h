@@ -6,9 +6,12 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "msprobe/compare/rows/op_row.h"
+#include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/text/json_file.h"
 #include "msprobe/dump/status.h"
 
@@ -33,6 +36,24 @@ KeyParts SplitKey(std::string_view key, bool is_debug);
 // dump.json key backward. A cheap test for the rows that need no SplitKey.
 bool MayBeBackwardKey(std::string_view key);
 
+// How many entries of the same op (KeyParts::op_no_number) came before an entry, forward and
+// backward: its rows' call orders (OpRow::forward_call_order, backward_call_order).
+struct CallOrder {
+  int forward = 0, backward = 0;
+};
+// Numbers a dump's entries, given in file order.
+class CallCounter {
+ public:
+  CallOrder Next(const KeyParts& parts);
+
+ private:
+  std::unordered_map<std::string, std::pair<int, int>> counts_;  // op_no_number → forward, backward so far
+};
+
+// Whether compare reads this file as a debug.json (keys are names): by its name, as msprobe decides,
+// or, ours, a `level` of "debug" unless it is named dump.json.
+bool ReadsAsDebugJson(const std::string& json_path, std::string_view level);
+
 // str.replace(api, ''): what a row's name adds to its API key (".input.0"), all of it when the name
 // came from a data_name of another call.
 std::string NameSuffix(const OpRow& row);
@@ -52,6 +73,16 @@ using FlatRowSink = std::function<Status(const FlatDump& header, std::vector<OpR
 // the dump as FlattenDump does, without its rows, after the last batch.
 Result<FlatDump> StreamFlatDump(const std::string& json_path, const std::string& stack_json, size_t batch_rows,
                                 const FlatRowSink& sink, std::vector<OpRow> storage = {});
+
+// The call orders of a dump's entries from their keys alone (its outline, OutlineDumpJson), as
+// FlattenDump numbers them.
+std::vector<CallOrder> EntryCallOrders(const std::vector<JsonMemberSpan>& entries, bool is_debug);
+// StreamFlatDump over some entries of a dump only (docs/distributed.md §3.1): `entries` from its
+// outline, in file order, each with its call order in `orders`, read with the header `at_data`.
+// `has_md5`: whether one of them holds md5 summaries.
+Status StreamFlatEntries(const std::string& json_path, const std::string& stack_json, const DumpJsonHeader& at_data,
+                         const std::vector<JsonMemberSpan>& entries, const std::vector<CallOrder>& orders,
+                         size_t batch_rows, const FlatRowSink& sink, bool* has_md5);
 
 // StreamFlatDump with the parsing on a thread of its own, one batch ahead of `sink`, which runs on
 // the caller's thread: the parse and the work on its rows overlap.
