@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark of msprobe-compare across MPI processes (docs/distributed.md §8) on one host: 8 ranks x
-# MB per side in tensor mode (bench/rank_dumps_gen) and the 8-rank -da data (bench/da_bench), each
-# compared alone, under mpirun -np 1 and -np 2: the median wall time of 3 warm runs, the peak RSS of
-# the largest process, and (traced once with strace) the bytes of the dump files each process opened.
+# MB per side in tensor mode (bench/rank_dumps_gen), the 8-rank -da data (bench/da_bench), and two
+# sets whose pairs are larger than a process's share: one statistics pair and -da over 2 ranks (the
+# -da data's ranks 4 and 5). Each compared alone, under mpirun -np 1 and -np 2: the median wall time
+# of 3 warm runs, the peak RSS of the largest process, and (traced once with strace) the bytes of the
+# dump files each process opened.
 # --bind-to none: OpenMPI would bind each of two processes to one core (docs/distributed.md §1).
 # Usage: scripts/bench_mpi.sh [DIR (default /tmp/msprobe_bench/mpi)] [MB_PER_RANK (default 200)]
 set -euo pipefail
@@ -49,12 +51,22 @@ opened() {
   done
 }
 
+# Two ranks of the -da data (4 and 5, hard-linked), for pairs larger than a process's share.
+for side in npu bench; do
+  [ -d "$dir/da2/$side/step0/rank1" ] && continue
+  mkdir -p "$dir/da2/$side/step0"
+  cp -al "$dir/da/$side/step0/rank4" "$dir/da2/$side/step0/rank0"
+  cp -al "$dir/da/$side/step0/rank5" "$dir/da2/$side/step0/rank1"
+done
+
 tensor="-tp $dir/tensor/npu/step0 -gp $dir/tensor/bench/step0"
 da="-tp $dir/da/npu/step0 -gp $dir/da/bench/step0 -da"
+stats_pair="-tp $dir/da2/npu/step0/rank1/dump.json -gp $dir/da2/bench/step0/rank1/dump.json --csv"
+da_2ranks="-tp $dir/da2/npu/step0 -gp $dir/da2/bench/step0 -da"
 echo "8 ranks x $mb MB per side, $(nproc) cores; median of 3 warm runs; peak RSS of the largest process"
 echo "| data | run | wall s | vs alone | peak RSS MB | MB of dump files each process opened |"
 echo "|---|---|---|---|---|---|"
-for name in tensor da; do
+for name in tensor da stats_pair da_2ranks; do
   case=${!name}
   "$compare" -q $case -o "$dir/out" >/dev/null  # warms the page cache
   timed=$(one "" "$case")

@@ -2,7 +2,7 @@
 # msprobe-compare and msprobe-merge across MPI processes (docs/distributed.md), in the MPI build:
 # every output of a run with mpirun -np 1, 2 and 4 equals the single-process run's byte for byte once
 # timestamps are normalized (scripts/normalize_outputs.sh), on the samples (2 ranks), on one pair
-# split by rows, on a 16-rank dump, for msprobe-merge over its 16 workbooks, and with -da (8 ranks,
+# split by rows (tensor and statistics), on a 16-rank dump, for msprobe-merge over its 16 workbooks, and with -da (8 ranks,
 # first diff marked in the xlsx); then the failures: a bad dump on one rank, a setup failure on one
 # process only, and a process killed mid-run.
 # Skips (77) in the plain build or without mpirun.
@@ -96,6 +96,18 @@ if [ -x "$MSPROBE_BIN/../bench/da_bench" ]; then
   [ "$(cat "$TMP/da/np4/run.rc")" = 1 ] || fail "da: exit $(cat "$TMP/da/np4/run.rc"), not the gate's 1"
   checks=$((checks + 1))
   grep -q '"rank": 5' "$TMP/da/np4/out/summary.json" || fail "da: the first diff is not on rank 5"
+
+  # Statistics pairs larger than a process's share: each process parses its range of the target's
+  # entries and the golden entries they match. One pair alone, and -da over 2 ranks (ranks 4 and 5).
+  same_as_alone stats -tp "$TMP/da/npu/step0/rank5/dump.json" -gp "$TMP/da/bench/step0/rank5/dump.json" --xlsx --json
+  for side in npu bench; do
+    mkdir -p "$TMP/da2/$side/step0"
+    cp -r "$TMP/da/$side/step0/rank4" "$TMP/da2/$side/step0/rank0"
+    cp -r "$TMP/da/$side/step0/rank5" "$TMP/da2/$side/step0/rank1"
+  done
+  same_as_alone da2 -tp "$TMP/da2/npu/step0" -gp "$TMP/da2/bench/step0" -da --xlsx
+  checks=$((checks + 1))
+  grep -q '"rank": 1' "$TMP/da2/np4/out/summary.json" || fail "da2: the first diff is not on rank 1"
 
   # A process killed mid-run: mpirun ends the others; every file under a final name is complete (equal
   # to the same file of the complete run), none is left half-written.

@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include "cluster/byte_codec_internal.h"
+
 using nlohmann::json;
 
 // std::optional as null or its value (nlohmann_json 3.11 has no serializer of its own for it).
@@ -163,18 +165,19 @@ Status StatusFromJson(const json& j) {
 std::string EncodeStatus(const Status& status) { return ToBytes(StatusJson(status)); }
 Status DecodeStatus(std::string_view bytes) { return StatusFromJson(FromBytes(bytes)); }
 
+// Length-prefixed, not CBOR: a slice's rows (megabytes) cross inside these, and nlohmann's reader
+// takes binary strings a byte at a time.
 std::string PackStrings(const std::vector<std::string>& strings) {
-  json j = json::array();
-  for (const std::string& s : strings) j.push_back(json::binary(std::vector<uint8_t>(s.begin(), s.end())));
-  return ToBytes(j);
+  ByteWriter w;
+  w.U(strings.size());
+  for (const std::string& s : strings) w.S(s);
+  return std::move(w).Take();
 }
 
 std::vector<std::string> UnpackStrings(std::string_view bytes) {
-  std::vector<std::string> strings;
-  for (const json& s : FromBytes(bytes)) {
-    const auto& b = s.get_binary();
-    strings.emplace_back(b.begin(), b.end());
-  }
+  ByteReader r(bytes);
+  std::vector<std::string> strings(r.U());
+  for (std::string& s : strings) s = r.S();
   return strings;
 }
 

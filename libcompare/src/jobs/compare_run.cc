@@ -34,6 +34,8 @@ namespace fs = std::filesystem;
 
 bool IsMindSpore(const std::string& framework) { return framework == "mindspore" || framework == "mindtorch"; }
 
+}  // namespace
+
 // docs/compare.md §1.2: pytorch vs pytorch, or a MindSpore target against MindSpore or PyTorch.
 Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const CompareOptions& options) {
   const bool ok = (npu.framework == "pytorch" && bench.framework == "pytorch") ||
@@ -58,17 +60,17 @@ Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const Compare
   return Status::Ok();
 }
 
-
+namespace {
 constexpr char kNoRows[] = "no rows to compare on one side (msprobe writes no file then)";
+}  // namespace
 
-// -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
 CompareMode ComparedMode(const CompareOptions& options, CompareMode mode) {
   return options.diff_analyze && mode == CompareMode::kTensor ? CompareMode::kSummary : mode;
 }
 
-// Whether a pair can stream its target (docs/compare.md §6.1): the rows match on their own keys
-// (no -fm queue, no -am/-cm/-dm/-lm mapping, which look at all rows at once), and the golden dump
-// says, before its data, that it holds statistics (or -da compares it as such).
+// The rows match on their own keys (no -fm queue, no -am/-cm/-dm/-lm mapping, which look at all rows
+// at once), and the golden dump says, before its data, that it holds statistics (or -da compares it
+// as such).
 bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
   if (options.stream_batch_rows == 0 || options.fuzzy_match || !options.data_mapping.empty() || options.cell_mapping ||
       options.api_mapping || options.layer_mapping) {
@@ -78,16 +80,11 @@ bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
   return golden && (golden->task == "statistics" || (options.diff_analyze && golden->task == "tensor"));
 }
 
+namespace {
+
 // "rank0", "proc12", or the target json for a file pair.
 std::string PairLabel(const ComparePairSpec& spec) { return spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1); }
 
-PairOutcome NewOutcome(const ComparePairSpec& spec) {
-  PairOutcome outcome;
-  outcome.result.target_json = spec.target_json;
-  outcome.result.golden_json = spec.golden_json;
-  outcome.result.label = PairLabel(spec);
-  return outcome;
-}
 
 // The statistics diffs or md5 columns of the rows made from these pairs.
 void FillStatistics(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const std::vector<RowPair>& pairs,
@@ -139,6 +136,14 @@ std::vector<P2pColumns> P2pOf(const std::vector<OpRow>& npu, const std::vector<O
 }
 
 }  // namespace
+
+PairOutcome NewOutcome(const ComparePairSpec& spec) {
+  PairOutcome outcome;
+  outcome.result.target_json = spec.target_json;
+  outcome.result.golden_json = spec.golden_json;
+  outcome.result.label = PairLabel(spec);
+  return outcome;
+}
 
 Result<Mappings> LoadMappings(const CompareOptions& options) {
   Mappings m;
@@ -295,6 +300,21 @@ Result<PairOutcome> CompareRun::Conclude(const ComparePairSpec& spec, PreparedPa
   MSP_RETURN_IF_ERROR(std::move(outputs).Finish(p.start, &p.outcome));
   return std::move(p.outcome);
 }
+SliceTable CompareRun::CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* bench, const BenchMatcher& matcher,
+                                    CompareMode mode, bool with_stack) const {
+  const std::vector<RowPair> pairs = matcher.Match(*rows);
+  SliceTable out;
+  ResultTable& table = out.table;
+  table.mode = mode;
+  table.with_stack = with_stack;
+  table.rows = BuildResultRows(rows, bench, pairs, {}, /*bench_reused=*/true);
+  FillStatistics(*rows, *bench, pairs, &table);
+  if (options_.diff_analyze) out.p2p = P2pOf(*rows, *bench, pairs);
+  ApplyVerdicts(&table.rows, table.mode);
+  if (options_.attribute) AttributeUnknown(&table);
+  return out;
+}
+
 Result<std::optional<PairOutcome>> CompareRun::CompareStreamed(const ComparePairSpec& spec, const std::string& stack,
                                                                Clock::time_point start, FlatDump* bench) const {
   PairOutcome outcome = NewOutcome(spec);
@@ -310,17 +330,8 @@ Result<std::optional<PairOutcome>> CompareRun::CompareStreamed(const ComparePair
       matcher.emplace(bench->rows, match);
       outputs.emplace(OpenOutputs(spec, header.is_debug));
     }
-    const std::vector<RowPair> pairs = matcher->Match(*rows);
-    ResultTable table;
-    table.mode = mode;
-    table.with_stack = !stack.empty();
-    table.rows = BuildResultRows(rows, &bench->rows, pairs, {}, /*bench_reused=*/true);
-    FillStatistics(*rows, bench->rows, pairs, &table);
-    std::vector<P2pColumns> p2p;
-    if (options_.diff_analyze) p2p = P2pOf(*rows, bench->rows, pairs);
-    ApplyVerdicts(&table.rows, table.mode);
-    if (options_.attribute) AttributeUnknown(&table);
-    return outputs->Append(table, p2p);
+    const SliceTable batch = CompareBatch(rows, &bench->rows, *matcher, mode, !stack.empty());
+    return outputs->Append(batch.table, batch.p2p);
   };
   MSP_ASSIGN_OR_RETURN(FlatDump npu, StreamFlatDumpAhead(spec.target_json, stack, options_.stream_batch_rows, compare_batch));
   MSP_RETURN_IF_ERROR(CheckFrameworks(npu, *bench, options_));

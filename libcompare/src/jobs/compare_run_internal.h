@@ -22,6 +22,7 @@
 #include "msprobe/compare/rows/layer_mapping.h"
 #include "msprobe/compare/rows/match.h"
 #include "msprobe/compare/rows/name_mapping.h"
+#include "msprobe/dump/framework/dump_json.h"
 #include "report/run_html_internal.h"
 #include "rows/vector_pool_internal.h"
 
@@ -63,6 +64,39 @@ struct XlsxMark {
   std::string npu_name, stack;
 };
 
+// A statistics pair shared by rows (docs/distributed.md §3): one process's range of the target's
+// entries and the golden entries they can match, located by the owner's outline of both dumps
+// (jobs/statistics_slices.cc), with the headers they are read with and the mode they are compared in.
+struct EntrySlice {
+  std::vector<JsonMemberSpan> entries;
+  std::vector<CallOrder> orders;  // one per entry
+};
+struct StatisticsSlice {
+  DumpJsonHeader target_header, golden_header;
+  CompareMode mode = CompareMode::kSummary;
+  // The plan assumed no md5 summaries on a statistics side (its first entries had none): a slice that
+  // reads one makes the owner compare the pair whole.
+  bool md5_unseen = false;
+  EntrySlice target, golden;
+};
+// What a slice read besides its rows: how many golden rows, and whether an entry held md5 summaries.
+struct SliceRead {
+  size_t golden_rows = 0;
+  bool md5 = false;
+};
+// A batch of a slice compared: finished rows and -da's P2POp columns.
+struct SliceTable {
+  ResultTable table;
+  std::vector<P2pColumns> p2p;
+};
+// The owner's outputs of a split statistics pair, fed every slice's batches in slice order.
+struct SlicedOutputs {
+  std::optional<PairOutputs> outputs;  // opened with the first rows
+  size_t golden_rows = 0;              // read by the slices so far
+  bool md5 = false;                    // a slice read md5 summaries
+  bool whole = false;                  // a slice failed: the pair is compared whole instead
+};
+
 class CompareRun {
  public:
   CompareRun(const CompareOptions& options, const Mappings& mappings, const CompareProgress& progress)
@@ -76,6 +110,18 @@ class CompareRun {
   MetricSlice ComputeSlice(PreparedPair* prepared, size_t begin, size_t end) const;
   Result<PairOutcome> Conclude(const ComparePairSpec& spec, PreparedPair prepared,
                                const std::vector<MetricSlice>& slices) const;
+
+  // A statistics pair in slices: each process compares its own in batches of finished rows, handed
+  // to `batch` in order, and says what else it read (SliceRead). The owner appends every slice's
+  // batches in slice order, then concludes, or compares the pair whole when the slices cannot stand
+  // for it: a slice failed (the whole compare reports the error one process would), the golden dump
+  // has no rows, md5 summaries the plan did not see, or -da's API batches run over two entries. `start`: when the pair began.
+  Result<SliceRead> CompareSlice(const ComparePairSpec& spec, const StatisticsSlice& slice,
+                                 const std::function<Status(const SliceTable&)>& batch) const;
+  Status AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own, const SliceTable& batch,
+                     SlicedOutputs* sliced) const;
+  Result<PairOutcome> ConcludeSlices(const ComparePairSpec& spec, const StatisticsSlice& own, SlicedOutputs sliced,
+                                     Clock::time_point start) const;
 
   // The pair's outcome, in pair order; its pending xlsx is kept for CommitXlsx.
   void Record(size_t pair, PairOutcome outcome);
@@ -97,6 +143,10 @@ class CompareRun {
   std::string StackOf(const ComparePairSpec& spec) const;
   Result<PreparedPair> Prepare(const ComparePairSpec& spec, std::string stack, Clock::time_point start,
                                std::optional<FlatDump> bench) const;
+  // Target rows matched against the golden ones and made into finished rows: statistics, verdicts
+  // and -da's P2POp columns. The golden rows serve later batches too.
+  SliceTable CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* bench, const BenchMatcher& matcher,
+                          CompareMode mode, bool with_stack) const;
   // The pair streamed, or nullopt when it turns out to need the whole target at once.
   Result<std::optional<PairOutcome>> CompareStreamed(const ComparePairSpec& spec, const std::string& stack,
                                                      Clock::time_point start, FlatDump* bench) const;
@@ -114,6 +164,16 @@ class CompareRun {
   mutable VectorPool<OpRow> op_rows_;  // the row vectors of pairs done, for the next pairs
   mutable VectorPool<ResultRow> result_rows_;
 };
+
+// A pair's outcome before it is compared: which files, under which label.
+PairOutcome NewOutcome(const ComparePairSpec& spec);
+// -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
+CompareMode ComparedMode(const CompareOptions& options, CompareMode mode);
+// Whether a pair can stream its target (docs/compare.md §6.1), which a statistics pair shared by rows
+// needs too: its rows match on their own keys, and its golden dump holds statistics.
+bool MayStream(const CompareOptions& options, const ComparePairSpec& spec);
+// docs/compare.md §1.2: which dumps compare with which, told by their headers and modes.
+Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const CompareOptions& options);
 
 // How many pairs of these to compare at once in one process (memory allows two or one).
 size_t PairsInFlight(const std::vector<ComparePairSpec>& specs, int processes_on_host);

@@ -11,9 +11,11 @@
 #include <utility>
 
 #include "cluster/outcome_codec_internal.h"
+#include "cluster/slice_codec_internal.h"
 #include "cluster/work_share_internal.h"
 #include "jobs/compare_run_internal.h"
 #include "jobs/run_report_internal.h"
+#include "jobs/statistics_slices_internal.h"
 #include "msprobe/compare/cluster/cluster.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
@@ -62,12 +64,17 @@ uint64_t PairBytes(const ComparePairSpec& spec) {
   return bytes;
 }
 
-// Every pair's bytes and whether its rows may be split, each process measuring every processes()-th
-// pair. A pair may be split when it is larger than a process's share and is a tensor compare (its
-// metrics are read row by row from the tensor files), which only its golden dump's header tells:
-// that is read for such pairs only, so a run of many pairs, none larger than a share, reads no header.
-std::pair<std::vector<uint64_t>, std::vector<bool>> MeasurePairs(Cluster& cluster, const CompareOptions& options,
-                                                                 const std::vector<ComparePairSpec>& specs) {
+// How a pair larger than a process's share is split by rows (docs/distributed.md §3): a tensor pair's
+// metrics are read row by row from its tensor files; a statistics pair's rows come from parsing its
+// dump.json files, each process parsing its range of target entries (jobs/statistics_slices.cc).
+enum SplitKind : uint64_t { kWhole = 0, kTensorRows = 1, kStatisticsRows = 2 };
+
+// Every pair's bytes and how its rows may be split, each process measuring every processes()-th
+// pair. A pair may be split when it is larger than a process's share; how, only its golden dump's
+// header tells: that is read for such pairs only, so a run of many pairs, none larger than a share,
+// reads no header.
+std::pair<std::vector<uint64_t>, std::vector<uint64_t>> MeasurePairs(Cluster& cluster, const CompareOptions& options,
+                                                                     const std::vector<ComparePairSpec>& specs) {
   const int n = cluster.processes();
   // Each process's values, the pairs of its stride in order, all-gathered into one vector.
   const auto all_gather = [&](const auto& measure) {
@@ -86,12 +93,21 @@ std::pair<std::vector<uint64_t>, std::vector<bool>> MeasurePairs(Cluster& cluste
   };
   const std::vector<uint64_t> bytes = all_gather([&](size_t i) { return PairBytes(specs[i]); });
   const uint64_t total = std::accumulate(bytes.begin(), bytes.end(), uint64_t{0});
-  const std::vector<uint64_t> tensor = all_gather([&](size_t i) -> uint64_t {
-    if (options.diff_analyze || options.attribute || bytes[i] * n <= total) return 0;
+  const std::vector<uint64_t> kinds = all_gather([&](size_t i) -> uint64_t {
+    if (options.attribute || bytes[i] * n <= total) return kWhole;
     const std::optional<DumpJsonHeader> header = HeaderBeforeData(specs[i].golden_json);
-    return header && header->task == "tensor";
+    if (header && header->task == "tensor" && !options.diff_analyze) return kTensorRows;
+    // A statistics slice costs its owner an outline and the writing of every row (§3.1): only a pair
+    // of two shares or more is worth it (one just over a share ran 1.8 times as long split).
+    return bytes[i] * n >= 2 * total && MayStream(options, specs[i]) ? kStatisticsRows : kWhole;
   });
-  return {bytes, std::vector<bool>(tensor.begin(), tensor.end())};
+  return {bytes, kinds};
+}
+
+// What a slice read besides its rows, added to its pair's.
+void CountRead(const SliceRead& read, SlicedOutputs* outputs) {
+  outputs->golden_rows += read.golden_rows;
+  outputs->md5 = outputs->md5 || read.md5;
 }
 
 // One process's part of a distributed run.
@@ -109,8 +125,11 @@ class ProcessShare {
     if (distribution_.on_failure) distribution_.on_failure(status);
     done_.emplace(pair, status);
   }
-  void CompareWholePairs(const std::vector<PairShare>& shares);
-  void CompareSplitPairs(const std::vector<PairShare>& shares);
+  // The owners of split statistics pairs plan their slices and send each process its own; a pair the
+  // plan leaves whole joins its owner's whole pairs.
+  void PlanStatisticsPairs(const std::vector<PairShare>& shares, const std::vector<uint64_t>& kinds);
+  void CompareWholePairs(const std::vector<size_t>& order);
+  void CompareSplitPairs(const std::vector<PairShare>& shares, const std::vector<uint64_t>& kinds);
   // Process 0: every pair's outcome in pair order, or the first failure; -da's marks.
   Result<std::vector<XlsxMark>> GatherOutcomes();
   // Commits the xlsx files held here; process 0 gathers their names.
@@ -122,17 +141,51 @@ class ProcessShare {
   const RunPlan& plan_;
   CompareRun run_;
   std::map<size_t, Result<PairOutcome>> done_;  // the pairs this process owns, in pair order
+  std::map<size_t, StatisticsSlice> slices_;     // split statistics pairs: this process's slice of each
+  std::vector<size_t> whole_;                    // the pairs this process compares whole, in pair order
+  std::map<size_t, Clock::time_point> started_;  // split statistics pairs owned: when they began
 };
 
-void ProcessShare::CompareWholePairs(const std::vector<PairShare>& shares) {
-  std::vector<size_t> order;
-  std::vector<ComparePairSpec> mine;
+void ProcessShare::PlanStatisticsPairs(const std::vector<PairShare>& shares, const std::vector<uint64_t>& kinds) {
+  const int me = cluster_.process();
+  std::vector<std::vector<std::string>> outbox(cluster_.processes());
   for (size_t i = 0; i < shares.size(); ++i) {
-    if (shares[i].processes.size() == 1 && shares[i].processes[0] == cluster_.process()) {
-      order.push_back(i);
-      mine.push_back(plan_.specs[i]);
+    const std::vector<int>& who = shares[i].processes;
+    if (who[0] != me) continue;
+    if (who.size() == 1) {
+      whole_.push_back(i);
+      continue;
+    }
+    if (kinds[i] != kStatisticsRows) continue;
+    started_[i] = Clock::now();
+    std::optional<std::vector<StatisticsSlice>> plan;
+    try {
+      plan = PlanStatisticsSlices(options_, plan_.specs[i], who.size());
+    } catch (...) {  // out of memory outlining: the whole compare says so, or copes
+    }
+    if (!plan) {
+      whole_.push_back(i);
+      continue;
+    }
+    for (size_t s = 1; s < who.size(); ++s) {
+      outbox[who[s]].push_back(EncodeEntry({i, Status::Ok(), EncodeStatisticsSlice((*plan)[s])}));
+    }
+    slices_.emplace(i, std::move((*plan)[0]));
+  }
+  std::vector<std::string> to(cluster_.processes());
+  for (size_t p = 0; p < to.size(); ++p) to[p] = PackStrings(outbox[p]);
+  for (const std::string& message : cluster_.Exchange(to)) {
+    for (const std::string& bytes : UnpackStrings(message)) {
+      const PairEntry entry = DecodeEntry(bytes);
+      slices_.emplace(entry.pair, DecodeStatisticsSlice(entry.payload));
     }
   }
+  std::sort(whole_.begin(), whole_.end());
+}
+
+void ProcessShare::CompareWholePairs(const std::vector<size_t>& order) {
+  std::vector<ComparePairSpec> mine;
+  for (size_t i : order) mine.push_back(plan_.specs[i]);
   const Status stopped = CompareEach(run_, plan_.specs, order, PairsInFlight(mine, cluster_.local_processes()),
                                      [&](PairAttempt attempt) -> Status {
                                        if (attempt.exception) {
@@ -152,10 +205,14 @@ void ProcessShare::CompareWholePairs(const std::vector<PairShare>& shares) {
   }
 }
 
-void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares) {
+void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const std::vector<uint64_t>& kinds) {
   const int me = cluster_.process();
   std::vector<std::vector<std::string>> outbox(cluster_.processes());
   std::map<size_t, std::pair<PreparedPair, MetricSlice>> held;  // pairs owned: prepared, and our slice
+  // Statistics pairs owned: their outputs, fed our slice as it is compared, and the other slices'
+  // batches as they came (decoded one at a time).
+  std::map<size_t, SlicedOutputs> sliced;
+  std::map<size_t, std::vector<Result<std::string>>> tables;
   for (size_t i = 0; i < shares.size(); ++i) {
     const std::vector<int>& who = shares[i].processes;
     const auto at = std::find(who.begin(), who.end(), me);
@@ -165,6 +222,31 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares) {
     const auto send = [&](const Status& status, const std::string& payload) {
       outbox[owner].push_back(EncodeEntry({i, status, payload}));
     };
+    if (kinds[i] == kStatisticsRows) {
+      if (slices_.count(i) == 0) continue;  // compared whole by its owner
+      const StatisticsSlice& mine = slices_.at(i);
+      if (slice == 0) {
+        SlicedOutputs& outputs = sliced[i];
+        const Result<SliceRead> read = Guarded<SliceRead>([&] {
+          return run_.CompareSlice(plan_.specs[i], mine,
+                                   [&](const SliceTable& batch) { return run_.AppendSlice(plan_.specs[i], mine, batch, &outputs); });
+        });
+        if (read.ok()) CountRead(*read, &outputs); else outputs.whole = true;
+        tables[i].resize(who.size(), Status::Internal("", "no slice"));
+      } else {
+        // Our batches go to the owner encoded, after what else we read.
+        std::vector<std::string> batches(1);
+        const Result<SliceRead> read = Guarded<SliceRead>([&] {
+          return run_.CompareSlice(plan_.specs[i], mine, [&](const SliceTable& batch) {
+            batches.push_back(EncodeSliceTable(batch));
+            return Status::Ok();
+          });
+        });
+        if (read.ok()) batches[0] = EncodeSliceRead(*read);
+        send(read.status(), read.ok() ? PackStrings(batches) : "");
+      }
+      continue;
+    }
     Result<PreparedPair> prepared = Guarded<PreparedPair>([&] { return run_.Prepare(plan_.specs[i]); });
     if (!prepared.ok()) {
       if (slice == 0) Fail(i, prepared.status()); else send(prepared.status(), "");
@@ -190,12 +272,41 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares) {
   for (size_t p = 0; p < to.size(); ++p) to[p] = PackStrings(outbox[p]);
   std::map<size_t, std::vector<MetricSlice>> slices;
   std::map<size_t, Status> failed;  // a helper's failure fails the pair
-  for (const std::string& message : cluster_.Exchange(to)) {
-    for (const std::string& bytes : UnpackStrings(message)) {
+  const std::vector<std::string> received = cluster_.Exchange(to);
+  for (size_t from = 0; from < received.size(); ++from) {
+    for (const std::string& bytes : UnpackStrings(received[from])) {
       PairEntry entry = DecodeEntry(bytes);
-      if (!entry.status.ok()) failed.emplace(entry.pair, std::move(entry.status));
-      else slices[entry.pair].push_back(DecodeSlice(entry.payload));
+      if (const auto owned = tables.find(entry.pair); owned != tables.end()) {  // a statistics slice
+        const std::vector<int>& who = shares[entry.pair].processes;
+        Result<std::string>& table = owned->second.at(std::find(who.begin(), who.end(), int(from)) - who.begin());
+        table = entry.status.ok() ? Result<std::string>(std::move(entry.payload)) : std::move(entry.status);
+      } else if (!entry.status.ok()) {
+        failed.emplace(entry.pair, std::move(entry.status));
+      } else {
+        slices[entry.pair].push_back(DecodeSlice(entry.payload));
+      }
     }
+  }
+  for (auto& owned : tables) {  // (clang 14 captures no structured bindings)
+    const size_t i = owned.first;
+    std::vector<Result<std::string>>& others = owned.second;
+    SlicedOutputs& outputs = sliced.at(i);
+    Result<PairOutcome> outcome = Guarded<PairOutcome>([&]() -> Result<PairOutcome> {
+      for (size_t s = 1; s < others.size() && !outputs.whole; ++s) {
+        if (!others[s].ok()) {
+          outputs.whole = true;
+          break;
+        }
+        std::vector<std::string> batches = UnpackStrings(*std::exchange(others[s], std::string()));
+        CountRead(DecodeSliceRead(batches.at(0)), &outputs);
+        for (size_t b = 1; b < batches.size(); ++b) {
+          const SliceTable batch = DecodeSliceTable(std::exchange(batches[b], std::string()));
+          MSP_RETURN_IF_ERROR(run_.AppendSlice(plan_.specs[i], slices_.at(i), batch, &outputs));
+        }
+      }
+      return run_.ConcludeSlices(plan_.specs[i], slices_.at(i), std::move(outputs), started_.at(i));
+    });
+    if (outcome.ok()) done_.emplace(i, std::move(outcome)); else Fail(i, outcome.status());
   }
   for (auto& entry : held) {
     const size_t i = entry.first;
@@ -267,10 +378,13 @@ Status ProcessShare::CommitXlsx(const std::vector<XlsxMark>& marks) {
 }
 
 Result<CompareReport> ProcessShare::Run() {
-  const auto [bytes, splittable] = MeasurePairs(cluster_, options_, plan_.specs);
+  const auto [bytes, kinds] = MeasurePairs(cluster_, options_, plan_.specs);
+  std::vector<bool> splittable(kinds.size());
+  for (size_t i = 0; i < kinds.size(); ++i) splittable[i] = kinds[i] != kWhole;
   const std::vector<PairShare> shares = SharePairs(bytes, splittable, cluster_.processes());
-  CompareWholePairs(shares);
-  CompareSplitPairs(shares);
+  PlanStatisticsPairs(shares, kinds);
+  CompareWholePairs(whole_);
+  CompareSplitPairs(shares, kinds);
   Result<std::vector<XlsxMark>> marks = GatherOutcomes();
   // Process 0 tells everyone whether the run goes on, and -da's marks for the xlsx files they hold.
   const std::vector<std::string> decision = UnpackStrings(cluster_.Broadcast(PackStrings(

@@ -151,6 +151,68 @@ TEST_F(DistributedCompare, DiffAnalyzeGathersTheRanksAndMarksTheXlsx) {
 
 TEST_F(DistributedCompare, Md5PairsWriteWhatOneWrites) { ExpectSameAsOneProcess(Ranks(3, /*md5=*/true), 2); }
 
+// A statistics pair larger than a process's share: each process parses its range of the target's
+// entries and the golden entries they match (jobs/statistics_slices.cc); the owner writes the pair.
+TEST_F(DistributedCompare, StatisticsPairsSplitByEntriesWriteWhatOneWrites) {
+  for (const bool md5 : {false, true}) {
+    DumpShape target, golden;
+    target.md5 = golden.md5 = md5;
+    golden.golden = true;
+    CompareOptions options = FileDumps(dir_.root() / (md5 ? "md5" : "plain"), target, golden);
+    options.write_html = true;
+    for (int n : {2, 3, 4}) ExpectSameAsOneProcess(options, n);
+    options.stream_batch_rows = 7;  // each slice in several batches
+    ExpectSameAsOneProcess(options, 3);
+  }
+}
+
+TEST_F(DistributedCompare, DiffAnalyzeSplitsStatisticsPairsByEntries) {
+  CompareOptions options = Ranks(2);
+  options.diff_analyze = true;
+  ExpectSameAsOneProcess(options, 4);
+  options.stream_batch_rows = 5;
+  ExpectSameAsOneProcess(options, 4);
+}
+
+// What the owner's outline cannot settle is compared whole, as one process compares it: a framework
+// after "data", -da's API batch over two entries, md5 the plan did not see, an entry that does not parse.
+TEST_F(DistributedCompare, StatisticsPairsTheOutlineCannotSettleAreComparedWhole) {
+  DumpShape target, golden;
+  golden.golden = true;
+  target.framework_last = true;
+  ExpectSameAsOneProcess(FileDumps(dir_.root() / "framework_last", target, golden), 3);
+  target.framework_last = false;
+  target.joined_grads = golden.joined_grads = true;
+  CompareOptions options = FileDumps(dir_.root() / "joined", target, golden);
+  options.diff_analyze = true;
+  ExpectSameAsOneProcess(options, 3);
+
+  // md5 summaries on both sides, first past the entries the plan looks at: a slice reads them.
+  options = FileDumps(dir_.root() / "late_md5", DumpShape{}, golden);
+  const std::string late = "\"Functional.relu.0.forward\": {\"input_args\": [], \"output\": []}";
+  const std::string with_md5 = "\"Functional.relu.0.forward\": {\"input_args\": [], \"output\": [\"md5\"]}";
+  for (const std::string& path : {options.target_path, options.golden_path}) {
+    std::string text = Dump(path == options.target_path ? DumpShape{} : golden);
+    text.replace(text.find(late), late.size(), with_md5);
+    Write(path, text);
+  }
+  ExpectSameAsOneProcess(options, 2);
+
+  options = FileDumps(dir_.root() / "bad", DumpShape{}, golden);
+  std::string text = Dump(DumpShape{});
+  const std::string key = "\"Functional.linear.25.forward\": {";
+  text.replace(text.find(key), key.size(), key + "\"x\": 1e, ");  // a slice's parse fails, not the outline
+  Write(options.target_path, text);
+  options.output_dir = dir_.Path("bad_one");
+  Result<CompareReport> one = RunCompare(options);
+  ASSERT_FALSE(one.ok());
+  options.output_dir = dir_.Path("bad_three");
+  for (const ProcessRun& run : RunOn(3, [&](int) { return options; })) {
+    ASSERT_FALSE(run.report.ok());
+    EXPECT_EQ(run.report.status().ToString(), one.status().ToString());
+  }
+}
+
 // Two bad ranks: every process finishes its share, the run fails with the first in pair order (as
 // one process does), each failing process hears of its own, and no summary is written.
 TEST_F(DistributedCompare, TheFirstFailureInPairOrderIsTheRunsAndNoneHangs) {

@@ -1,0 +1,260 @@
+#include "jobs/statistics_slices_internal.h"
+
+#include <tbb/parallel_invoke.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include "msprobe/compare/rows/match.h"
+#include "msprobe/dump/io/byte_cursor.h"
+#include "msprobe/dump/io/mapped_file.h"
+
+namespace msprobe::compare::internal {
+namespace {
+
+// One dump as the owner sees it: its outline, read as one process reads the dump.
+struct OutlinedDump {
+  DumpJsonOutline outline;
+  bool is_debug = false;
+  std::vector<CallOrder> orders;
+};
+
+// The dump outlined, or nullopt when its header is not one a slice could be read with: a header
+// member after "data" that changes how the entries read (a process streaming the pair would compare
+// it in memory then), no task, no data (FlattenDump's errors, which the whole compare reports).
+std::optional<OutlinedDump> Outline(const std::string& path) {
+  Result<DumpJsonOutline> outline = OutlineDumpJson(path);
+  if (!outline.ok()) return std::nullopt;
+  const DumpJsonHeader &whole = outline->header, &at_data = outline->at_data;
+  const bool is_debug = ReadsAsDebugJson(path, at_data.level);
+  if (whole.task.empty() || !whole.has_data || is_debug != ReadsAsDebugJson(path, whole.level) ||
+      whole.framework != at_data.framework) {
+    return std::nullopt;
+  }
+  OutlinedDump dump{std::move(*outline), is_debug, {}};
+  dump.orders = EntryCallOrders(dump.outline.entries, is_debug);
+  return dump;
+}
+
+// The dump's mode as its first entries tell it (nullopt: a task compare refuses). A statistics dump
+// holds md5 summaries when one entry does (docs/compare.md §2.1), so md5 among the first 64 settles
+// it. Without, the plan assumes none: the slices report on every entry they read
+// (StatisticsSlice::md5_unseen), and the plan looks at the text of the golden entries none reads.
+std::optional<CompareMode> ModeOf(const std::string& path, const OutlinedDump& dump) {
+  const std::string& task = dump.outline.header.task;
+  if (task == "tensor") return CompareMode::kTensor;
+  if (task != "statistics") return std::nullopt;
+  const std::vector<JsonMemberSpan>& entries = dump.outline.entries;
+  constexpr size_t kLook = 64;
+  const std::vector<JsonMemberSpan> first(entries.begin(), entries.begin() + std::min(kLook, entries.size()));
+  const std::vector<CallOrder> orders(dump.orders.begin(), dump.orders.begin() + first.size());
+  bool has_md5 = false;
+  const Status read = StreamFlatEntries(path, "", dump.outline.at_data, first, orders, SIZE_MAX,
+                                        [](const FlatDump&, std::vector<OpRow>*) { return Status::Ok(); }, &has_md5);
+  if (!read.ok()) return std::nullopt;
+  return has_md5 ? CompareMode::kMd5 : CompareMode::kSummary;
+}
+
+// Whether the text of these entries could hold md5 summaries: it says "md5", or has an escape that
+// could spell it.
+bool MayHoldMd5(const std::string& path, const std::vector<JsonMemberSpan>& entries) {
+  if (entries.empty()) return false;
+  Result<std::shared_ptr<MappedFile>> file = MappedFile::Open(path);
+  if (!file.ok()) return true;
+  Result<MappedRegion> region = (*file)->MapAll();
+  if (!region.ok()) return true;
+  const std::string_view text = AsChars(region->bytes());
+  // Horspool skips three bytes a step where "md5" is absent.
+  const std::boyer_moore_horspool_searcher md5(std::string_view("md5").begin(), std::string_view("md5").end());
+  for (const JsonMemberSpan& entry : entries) {
+    if (entry.end > text.size()) return true;
+    const std::string_view value = text.substr(entry.begin, entry.end - entry.begin);
+    if (std::search(value.begin(), value.end(), md5) != value.end() || value.find("\\u") != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+FlatDump HeaderOf(const std::string& path, const OutlinedDump& dump, CompareMode mode) {
+  FlatDump flat;
+  flat.json_path = path;
+  flat.task = dump.outline.header.task;
+  flat.level = dump.outline.header.level;
+  flat.framework = dump.outline.header.framework;
+  flat.is_debug = dump.is_debug;
+  flat.mode = mode;
+  return flat;
+}
+
+// The key an entry's rows match on, less the rows' own suffix: the key itself, or a backward entry's
+// with its call number renumbered (docs/compare.md §3.1).
+std::string EntryMatchKey(const std::string& key, CallOrder order, bool renumbers) {
+  if (!renumbers || !MayBeBackwardKey(key)) return key;
+  OpRow row;
+  row.api = key;
+  row.name = key;
+  row.backward_call_order = order.backward;
+  return BackwardRenumberedName(row);
+}
+
+// Whether rows of two different entries could share a match key. A row's key is its entry's match key
+// and then its suffix, which is empty or starts with '.': two entries' rows can meet only when one
+// match key is the other followed by '.' and more (or a key starts with '.', where the suffix need not).
+bool KeysMayMeet(const std::vector<std::string>& target, const std::vector<std::string>& golden) {
+  std::unordered_set<std::string_view> keys(target.begin(), target.end());
+  keys.insert(golden.begin(), golden.end());
+  for (std::string_view key : keys) {
+    if (key.starts_with('.')) return true;
+    for (size_t dot = key.find('.'); dot != std::string_view::npos; dot = key.find('.', dot + 1)) {
+      if (keys.count(key.substr(0, dot)) != 0) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> MatchKeys(const OutlinedDump& dump, bool renumbers) {
+  std::vector<std::string> keys;
+  keys.reserve(dump.outline.entries.size());
+  for (size_t i = 0; i < dump.outline.entries.size(); ++i) {
+    keys.push_back(EntryMatchKey(dump.outline.entries[i].key, dump.orders[i], renumbers));
+  }
+  return keys;
+}
+
+void Take(const OutlinedDump& dump, size_t entry, EntrySlice* slice) {
+  slice->entries.push_back(dump.outline.entries[entry]);
+  slice->orders.push_back(dump.orders[entry]);
+}
+
+}  // namespace
+
+std::optional<std::vector<StatisticsSlice>> PlanStatisticsSlices(const CompareOptions& options,
+                                                                 const ComparePairSpec& spec, size_t slices) {
+  if (!MayStream(options, spec)) return std::nullopt;
+  std::optional<OutlinedDump> target, golden;
+  std::optional<CompareMode> target_mode, golden_mode;
+  const auto read = [](const std::string& path, std::optional<OutlinedDump>* dump, std::optional<CompareMode>* mode) {
+    *dump = Outline(path);
+    if (*dump) *mode = ModeOf(path, **dump);
+  };
+  tbb::parallel_invoke([&] { read(spec.target_json, &target, &target_mode); },
+                       [&] { read(spec.golden_json, &golden, &golden_mode); });
+  if (!target_mode || !golden_mode || target->outline.entries.empty()) return std::nullopt;
+  const CompareMode mode = ComparedMode(options, *golden_mode);
+  // No md5 among the first entries of a statistics side: none assumed, the slices to confirm it.
+  const bool md5_unseen = *target_mode == CompareMode::kSummary || *golden_mode == CompareMode::kSummary;
+  if (mode == CompareMode::kTensor ||
+      !CheckFrameworks(HeaderOf(spec.target_json, *target, *target_mode),
+                       HeaderOf(spec.golden_json, *golden, *golden_mode), options)
+           .ok()) {
+    return std::nullopt;
+  }
+  // Rows match on their keys, renumbered unless the target is a debug.json (MatchOptions::is_debug).
+  const bool renumbers = !target->is_debug;
+  const std::vector<std::string> target_keys = MatchKeys(*target, renumbers);
+  const std::vector<std::string> golden_keys = MatchKeys(*golden, renumbers);
+  // A key twice in the target: -da's API batches could meet across a slice's edge (PairOutputs::split_api).
+  const std::unordered_set<std::string_view> unique(target_keys.begin(), target_keys.end());
+  if (unique.size() != target_keys.size() || KeysMayMeet(target_keys, golden_keys)) return std::nullopt;
+  std::unordered_map<std::string_view, std::vector<size_t>> golden_by_key;
+  for (size_t i = 0; i < golden_keys.size(); ++i) golden_by_key[golden_keys[i]].push_back(i);
+
+  // Target entries in contiguous ranges of about equal bytes; each range with the golden entries of
+  // its keys, in file order.
+  const std::vector<JsonMemberSpan>& entries = target->outline.entries;
+  const size_t first = entries.front().begin, bytes = entries.back().end - first;
+  std::vector<StatisticsSlice> plan(slices);
+  std::vector<bool> read_by_slice(golden->outline.entries.size());
+  size_t entry = 0;
+  for (size_t s = 0; s < slices; ++s) {
+    StatisticsSlice& slice = plan[s];
+    slice.target_header = target->outline.at_data;
+    slice.golden_header = golden->outline.at_data;
+    slice.mode = mode;
+    slice.md5_unseen = md5_unseen;
+    const size_t until = first + bytes * (s + 1) / slices;
+    std::vector<size_t> matched;
+    for (; entry < entries.size() && (s + 1 == slices || entries[entry].begin < until); ++entry) {
+      Take(*target, entry, &slice.target);
+      if (const auto it = golden_by_key.find(target_keys[entry]); it != golden_by_key.end()) {
+        matched.insert(matched.end(), it->second.begin(), it->second.end());
+      }
+    }
+    std::sort(matched.begin(), matched.end());
+    matched.erase(std::unique(matched.begin(), matched.end()), matched.end());
+    for (size_t g : matched) {
+      Take(*golden, g, &slice.golden);
+      read_by_slice[g] = true;
+    }
+  }
+  if (md5_unseen) {
+    std::vector<JsonMemberSpan> unread;
+    for (size_t g = 0; g < read_by_slice.size(); ++g) {
+      if (!read_by_slice[g]) unread.push_back(golden->outline.entries[g]);
+    }
+    if (MayHoldMd5(spec.golden_json, unread)) return std::nullopt;
+  }
+  return plan;
+}
+
+Result<SliceRead> CompareRun::CompareSlice(const ComparePairSpec& spec, const StatisticsSlice& slice,
+                                           const std::function<Status(const SliceTable&)>& batch) const {
+  bool golden_md5 = false, target_md5 = false;
+  std::vector<OpRow> bench;
+  MSP_RETURN_IF_ERROR(StreamFlatEntries(spec.golden_json, "", slice.golden_header, slice.golden.entries,
+                                        slice.golden.orders, SIZE_MAX,
+                                        [&](const FlatDump&, std::vector<OpRow>* rows) {
+                                          bench = std::move(*rows);
+                                          return Status::Ok();
+                                        },
+                                        &golden_md5));
+  std::optional<MatchOptions> match;
+  std::optional<BenchMatcher> matcher;
+  const std::string stack = StackOf(spec);
+  // The target's rows in batches, as a streamed pair compares them: memory holds one batch of them.
+  MSP_RETURN_IF_ERROR(StreamFlatEntries(
+      spec.target_json, stack, slice.target_header, slice.target.entries, slice.target.orders,
+      options_.stream_batch_rows,
+      [&](const FlatDump& header, std::vector<OpRow>* rows) {
+        if (!matcher) {
+          FlatDump bench_header;
+          bench_header.framework = slice.golden_header.framework;
+          match = PairMatchOptions(header, bench_header);
+          matcher.emplace(bench, *match);
+        }
+        return batch(CompareBatch(rows, &bench, *matcher, slice.mode, !stack.empty()));
+      },
+      &target_md5));
+  return SliceRead{bench.size(), golden_md5 || target_md5};
+}
+
+Status CompareRun::AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own, const SliceTable& batch,
+                               SlicedOutputs* sliced) const {
+  if (batch.table.rows.empty()) return Status::Ok();
+  if (!sliced->outputs) {
+    sliced->outputs.emplace(OpenOutputs(spec, ReadsAsDebugJson(spec.target_json, own.target_header.level)));
+  }
+  return sliced->outputs->Append(batch.table, batch.p2p);
+}
+
+Result<PairOutcome> CompareRun::ConcludeSlices(const ComparePairSpec& spec, const StatisticsSlice& own,
+                                               SlicedOutputs sliced, Clock::time_point start) const {
+  // Outputs not finished are dropped, never committed.
+  if (sliced.whole || sliced.golden_rows == 0 || (own.md5_unseen && sliced.md5) || !sliced.outputs ||
+      sliced.outputs->split_api()) {
+    return ComparePair(spec);
+  }
+  PairOutcome outcome = NewOutcome(spec);
+  outcome.result.mode = DumpModeName(own.mode);
+  outcome.result.streamed = true;
+  MSP_RETURN_IF_ERROR(std::move(*sliced.outputs).Finish(start, &outcome));
+  return outcome;
+}
+
+}  // namespace msprobe::compare::internal
