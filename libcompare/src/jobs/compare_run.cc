@@ -145,6 +145,12 @@ PairOutcome NewOutcome(const ComparePairSpec& spec) {
   return outcome;
 }
 
+Status FinishStreamed(PairOutputs outputs, CompareMode mode, Clock::time_point start, PairOutcome* outcome) {
+  outcome->result.mode = DumpModeName(mode);
+  outcome->result.streamed = true;
+  return std::move(outputs).Finish(start, outcome);
+}
+
 Result<Mappings> LoadMappings(const CompareOptions& options) {
   Mappings m;
   m.match.fuzzy = options.fuzzy_match;
@@ -344,9 +350,7 @@ Result<std::optional<PairOutcome>> CompareRun::CompareStreamed(const ComparePair
   if (npu.is_debug != first->is_debug || npu.framework != first->framework || outputs->split_api()) {
     return std::optional<PairOutcome>();
   }
-  outcome.result.mode = DumpModeName(mode);
-  outcome.result.streamed = true;
-  MSP_RETURN_IF_ERROR(std::move(*outputs).Finish(start, &outcome));
+  MSP_RETURN_IF_ERROR(FinishStreamed(std::move(*outputs), mode, start, &outcome));
   return std::optional<PairOutcome>(std::move(outcome));
 }
 

@@ -167,6 +167,9 @@ class CompareRun {
 
 // A pair's outcome before it is compared: which files, under which label.
 PairOutcome NewOutcome(const ComparePairSpec& spec);
+// A pair whose rows went to `outputs` in batches (streamed, or in slices): its files committed and
+// its outcome filled, compared in `mode`; `start`: when the pair began.
+Status FinishStreamed(PairOutputs outputs, CompareMode mode, Clock::time_point start, PairOutcome* outcome);
 // -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
 CompareMode ComparedMode(const CompareOptions& options, CompareMode mode);
 // Whether a pair can stream its target (docs/compare.md §6.1), which a statistics pair shared by rows

@@ -251,9 +251,7 @@ Result<PairOutcome> CompareRun::ConcludeSlices(const ComparePairSpec& spec, cons
     return ComparePair(spec);
   }
   PairOutcome outcome = NewOutcome(spec);
-  outcome.result.mode = DumpModeName(own.mode);
-  outcome.result.streamed = true;
-  MSP_RETURN_IF_ERROR(std::move(*sliced.outputs).Finish(start, &outcome));
+  MSP_RETURN_IF_ERROR(FinishStreamed(std::move(*sliced.outputs), own.mode, start, &outcome));
   return outcome;
 }
 

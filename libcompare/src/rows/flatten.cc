@@ -443,6 +443,13 @@ class Flattener : public DumpJsonVisitor {
     internal::ReserveWithSlack(&dump_.rows, rows);
   }
 
+  // The stack.json next to the NPU json ("" for none), read and indexed; the flattener keeps it.
+  Status ReadStack(const std::string& stack_json) {
+    if (stack_json.empty()) return Status::Ok();
+    MSP_ASSIGN_OR_RETURN(stack_document_, ReadJsonFile(stack_json));
+    return IndexStack(stack_document_);
+  }
+
   Status IndexStack(const JsonValue& stack) {
     if (!JsonDepthAtMost(stack, kMaxJsonDepth)) {
       return Status::InvalidInput(stack_source_, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
@@ -565,6 +572,7 @@ class Flattener : public DumpJsonVisitor {
   size_t batch_rows_ = std::numeric_limits<size_t>::max();
   const FlatRowSink* sink_ = nullptr;
   bool has_md5_ = false;
+  JsonDocument stack_document_;  // ReadStack's; stacks_ points into it
   std::unordered_map<std::string, const JsonValue*> stacks_;
   CallCounter call_counts_;
   const std::vector<CallOrder>* given_orders_ = nullptr;
@@ -593,11 +601,7 @@ Result<FlatDump> Flatten(const std::string& json_path, const std::string& stack_
   const uintmax_t bytes = std::filesystem::file_size(json_path, ec);
   const uintmax_t rows = std::min<uintmax_t>(ec ? 0 : bytes / 160, uintmax_t{4} << 20);
   flattener.Reserve(std::move(storage), sink ? std::min<uintmax_t>(rows, batch_rows + 4096) : rows);
-  JsonDocument stack;
-  if (!stack_json.empty()) {
-    MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
-    MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));
-  }
+  MSP_RETURN_IF_ERROR(flattener.ReadStack(stack_json));
   // A whole dump's entries are parsed on a second core while the first flattens them; a streamed
   // one's parse already has a thread of its own beside the sink's work (docs/compare.md §6.1).
   const EntryParsing parsing = sink ? EntryParsing::kInline : EntryParsing::kAhead;
@@ -631,11 +635,7 @@ Status StreamFlatEntries(const std::string& json_path, const std::string& stack_
   flattener.GiveOrders(&orders);
   flattener.StreamTo(batch_rows, &sink);
   flattener.Reserve({}, 0);
-  JsonDocument stack;
-  if (!stack_json.empty()) {
-    MSP_ASSIGN_OR_RETURN(stack, ReadJsonFile(stack_json));
-    MSP_RETURN_IF_ERROR(flattener.IndexStack(stack));
-  }
+  MSP_RETURN_IF_ERROR(flattener.ReadStack(stack_json));
   MSP_RETURN_IF_ERROR(StreamDumpJsonEntries(json_path, at_data, entries, flattener));
   *has_md5 = flattener.has_md5();
   return flattener.Flush();

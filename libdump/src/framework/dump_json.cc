@@ -113,13 +113,23 @@ class HeaderReader {
     }
     return Status::Ok();
   }
-  Status Data() { return visitor_.Data(header_); }
+  Status Data() {
+    at_data_ = header_;
+    return visitor_.Data(header_);
+  }
+  // A member as a streaming reader meets it: "data" opening tells the visitor (its entries follow).
+  Status Read(std::string_view key, const JsonValue& v) {
+    MSP_RETURN_IF_ERROR(Member(key, v));
+    return key == "data" && v.IsObject() ? Data() : Status::Ok();
+  }
+  // The header of the members before "data" (empty until it opens).
+  const DumpJsonHeader& at_data() const { return at_data_; }
   DumpJsonHeader Finish() && { return std::move(header_); }
 
  private:
   const std::string& source_;
   DumpJsonVisitor& visitor_;
-  DumpJsonHeader header_;
+  DumpJsonHeader header_, at_data_;
 };
 
 Result<DumpJsonHeader> StreamDumpJsonBytes(std::string_view text, const std::string& source, DumpJsonVisitor& visitor,
@@ -127,10 +137,7 @@ Result<DumpJsonHeader> StreamDumpJsonBytes(std::string_view text, const std::str
   HeaderReader reader(source, visitor);
   MSP_RETURN_IF_ERROR(StreamJsonObject(
       text, source, "data",
-      [&](std::string_view key, const JsonValue& v) {
-        MSP_RETURN_IF_ERROR(reader.Member(key, v));
-        return key == "data" && v.IsObject() ? reader.Data() : Status::Ok();  // its entries follow
-      },
+      [&](std::string_view key, const JsonValue& v) { return reader.Read(key, v); },
       [&](std::string_view key, const JsonValue& v) { return visitor.Entry(key, v); }, parsing, mapped));
   return std::move(reader).Finish();
 }
@@ -189,22 +196,20 @@ std::optional<DumpJsonHeader> HeaderBeforeData(const std::string& path) {
 Result<DumpJsonOutline> OutlineDumpJson(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
   MSP_ASSIGN_OR_RETURN(MappedRegion region, file->Map(0, file->size(), /*populate=*/true));  // read through
-  HeaderPeek peek;  // keeps the header at "data"; the entries come as spans
-  HeaderReader reader(path, peek);
+  // The entries come as spans: the visitor reads none of them.
+  struct NoEntries final : DumpJsonVisitor {
+    Status Entry(std::string_view, const JsonValue&) override { return Status::Ok(); }
+  } no_entries;
+  HeaderReader reader(path, no_entries);
   DumpJsonOutline outline;
   MSP_RETURN_IF_ERROR(OutlineJsonObject(
-      AsChars(region.bytes()), path, "data",
-      [&](std::string_view key, const JsonValue& v) {
-        MSP_RETURN_IF_ERROR(reader.Member(key, v));
-        if (key == "data" && v.IsObject()) (void)reader.Data();
-        return Status::Ok();
-      },
+      AsChars(region.bytes()), path, "data", [&](std::string_view key, const JsonValue& v) { return reader.Read(key, v); },
       [&](JsonMemberSpan span) {
         outline.entries.push_back(std::move(span));
         return Status::Ok();
       }));
+  outline.at_data = reader.at_data();
   outline.header = std::move(reader).Finish();
-  outline.at_data = peek.header_.value_or(DumpJsonHeader{});
   return outline;
 }
 

@@ -434,9 +434,13 @@ class ObjectStreamer {
 
 }  // namespace
 
-Status StreamJsonObject(std::string_view text, const std::string& source, std::string_view expand,
-                        const JsonMemberFn& on_member, const JsonMemberFn& on_entry, EntryParsing parsing,
-                        MappedRegion* mapped) {
+namespace {
+
+// The top-level object of `text`, member by member to `on_member`; `expand`, when an object, is
+// announced to it as an empty one and its members go to `walk` (streamed or located).
+Status WalkTopLevel(std::string_view text, const std::string& source, std::string_view expand,
+                    const JsonMemberFn& on_member, MappedRegion* mapped,
+                    const std::function<Status(ObjectStreamer&)>& walk) {
   if (text.empty()) return Status::InvalidInput(source, "empty file, expected JSON");
   ObjectStreamer streamer(text, source, mapped);
   if (streamer.PeekAfterSpace() != '{') return Status::InvalidInput(source, "top level is not a JSON object");
@@ -444,33 +448,36 @@ Status StreamJsonObject(std::string_view text, const std::string& source, std::s
     *done = key == expand && streamer.PeekAfterSpace() == '{';
     if (!*done) return Status::Ok();
     MSP_RETURN_IF_ERROR(on_member(key, JsonValue(rapidjson::kObjectType)));  // announce it
-    return parsing == EntryParsing::kAhead ? streamer.MembersAhead(on_entry) : streamer.Members(nullptr, on_entry);
+    return walk(streamer);
   };
   MSP_RETURN_IF_ERROR(streamer.Members(descend, on_member));
   return streamer.ExpectEnd();
 }
 
+}  // namespace
+
+Status StreamJsonObject(std::string_view text, const std::string& source, std::string_view expand,
+                        const JsonMemberFn& on_member, const JsonMemberFn& on_entry, EntryParsing parsing,
+                        MappedRegion* mapped) {
+  return WalkTopLevel(text, source, expand, on_member, mapped, [&](ObjectStreamer& streamer) {
+    return parsing == EntryParsing::kAhead ? streamer.MembersAhead(on_entry) : streamer.Members(nullptr, on_entry);
+  });
+}
+
 Status OutlineJsonObject(std::string_view text, const std::string& source, std::string_view expand,
                          const JsonMemberFn& on_member, const JsonSpanFn& on_span) {
-  if (text.empty()) return Status::InvalidInput(source, "empty file, expected JSON");
-  ObjectStreamer streamer(text, source, nullptr);
-  if (streamer.PeekAfterSpace() != '{') return Status::InvalidInput(source, "top level is not a JSON object");
   // The members of `expand` are walked as Members walks any object, each value skipped, not parsed.
-  const auto locate = [&](const std::string& key, bool* done) -> Status {
-    *done = true;
-    streamer.PeekAfterSpace();  // the value starts after the space
-    const size_t begin = streamer.Tell();
-    MSP_RETURN_IF_ERROR(streamer.SkipValue());
-    return on_span(JsonMemberSpan{key, begin, streamer.Tell()});
-  };
-  const auto descend = [&](const std::string& key, bool* done) -> Status {
-    *done = key == expand && streamer.PeekAfterSpace() == '{';
-    if (!*done) return Status::Ok();
-    MSP_RETURN_IF_ERROR(on_member(key, JsonValue(rapidjson::kObjectType)));  // announce it
-    return streamer.Members(locate, nullptr);
-  };
-  MSP_RETURN_IF_ERROR(streamer.Members(descend, on_member));
-  return streamer.ExpectEnd();
+  return WalkTopLevel(text, source, expand, on_member, nullptr, [&](ObjectStreamer& streamer) {
+    return streamer.Members(
+        [&](const std::string& key, bool* done) -> Status {
+          *done = true;
+          streamer.PeekAfterSpace();  // the value starts after the space
+          const size_t begin = streamer.Tell();
+          MSP_RETURN_IF_ERROR(streamer.SkipValue());
+          return on_span(JsonMemberSpan{key, begin, streamer.Tell()});
+        },
+        nullptr);
+  });
 }
 
 Status ParseJsonSpans(std::string_view text, const std::string& source, const std::vector<JsonMemberSpan>& spans,
