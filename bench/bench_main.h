@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::bench {
 

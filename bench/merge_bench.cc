@@ -15,7 +15,7 @@
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/merge/merge_job.h"
 #include "msprobe/dump/text/python_format.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/output/xlsx_writer.h"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::testing {
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string_view>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::cli {
 

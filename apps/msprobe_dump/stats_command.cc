@@ -6,7 +6,7 @@
 
 #include "common/exit_codes.h"
 #include "msprobe/dump/text/python_format.h"
-#include "msprobe/dump/tensor/tensor_file.h"
+#include "msprobe/dump/files/tensor_file.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"
 #include "msprobe_dump/commands.h"

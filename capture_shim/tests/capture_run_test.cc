@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "capture_test_support.h"
-#include "msprobe/dump/kernel/bin_reader.h"
+#include "msprobe/dump/formats/bin_reader.h"
 
 namespace capture_test {
 namespace {

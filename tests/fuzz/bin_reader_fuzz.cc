@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "msprobe/dump/kernel/bin_reader.h"
+#include "msprobe/dump/formats/bin_reader.h"
 #include "msprobe/dump/kernel/layout_convert.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "msprobe/compare/metrics/verdict_kind.h"
+#include "msprobe/compare/table/verdict_kind.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

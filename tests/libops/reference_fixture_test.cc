@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "msprobe/dump/text/json_file.h"
-#include "msprobe/ops/reference.h"
+#include "msprobe/ops/reference/reference.h"
 #include "test_support.h"
 
 namespace msprobe::ops {

@@ -1,5 +1,5 @@
 // Argument validation and refused forms of the references, and the API registry.
-#include "msprobe/ops/reference.h"
+#include "msprobe/ops/reference/reference.h"
 
 #include <gtest/gtest.h>
 

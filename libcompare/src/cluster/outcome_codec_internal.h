@@ -9,7 +9,7 @@
 
 #include "jobs/compare_run_internal.h"
 #include "jobs/pair_outputs_internal.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare::internal {
 

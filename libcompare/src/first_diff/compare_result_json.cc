@@ -6,7 +6,7 @@
 
 #include "msprobe/dump/text/python_json.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "output/ordered_blocks_internal.h"
+#include "util/ordered_pipeline_internal.h"
 
 namespace msprobe::compare {
 namespace {

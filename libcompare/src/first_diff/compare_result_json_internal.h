@@ -9,9 +9,9 @@
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
 #include "msprobe/compare/first_diff/diff_analyze.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -10,8 +10,8 @@
 #include "msprobe/compare/cluster/cluster.h"
 #include "jobs/distributed_compare_internal.h"
 #include "jobs/run_report_internal.h"
-#include "msprobe/dump/io/output_location.h"
-#include "output/ordered_blocks_internal.h"
+#include "msprobe/dump/framework/output_location.h"
+#include "util/ordered_pipeline_internal.h"
 
 namespace msprobe::compare {
 namespace internal {

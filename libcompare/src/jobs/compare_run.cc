@@ -20,7 +20,7 @@
 #include "msprobe/compare/metrics/stats_diff.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/metrics/verdict.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/rows/result_builder.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
@@ -431,7 +431,7 @@ void CompareRun::AddOutputs(size_t pair, const std::vector<std::string>& files) 
 
 Result<CompareReport> CompareRun::Finish() && {
   if (options_.write_html) {
-    MSP_ASSIGN_OR_RETURN(report_.html_file, WriteRunHtml(options_, report_, html_));
+    MSP_ASSIGN_OR_RETURN(report_.html_file, WriteRunHtml(options_.output_dir, options_.target_path + " vs " + options_.golden_path, report_, html_));
   }
   MSP_RETURN_IF_ERROR(WriteRunReports(options_, &report_));
   return std::move(report_);

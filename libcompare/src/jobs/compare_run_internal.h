@@ -24,7 +24,7 @@
 #include "msprobe/compare/rows/name_mapping.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "report/run_html_internal.h"
-#include "rows/vector_pool_internal.h"
+#include "util/vector_pool_internal.h"
 
 namespace msprobe::compare::internal {
 

@@ -22,7 +22,7 @@
 #include "output/output_timestamp_internal.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/output/xlsx_writer.h"
-#include "msprobe/dump/io/output_location.h"
+#include "msprobe/dump/framework/output_location.h"
 #include "msprobe/dump/kernel/statistic_csv.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"

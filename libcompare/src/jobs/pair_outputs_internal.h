@@ -21,10 +21,10 @@
 #include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/output/json_writer.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/output/xlsx_writer.h"
 #include "msprobe/compare/report/report_part.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare::internal {
 

@@ -72,7 +72,9 @@ Status WriteRunReports(const CompareOptions& options, CompareReport* report) {
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
-  return WriteSummaryJson(report->summary_file, options, *report);
+  const SummaryInputs inputs{options.tool_version, options.target_path, options.golden_path, options.diff_analyze,
+                             options.attribute};
+  return WriteSummaryJson(report->summary_file, inputs, *report);
 }
 
 }  // namespace msprobe::compare

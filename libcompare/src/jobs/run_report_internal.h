@@ -14,9 +14,9 @@
 
 #include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe/compare/output/junit_report.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/output/summary_report.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "msprobe/compare/merge/merge_job.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

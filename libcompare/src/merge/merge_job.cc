@@ -20,7 +20,7 @@
 #include "msprobe/compare/merge/merge_table.h"
 #include "msprobe/compare/merge/merge_writer.h"
 #include "output/output_timestamp_internal.h"
-#include "msprobe/dump/io/output_location.h"
+#include "msprobe/dump/framework/output_location.h"
 
 namespace msprobe::compare {
 namespace {

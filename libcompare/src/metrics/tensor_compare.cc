@@ -18,12 +18,12 @@
 
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/compare/metrics/thresholds.h"
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/result_row.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/tensor/element_types.h"
 #include "msprobe/dump/formats/npy_reader.h"
 #include "msprobe/dump/formats/pt_reader.h"
-#include "msprobe/dump/tensor/tensor_file.h"
+#include "msprobe/dump/files/tensor_file.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "metrics/pair_kernel_internal.h"
 

@@ -9,7 +9,7 @@
 #include "msprobe/dump/text/csv_quote.h"
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "output/ordered_blocks_internal.h"
+#include "util/ordered_pipeline_internal.h"
 
 namespace msprobe::compare {
 namespace {

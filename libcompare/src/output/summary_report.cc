@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "msprobe/compare/jobs/compare_job.h"
+#include "msprobe/compare/output/compare_report.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {
@@ -150,7 +150,7 @@ void KeepWorst(std::vector<WorstRow>* rows, CompareMode mode, size_t n) {
   if (rows->size() > n) rows->resize(n);
 }
 
-Status WriteSummaryJson(const std::string& path, const CompareOptions& options, const CompareReport& report) {
+Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, const CompareReport& report) {
   uint64_t rows = 0, passed = 0, warnings = 0, errors = 0;
   std::optional<RowRef> first_error;
   const PairResult* first_cause = nullptr;
@@ -162,16 +162,16 @@ Status WriteSummaryJson(const std::string& path, const CompareOptions& options, 
     errors += pair.errors;
     if (!first_error) first_error = pair.first_error;
     if (!first_cause && pair.first_cause) first_cause = &pair;
-    pairs.push_back(PairJson(pair, options.attribute));
+    pairs.push_back(PairJson(pair, inputs.attribute));
   }
   Json summary = {{"tool", "msprobe-compare"},
-                        {"version", options.tool_version},
+                        {"version", inputs.tool_version},
                         {"inputs",
-                         {{"target_path", options.target_path},
-                          {"golden_path", options.golden_path},
-                          {"diff_analyze", options.diff_analyze}}},
+                         {{"target_path", inputs.target_path},
+                          {"golden_path", inputs.golden_path},
+                          {"diff_analyze", inputs.diff_analyze}}},
                         {"counts", CountsJson(rows, passed, warnings, errors)}};
-  if (options.attribute) {
+  if (inputs.attribute) {
     summary["first_cause"] = first_cause ? FirstCauseJson(first_cause->first_cause, first_cause->RowFile()) : Json(nullptr);
   }
   summary["first_error"] = OptionalRowRefJson(first_error);

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/output/cell.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/cell.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/xlsx/xlsx_row_batch.h"
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
 

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
-#include "output/xlsx_cells_internal.h"
+#include "xlsx/xlsx_cells_internal.h"
 #include "output/xlsx_summary_sheet_internal.h"
 #include "xlsx/xlsx_common_internal.h"
 #include "xlsx/xlsx_row_spool_internal.h"

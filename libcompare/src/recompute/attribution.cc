@@ -8,7 +8,7 @@
 #include <unordered_set>
 
 #include "msprobe/dump/framework/dump_layout.h"
-#include "msprobe/dump/tensor/content_hash.h"
+#include "msprobe/dump/files/content_hash.h"
 #include "msprobe/ops/check/dump_check.h"
 
 namespace msprobe::compare {

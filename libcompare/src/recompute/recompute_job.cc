@@ -6,10 +6,10 @@
 #include <filesystem>
 
 #include "recompute/recompute_table_internal.h"
-#include "report/recompute_part_internal.h"  // --html
+#include "recompute/recompute_part_internal.h"  // --html
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "msprobe/dump/io/output_location.h"
+#include "msprobe/dump/framework/output_location.h"
 #include "output/output_timestamp_internal.h"
 
 namespace msprobe::compare {

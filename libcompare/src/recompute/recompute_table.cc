@@ -7,8 +7,8 @@
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "msprobe/ops/reference.h"
-#include "output/xlsx_cells_internal.h"
+#include "msprobe/ops/reference/reference.h"
+#include "xlsx/xlsx_cells_internal.h"
 
 namespace msprobe::compare {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/output/cell.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/compare/table/cell.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/ops/check/dump_check.h"
 
 namespace msprobe::compare {

@@ -27,9 +27,10 @@ ReportPart CompareReportPart(const std::string& label, const std::string& target
   return ReportPart(label, mode, (fs::path(target_json).parent_path() / "construct.json").string());
 }
 
-Result<std::string> WriteRunHtml(const CompareOptions& options, const CompareReport& report, const HtmlReport& html) {
+Result<std::string> WriteRunHtml(const std::string& output_dir, const std::string& title, const CompareReport& report,
+                                 const HtmlReport& html) {
   HtmlReportMeta meta;
-  meta.title = options.target_path + " vs " + options.golden_path;
+  meta.title = title;
   if (!report.first_diff.nodes.empty()) {
     const RowRef& node = report.first_diff.nodes.front();
     meta.first_diff = LinkTo(report, node.file, node.row);
@@ -40,7 +41,7 @@ Result<std::string> WriteRunHtml(const CompareOptions& options, const CompareRep
       break;
     }
   }
-  const std::string path = (fs::path(options.output_dir) / ("compare_report_" + OutputTimestamp() + ".html")).string();
+  const std::string path = (fs::path(output_dir) / ("compare_report_" + OutputTimestamp() + ".html")).string();
   MSP_RETURN_IF_ERROR(html.Write(path, meta));
   return path;
 }

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "msprobe/compare/jobs/compare_job.h"
+#include "msprobe/compare/output/compare_report.h"
 #include "msprobe/compare/report/html_report.h"
 
 namespace msprobe::compare::internal {
@@ -14,7 +14,8 @@ namespace msprobe::compare::internal {
 // target dump.json.
 ReportPart CompareReportPart(const std::string& label, const std::string& target_json, CompareMode mode);
 
-// Writes compare_report_{ts}.html into options.output_dir; returns its path.
-Result<std::string> WriteRunHtml(const CompareOptions& options, const CompareReport& report, const HtmlReport& html);
+// Writes compare_report_{ts}.html into `output_dir`, titled "TARGET vs GOLDEN"; returns its path.
+Result<std::string> WriteRunHtml(const std::string& output_dir, const std::string& title, const CompareReport& report,
+                                 const HtmlReport& html);
 
 }  // namespace msprobe::compare::internal

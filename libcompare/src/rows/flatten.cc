@@ -20,7 +20,7 @@
 
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/framework/dump_json.h"
-#include "rows/vector_pool_internal.h"
+#include "util/vector_pool_internal.h"
 
 namespace msprobe::compare {
 namespace {

@@ -5,7 +5,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "rows/vector_pool_internal.h"
+#include "util/vector_pool_internal.h"
 
 namespace msprobe::compare {
 

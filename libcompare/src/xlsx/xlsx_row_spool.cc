@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <utility>
 
-#include "output/ordered_blocks_internal.h"
-#include "output/xlsx_cells_internal.h"
+#include "util/ordered_pipeline_internal.h"
+#include "xlsx/xlsx_cells_internal.h"
 
 namespace msprobe::compare::internal {
 namespace {

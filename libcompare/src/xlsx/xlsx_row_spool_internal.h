@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/result_row.h"
 #include "msprobe/compare/xlsx/xlsx_row_batch.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare::internal {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "msprobe/dump/io/byte_cursor.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::protobuf_wire {
 

@@ -11,7 +11,7 @@
 
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/tensor/element_types.h"
-#include "msprobe/dump/tensor/tensor_file.h"
+#include "msprobe/dump/files/tensor_file.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 
 namespace msprobe {

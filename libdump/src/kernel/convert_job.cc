@@ -9,7 +9,7 @@
 
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/kernel/bin_convert.h"
-#include "kernel/dump_proto_enums_internal.h"
+#include "formats/dump_proto_enums_internal.h"
 #include "tensor/host_dtype_internal.h"
 #include "msprobe/dump/kernel/kernel_dump_name.h"
 #include "msprobe/dump/kernel/mapping_csv.h"

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <vector>
 
-#include "kernel/dump_proto_enums_internal.h"
+#include "formats/dump_proto_enums_internal.h"
 
 namespace msprobe {
 namespace {

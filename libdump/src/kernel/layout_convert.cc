@@ -12,7 +12,7 @@
 #include <optional>
 #include <variant>
 
-#include "kernel/dump_proto_enums_internal.h"
+#include "formats/dump_proto_enums_internal.h"
 
 namespace msprobe {
 namespace {

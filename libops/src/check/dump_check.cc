@@ -7,7 +7,7 @@
 
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
-#include "msprobe/ops/reference.h"
+#include "msprobe/ops/reference/reference.h"
 
 namespace msprobe::ops {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "msprobe/ops/reference.h"
+#include "msprobe/ops/reference/reference.h"
 
 namespace msprobe::ops {
 namespace {

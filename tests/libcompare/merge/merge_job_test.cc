@@ -7,7 +7,7 @@
 
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/merge/merge_writer.h"
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/result_row.h"
 #include "msprobe/compare/xlsx/xlsx_reader.h"
 #include "msprobe/compare/output/xlsx_writer.h"
 #include "test_support.h"

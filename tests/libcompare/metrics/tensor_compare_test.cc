@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/result_row.h"
 #include "msprobe/dump/text/json_file.h"
 #include "test_support.h"
 

@@ -3,7 +3,7 @@
 // for n = [2.0], b = [1.0]: |n-b| = 1, |n-b|/|b| = 1.
 #include <gtest/gtest.h>
 
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/result_row.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/dump/formats/npy_reader.h"
 #include "msprobe/dump/formats/npy_writer.h"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "msprobe/compare/jobs/compare_job.h"
+#include "msprobe/compare/output/compare_report.h"
 #include "msprobe/compare/output/summary_report.h"
 #include "test_support.h"
 
@@ -12,7 +12,7 @@ namespace msprobe::compare {
 namespace {
 
 TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
-  CompareOptions options;
+  SummaryInputs options;
   options.tool_version = "1.2.3";
   options.target_path = "npu/dump.json";
   options.golden_path = "bench/dump.json";

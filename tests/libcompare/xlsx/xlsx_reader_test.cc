@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/output/xlsx_writer.h"
 #include "test_support.h"
 #include "zip_fixture.h"

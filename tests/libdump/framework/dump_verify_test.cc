@@ -8,7 +8,7 @@
 #include <fstream>
 #include <limits>
 
-#include "msprobe/dump/tensor/tensor_file.h"
+#include "msprobe/dump/files/tensor_file.h"
 #include "test_support.h"
 
 namespace msprobe {

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "msprobe/compare/output/cell.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/cell.h"
+#include "msprobe/compare/table/result_table.h"
 
 namespace msprobe::compare {
 

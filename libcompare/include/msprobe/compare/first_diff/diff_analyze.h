@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
-#include "msprobe/compare/output/cell.h"
-#include "msprobe/compare/output/result_table.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/compare/table/cell.h"
+#include "msprobe/compare/table/result_table.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -10,11 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/first_diff/diff_analyze.h"
-#include "msprobe/compare/output/junit_report.h"
-#include "msprobe/compare/output/summary_report.h"
+#include "msprobe/compare/output/compare_report.h"
 #include "msprobe/compare/recompute/attribution.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 
@@ -45,46 +43,6 @@ struct CompareOptions {
   // Rows of the target a streamed pair handles at once (docs/compare.md §6.1); 0 compares every pair
   // in memory. Not a flag: the tests set it to check that both ways write the same.
   size_t stream_batch_rows = 1 << 14;
-};
-
-// What one compared pair produced.
-struct PairResult {
-  std::string target_json, golden_json;
-  std::string label;                   // "rank0", "proc12", or the target json for a file pair
-  std::vector<std::string> outputs;    // files written
-  std::string mode;                    // ALL, SUMMARY or MD5 (as compared)
-  uint64_t rows = 0, passed = 0, warnings = 0, errors = 0;
-  std::string skipped_reason;          // non-empty when nothing was written for this pair
-  std::optional<RowRef> first_error, first_warning;  // first_warning: the first row at warning or worse
-  std::vector<WorstRow> worst;         // the 20 worst rows by the main metric
-  std::optional<FirstCause> first_cause;  // --attribute: the first API whose origin is op or input
-  // Tensor mode: rows whose tensor file was missing, refused or unreadable (msprobe writes them as
-  // "unsupported" and passes them), and why the first one failed.
-  uint64_t unreadable_tensors = 0;
-  std::string first_unreadable;
-  // The target was streamed in batches against an index of the golden (docs/compare.md §6.1), not
-  // held in memory whole.
-  bool streamed = false;
-
-  // The file that row references of this pair name: its first output, or the compared target json
-  // when nothing was written.
-  const std::string& RowFile() const { return outputs.empty() ? target_json : outputs.front(); }
-};
-
-struct FirstDiffReport {
-  DiffStage stage = DiffStage::kNone;  // kNone: -da found nothing (or did not run)
-  std::string analyze_file;            // diff_analyze_{ns}.json
-  std::vector<RowRef> nodes;           // per node: the rank's result file and its first differing row
-  std::vector<int> ranks;              // the rank of each node
-};
-
-struct CompareReport {
-  std::vector<PairResult> pairs;
-  bool diff_analyzed = false;
-  FirstDiffReport first_diff;
-  std::vector<JunitSuite> junit;       // filled when options.junit_path is set
-  std::string summary_file;            // summary.json
-  std::string html_file;               // --html: the run's compare_report_{ts}.html
 };
 
 // Progress: (the target dump.json of the pair reporting, done, total), summed over the pairs begun.

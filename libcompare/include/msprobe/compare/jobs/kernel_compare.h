@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "msprobe/compare/jobs/compare_job.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/dump/kernel/kernel_dump_tree.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

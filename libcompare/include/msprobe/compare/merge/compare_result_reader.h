@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "msprobe/compare/output/cell.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/compare/table/cell.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "msprobe/compare/output/cell.h"
+#include "msprobe/compare/table/cell.h"
 
 namespace msprobe::compare {
 

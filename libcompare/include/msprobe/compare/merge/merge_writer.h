@@ -22,7 +22,7 @@
 
 #include "msprobe/compare/merge/merge_table.h"
 #include "msprobe/compare/metrics/thresholds.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/result_row.h"
 
 namespace msprobe::compare {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "msprobe/compare/output/cell.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/compare/table/cell.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor.h"
 
 namespace msprobe::compare {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/result_row.h"
 
 namespace msprobe::compare {
 

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "msprobe/compare/metrics/thresholds.h"
-#include "msprobe/compare/output/cell.h"
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/cell.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

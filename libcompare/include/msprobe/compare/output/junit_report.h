@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "msprobe/compare/output/result_table.h"
+#include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/output/summary_report.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -10,12 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "msprobe/compare/output/result_table.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/compare/table/result_table.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 
-struct CompareOptions;
 struct CompareReport;
 
 // One row of a result file, named for people and pipelines.
@@ -46,7 +45,14 @@ std::optional<double> MainMetric(const ResultRow& row, CompareMode mode);
 // The main metric's name: "Cosine", "NormRelativeErr" or "" (md5).
 const char* MainMetricName(CompareMode mode);
 
+// What summary.json says of the run's command line.
+struct SummaryInputs {
+  std::string tool_version, target_path, golden_path;
+  bool diff_analyze = false;
+  bool attribute = false;  // --attribute: summary.json has first_cause
+};
+
 // Writes the summary of `report` to `path` atomically.
-Status WriteSummaryJson(const std::string& path, const CompareOptions& options, const CompareReport& report);
+Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, const CompareReport& report);
 
 }  // namespace msprobe::compare

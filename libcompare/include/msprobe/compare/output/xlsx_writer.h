@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "msprobe/compare/metrics/thresholds.h"
-#include "msprobe/compare/output/result_table.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/compare/table/result_table.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

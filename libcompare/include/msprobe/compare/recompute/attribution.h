@@ -12,21 +12,15 @@
 #include <optional>
 #include <string>
 
-#include "msprobe/compare/output/result_table.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/compare/output/compare_report.h"
+#include "msprobe/compare/table/result_table.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 
 // The target's self error counts as the op's own when it exceeds the tolerance and this many times
 // the golden's (both in units of their tolerance).
 inline constexpr double kOwnErrorMargin = 4;
-
-struct FirstCause {
-  std::string api;                      // "Functional.gelu.0.forward"
-  std::string kind;                     // "op" or "input"
-  std::optional<std::string> argument;  // input: the differing input's row ("…forward.input.1")
-  size_t row = 0;                       // the API's first row in the table
-};
 
 // Fills table->attributions, every row's attribution and table->first_cause_row, recomputing the
 // APIs of both dumps (tensor mode: the table's rows carry their Data_name) and hashing the target's

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/result_row.h"
 #include "msprobe/compare/report/string_pool.h"
 
 namespace msprobe::compare {

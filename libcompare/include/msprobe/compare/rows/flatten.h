@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "msprobe/compare/rows/op_row.h"
+#include "msprobe/compare/table/op_row.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/text/json_file.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "msprobe/compare/rows/name_mapping.h"
-#include "msprobe/compare/rows/op_row.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/compare/table/op_row.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

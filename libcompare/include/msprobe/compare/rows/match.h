@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "msprobe/compare/rows/name_mapping.h"
-#include "msprobe/compare/rows/op_row.h"
+#include "msprobe/compare/table/op_row.h"
 
 namespace msprobe::compare {
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "msprobe/compare/rows/match.h"
-#include "msprobe/compare/rows/op_row.h"
-#include "msprobe/compare/output/result_row.h"
+#include "msprobe/compare/table/op_row.h"
+#include "msprobe/compare/table/result_row.h"
 
 namespace msprobe::compare {
 

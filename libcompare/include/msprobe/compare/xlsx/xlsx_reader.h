@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "msprobe/dump/io/byte_cursor.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/formats/zip_archive.h"
 
 namespace msprobe::compare {

@@ -20,7 +20,7 @@
 
 #include "msprobe/compare/xlsx/xlsx_row_batch.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 struct lxw_workbook;
 struct lxw_worksheet;

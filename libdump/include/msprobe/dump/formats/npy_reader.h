@@ -5,7 +5,7 @@
 #include <string>
 
 #include "msprobe/dump/io/byte_cursor.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor.h"
 
 namespace msprobe {

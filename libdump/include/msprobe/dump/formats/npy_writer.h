@@ -11,7 +11,7 @@
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/io/byte_cursor.h"
 #include "msprobe/dump/tensor/dtype.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "msprobe/dump/io/byte_cursor.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

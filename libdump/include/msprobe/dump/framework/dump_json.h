@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "msprobe/dump/text/json_file.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

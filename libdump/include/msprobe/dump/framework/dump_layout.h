@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

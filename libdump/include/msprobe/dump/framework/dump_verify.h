@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "msprobe/dump/framework/dump_json.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"
 

@@ -24,7 +24,7 @@
 #include <thread>
 
 #include "msprobe/dump/io/byte_cursor.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

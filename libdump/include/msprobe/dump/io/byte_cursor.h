@@ -10,7 +10,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

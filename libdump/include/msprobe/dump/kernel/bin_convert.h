@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "msprobe/dump/kernel/bin_reader.h"
+#include "msprobe/dump/formats/bin_reader.h"
 #include "msprobe/dump/kernel/layout_convert.h"
 #include "msprobe/dump/io/mapped_file.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

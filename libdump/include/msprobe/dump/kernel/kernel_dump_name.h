@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "msprobe/dump/kernel/bin_reader.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/formats/bin_reader.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/dtype.h"
 
 namespace msprobe {

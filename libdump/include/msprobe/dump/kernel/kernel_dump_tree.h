@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "msprobe/dump/kernel/kernel_dump_name.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor.h"
 
 namespace msprobe {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/dump/kernel/bin_reader.h"
+#include "msprobe/dump/formats/bin_reader.h"
 #include "msprobe/dump/io/mapped_file.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

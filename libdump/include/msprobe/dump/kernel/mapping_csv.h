@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "msprobe/dump/kernel/kernel_dump_name.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor.h"
 #include "msprobe/dump/tensor/tensor_stats.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "msprobe/dump/tensor/dtype.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

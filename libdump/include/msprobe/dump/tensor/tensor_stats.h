@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "msprobe/dump/tensor/dtype.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 
 namespace msprobe {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

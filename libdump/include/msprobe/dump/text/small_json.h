@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

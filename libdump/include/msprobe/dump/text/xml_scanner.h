@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 

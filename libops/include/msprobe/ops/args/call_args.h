@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "msprobe/dump/text/json_file.h"
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/dtype.h"
 
 namespace msprobe::ops {

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "msprobe/dump/status.h"
+#include "msprobe/dump/util/status.h"
 #include "msprobe/ops/args/call_args.h"
 #include "msprobe/ops/tensor/fp64_tensor.h"
 

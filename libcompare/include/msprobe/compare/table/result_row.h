@@ -1,0 +1,80 @@
+// One row of a compare result and the exact columns it is written as: msprobe G3's per mode
+// (docs/compare.md §4.1), or the kernel-dump compare's (docs/kernel_dump.md §6.4).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "msprobe/compare/table/verdict_kind.h"
+#include "msprobe/compare/table/cell.h"
+#include "msprobe/compare/table/op_row.h"
+
+namespace msprobe::compare {
+
+// Tensor-mode metric columns, in header order.
+enum TensorMetric : int { kCosine, kEucDist, kMaxAbsErr, kMaxRelativeErr, kOneThousandth, kFiveThousandths };
+// Statistics-mode columns, in header order: 4 diffs then 4 relative errors.
+enum StatsDiff : int { kMaxDiff, kMinDiff, kMeanDiff, kNormDiff, kMaxRel, kMinRel, kMeanRel, kNormRel };
+
+// Which table the rows are written as. kKernel's columns map to a row's fields this way:
+//   NPU/Bench Name, Dtype, Tensor Shape   npu_/bench_name, _dtype, _shape
+//   NPU/Bench max, min, mean, l2norm       npu_stats, bench_stats
+//   Accuracy Reached or Not                accuracy
+//   Err_message                            err_messages, concatenated (each ends in its own "\n")
+//   the mode's metrics                     metrics (kTensor: 6 TensorMetric, kSummary: 8 StatsDiff)
+//   NPU/Bench CSV File (kSummary only)     npu_data_name, bench_data_name
+enum class ResultLayout : uint8_t { kCompare, kKernel };
+
+// G2's "Accuracy Reached or Not" (docs/compare.md §5.2), the kernel-dump compare's verdict column;
+// kNotChecked is written as the empty text.
+enum class Accuracy : uint8_t { kNotChecked, kYes, kNo, kNone, kUnmatched };
+std::string_view AccuracyName(Accuracy accuracy);
+
+struct ResultRow {
+  std::string npu_name, bench_name;            // bench "N/A" when unmatched
+  std::string npu_dtype, bench_dtype;
+  std::string npu_shape, bench_shape;
+  std::string npu_requires_grad, bench_requires_grad;  // "True", "False" or "N/A"
+  // kTensor: 6 TensorMetric cells; kSummary: 8 StatsDiff cells; kMd5: NPU MD5, BENCH MD5.
+  std::vector<Cell> metrics;
+  std::array<Cell, 4> npu_stats, bench_stats;  // max, min, mean, l2norm (bench all "N/A" when unmatched)
+  bool requires_grad_consistent = false;
+  Verdict result = Verdict::kPass;
+  Accuracy accuracy = Accuracy::kNotChecked;   // kernel layout only
+  std::vector<std::string> err_messages;       // JSON-dumped into Err_message
+  std::string stack_info = "N/A";              // NPU_Stack_Info, only written when stack.json exists
+  std::string npu_data_name = "-1", bench_data_name = "N/A";  // Data_name (tensor mode)
+
+  // Not written: what the verdict checkers and -da need.
+  std::string api;         // api_origin_name of the NPU row
+  RowState state = RowState::kInput;
+  bool matched = false;
+  int32_t attribution = -1;  // --attribute: the index of the row's API in ResultTable::attributions
+};
+
+// The exact header of a result table (stack adds NPU_Stack_Info to the kCompare layout).
+std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack, ResultLayout layout = ResultLayout::kCompare);
+// The names of ResultRow::metrics in the kCompare layout, as the header spells them.
+std::vector<std::string> MetricColumnNames(CompareMode mode);
+// Receives a row's cells in header order: the row's own strings as views, the rest as cells. Writers
+// use it to format a row without copying it into cells first.
+class ResultCellVisitor {
+ public:
+  virtual ~ResultCellVisitor() = default;
+  virtual void Text(std::string_view text) = 0;
+  virtual void Value(const Cell& cell) = 0;
+};
+void VisitResultCells(const ResultRow& row, CompareMode mode, bool with_stack, ResultLayout layout,
+                      ResultCellVisitor* visitor);
+
+// The row's Err_message cell as written: json.dumps(err_messages) in the kCompare layout, the messages
+// concatenated in the kKernel layout. Gates, summary.json and JUnit quote it as the tables show it.
+std::string ErrMessageText(const ResultRow& row, ResultLayout layout);
+
+// The row's cells in header order; kCompare's Err_message rendered as json.dumps(list).
+std::vector<Cell> ResultCells(const ResultRow& row, CompareMode mode, bool with_stack, ResultLayout layout);
+
+}  // namespace msprobe::compare
