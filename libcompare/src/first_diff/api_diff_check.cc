@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
 #include "msprobe/compare/metrics/stats_diff.h"
+#include "msprobe/dump/text/python_parse.h"
 
 namespace msprobe::compare {
 namespace {
@@ -16,10 +18,8 @@ namespace {
 // A "%" relative error above the threshold: float(v[:-1]) / 100 > 0.5. Other texts never differ.
 bool RelativeErrDiffers(const Cell& cell) {
   if (!cell.is_text() || cell.text().empty() || cell.text().back() != '%') return false;
-  const std::string digits = cell.text().substr(0, cell.text().size() - 1);
-  char* end = nullptr;
-  const double v = std::strtod(digits.c_str(), &end);
-  return end != digits.c_str() && *end == '\0' && v / 100 > kDiffAnalyzeRelativeErrThreshold;
+  const std::optional<double> v = PythonFloat(std::string_view(cell.text()).substr(0, cell.text().size() - 1));
+  return v && *v / 100 > kDiffAnalyzeRelativeErrThreshold;
 }
 
 bool OutputDiffers(const ResultRow& row, CompareMode mode) {

@@ -1,12 +1,13 @@
 #include "first_diff/comm_graph_internal.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+
+#include "msprobe/dump/text/python_parse.h"
 
 namespace msprobe::compare {
 namespace {
@@ -50,13 +51,7 @@ std::optional<int64_t> IntOf(const Cell* cell) {
     if (!std::isfinite(cell->number())) return std::nullopt;
     return static_cast<int64_t>(std::trunc(cell->number()));
   }
-  std::string_view s = cell->text();
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  int64_t v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
+  return PythonInt(cell->text());
 }
 
 bool EqualsRank(const Cell* cell, int rank) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "msprobe/dump/text/python_json.h"
+#include "msprobe/dump/text/python_parse.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "util/ordered_pipeline_internal.h"
 

@@ -6,6 +6,7 @@
 
 #include "first_diff/comm_graph_internal.h"
 #include "msprobe/dump/text/python_json.h"
+#include "msprobe/dump/text/python_parse.h"
 #include "msprobe/dump/io/atomic_file.h"
 
 namespace msprobe::compare {

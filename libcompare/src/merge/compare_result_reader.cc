@@ -261,7 +261,7 @@ std::string HeaderName(const XlsxCell& cell, size_t index) {
     case XlsxCell::Type::kText: return cell.text;
     case XlsxCell::Type::kNumber: return IsIntegral(cell.number) ? fmt::format("{}", static_cast<int64_t>(cell.number))
                                                                  : PythonFloatRepr(cell.number);
-    case XlsxCell::Type::kBool: return cell.number != 0 ? "True" : "False";
+    case XlsxCell::Type::kBool: return std::string(PythonBoolStr(cell.number != 0));
     case XlsxCell::Type::kEmpty:
     case XlsxCell::Type::kError: break;
   }

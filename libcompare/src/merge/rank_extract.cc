@@ -21,7 +21,7 @@ std::string ToPython(const CompareResultColumns& table, const PackedCell& cell) 
     case Cell::Kind::kText: return std::string(table.TextOf(cell));
     case Cell::Kind::kFloat: return PythonFloatRepr(std::bit_cast<double>(cell.payload));
     case Cell::Kind::kInt: return std::to_string(static_cast<int64_t>(cell.payload));
-    case Cell::Kind::kBool: return cell.payload != 0 ? "True" : "False";
+    case Cell::Kind::kBool: return std::string(PythonBoolStr(cell.payload != 0));
   }
   return {};
 }
@@ -49,13 +49,6 @@ MergeValue ViewOf(const CompareResultColumns& table, const PackedCell& cell) {
   return v;
 }
 
-// Python's repr of a set of strings, in the given order: {'Cosine', 'EucDist'}.
-std::string PythonSet(const std::vector<std::string>& items) {
-  std::string out = "{";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", '" : "'") + items[i] + "'";
-  return out + "}";
-}
-
 }  // namespace
 
 std::vector<std::string> MissingFrom(const std::vector<std::string>& wanted, const std::vector<std::string>& have) {
@@ -69,7 +62,7 @@ std::vector<std::string> MissingFrom(const std::vector<std::string>& wanted, con
 std::vector<std::string> InconsistentWarnings(uint64_t rank, const std::vector<std::string>& missing) {
   return {fmt::format("Compare indexes in rank{} compare result are not consistent with those in other compare "
                       "results, please check!", rank),
-          kNotShown, "The invalid compare indexes: " + PythonSet(missing)};
+          kNotShown, "The invalid compare indexes: " + PythonSetOfStrings(missing)};
 }
 
 RankReader::RankReader(const MergeConfig& config) : config_(config) {

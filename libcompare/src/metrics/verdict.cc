@@ -6,7 +6,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -15,6 +14,7 @@
 
 #include "msprobe/compare/metrics/stats_diff.h"
 #include "msprobe/compare/metrics/thresholds.h"
+#include "msprobe/dump/text/python_parse.h"
 
 namespace msprobe::compare {
 namespace {
@@ -72,23 +72,6 @@ std::string_view Strip(std::string_view s, std::string_view chars) {
   const size_t b = s.find_first_not_of(chars);
   if (b == std::string_view::npos) return {};
   return s.substr(b, s.find_last_not_of(chars) - b + 1);
-}
-
-// Python float(s): blanks around, inf/infinity/nan in any case, or a decimal literal.
-std::optional<double> PythonFloat(std::string_view s) {
-  s = Strip(s, " \t\n\r\f\v");
-  std::string t(s);
-  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  std::string_view body = t;
-  const bool negative = !body.empty() && body[0] == '-';
-  if (!body.empty() && (body[0] == '-' || body[0] == '+')) body.remove_prefix(1);
-  if (body == "inf" || body == "infinity") return negative ? -HUGE_VAL : HUGE_VAL;
-  if (body == "nan") return NAN;
-  if (t.empty() || t.find_first_not_of("0123456789+-.e") != std::string::npos) return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(t.c_str(), &end);
-  if (end != t.c_str() + t.size()) return std::nullopt;
-  return v;
 }
 
 // msprobe's str2float: strip '%' from both ends, float() / 100; anything else (a non-string

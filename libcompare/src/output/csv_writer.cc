@@ -8,66 +8,12 @@
 
 #include "msprobe/dump/text/csv_quote.h"
 #include "msprobe/dump/text/python_format.h"
+#include "msprobe/dump/text/python_parse.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "util/ordered_pipeline_internal.h"
 
 namespace msprobe::compare {
 namespace {
-
-bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
-
-bool EqualsIgnoreCase(std::string_view s, std::string_view lower) {
-  if (s.size() != lower.size()) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != lower[i]) return false;
-  }
-  return true;
-}
-
-// Digits with single '_' between them (PEP 515), as float() accepts; advances `i`.
-bool ConsumeDigits(std::string_view s, size_t* i) {
-  if (*i >= s.size() || !IsAsciiDigit(s[*i])) return false;
-  while (*i < s.size()) {
-    if (IsAsciiDigit(s[*i])) {
-      ++*i;
-    } else if (s[*i] == '_' && *i + 1 < s.size() && IsAsciiDigit(s[*i + 1])) {
-      ++*i;
-    } else {
-      break;
-    }
-  }
-  return true;
-}
-
-// Whether Python's float(text) succeeds: G3 lets such texts through its formula check
-// ("-1.00 or +1.00 should be considered as digit numbers").
-bool ParsesAsPythonFloat(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\n\r\f\v";
-  const size_t first = s.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return false;
-  s = s.substr(first, s.find_last_not_of(kSpace) - first + 1);
-  size_t i = 0;
-  if (s[i] == '+' || s[i] == '-') ++i;
-  const std::string_view rest = s.substr(i);
-  if (EqualsIgnoreCase(rest, "inf") || EqualsIgnoreCase(rest, "infinity") || EqualsIgnoreCase(rest, "nan")) {
-    return true;
-  }
-  const bool int_part = ConsumeDigits(s, &i);
-  bool frac_part = false;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    frac_part = ConsumeDigits(s, &i);
-  }
-  if (!int_part && !frac_part) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!ConsumeDigits(s, &i)) return false;
-  }
-  return i == s.size();
-}
 
 // G3 CSV_BLACK_LIST's leading characters: + - = % @ and their full-width forms (U+FF0B, U+FF0D,
 // U+FF1D, U+FF05, U+FF20, each EF BC xx in UTF-8).
@@ -153,7 +99,8 @@ Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile*
 }  // namespace
 
 // The cheap pattern test first: most texts start with neither a formula character nor hold a ';'.
-bool LooksLikeFormula(std::string_view text) { return MatchesBlackList(text) && !ParsesAsPythonFloat(text); }
+// G3 lets texts float() takes through ("-1.00 or +1.00 should be considered as digit numbers").
+bool LooksLikeFormula(std::string_view text) { return MatchesBlackList(text) && !PythonFloat(text).has_value(); }
 
 void AppendCsvField(std::string* out, const Cell& cell) {
   switch (cell.kind()) {
@@ -171,7 +118,7 @@ void AppendCsvField(std::string* out, const Cell& cell) {
       return;
     }
     case Cell::Kind::kInt: *out += std::to_string(cell.integer()); return;
-    case Cell::Kind::kBool: *out += cell.boolean() ? "True" : "False"; return;
+    case Cell::Kind::kBool: *out += PythonBoolStr(cell.boolean()); return;
     case Cell::Kind::kText: AppendCsvText(out, cell.text()); return;
   }
 }

@@ -67,13 +67,6 @@ std::array<std::string_view, 2> LastTwoComponents(std::string_view s) {
   return {s.substr(last_dot + 1), prev_dot == std::string_view::npos ? rest : rest.substr(prev_dot + 1)};
 }
 
-// str.replace(old, ''), every occurrence.
-std::string RemoveAll(std::string s, std::string_view needle) {
-  if (needle.empty()) return s;
-  for (size_t at; (at = s.find(needle)) != std::string::npos;) s.erase(at, needle.size());
-  return s;
-}
-
 // Python truthiness of what json.load made, false for a missing key.
 bool Truthy(const JsonValue* v) { return v != nullptr && PythonTruthy(*v); }
 
@@ -88,40 +81,13 @@ std::string StrOrNone(const JsonValue* v) { return v ? PythonStr(*v) : "None"; }
 // `bool_as_text` says whether gen_op_item already turned a bool into its string.
 Cell StatCell(const JsonValue* v, bool bool_as_text) {
   if (v == nullptr || v->IsNull()) return Cell::None();
-  if (v->IsBool()) return bool_as_text ? Cell::Text(v->GetBool() ? "True" : "False") : Cell::Bool(v->GetBool());
+  if (v->IsBool()) {
+    return bool_as_text ? Cell::Text(std::string(PythonBoolStr(v->GetBool()))) : Cell::Bool(v->GetBool());
+  }
   if (v->IsInt64()) return Cell::Int(v->GetInt64());
   if (v->IsDouble()) return std::isnan(v->GetDouble()) ? Cell::Nan() : Cell::Float(v->GetDouble());
   if (v->IsString()) return Cell::Text(std::string(StringOf(*v)));
   return Cell::Text(PythonStr(*v));  // uint64 past int64, lists, dicts
-}
-
-// str(type(value)) for the value json.load made.
-std::string PythonTypeStr(const JsonValue* v) {
-  const char* name = "NoneType";
-  if (v == nullptr || v->IsNull()) name = "NoneType";
-  else if (v->IsBool()) name = "bool";
-  else if (v->IsInt64() || v->IsUint64()) name = "int";
-  else if (v->IsNumber()) name = "float";
-  else if (v->IsString()) name = "str";
-  else if (v->IsArray()) name = "list";
-  else name = "dict";
-  return fmt::format("<class '{}'>", name);
-}
-
-// str(np.shape(np.array(value))) for a slice's [start, stop, step]: "(3,)", "()" for a scalar.
-std::string NumpyShapeStr(const JsonValue* v) {
-  std::vector<size_t> dims;
-  while (v != nullptr && v->IsArray()) {
-    dims.push_back(v->Size());
-    if (v->Empty()) break;
-    const JsonValue& first = (*v)[0];
-    const bool regular = first.IsArray() && std::all_of(v->Begin(), v->End(), [&](const JsonValue& e) {
-      return e.IsArray() && e.Size() == first.Size();
-    });
-    v = regular ? &first : nullptr;
-  }
-  if (dims.size() == 1) return fmt::format("({},)", dims[0]);
-  return fmt::format("({})", fmt::join(dims, ", "));
 }
 
 // "%08x" % zlib.crc32(text): the md5 msprobe gives a leaf that has none.
@@ -332,7 +298,7 @@ bool MayBeBackwardKey(std::string_view key) {
   return last == "backward" || prev == "backward";
 }
 
-std::string NameSuffix(const OpRow& row) { return RemoveAll(row.name, row.api); }
+std::string NameSuffix(const OpRow& row) { return PythonReplace(row.name, row.api, ""); }
 
 namespace {
 

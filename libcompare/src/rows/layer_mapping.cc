@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "msprobe/dump/text/json_file.h"
+#include "msprobe/dump/text/python_format.h"
 
 // The rules are msprobe's (core/compare/layer_mapping/{data_scope_parser,postprocess_pass,layer_mapping}.py),
 // written down in docs/compare.md §3.7; this is our own implementation of them.

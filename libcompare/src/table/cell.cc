@@ -9,7 +9,7 @@ std::string Cell::ToPython() const {
     case Kind::kText: return text_;
     case Kind::kFloat: return PythonFloatRepr(value_.number);
     case Kind::kInt: return std::to_string(value_.integer);
-    case Kind::kBool: return value_.integer ? "True" : "False";
+    case Kind::kBool: return std::string(PythonBoolStr(value_.integer != 0));
   }
   return text_;
 }

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "formats/npy_header_internal.h"
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe {
 namespace {
@@ -15,17 +16,12 @@ using namespace npy_internal;  // NOLINT: the format's constants
 
 std::string ShapeText(const std::vector<int64_t>& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
 
-// Python's repr of the shape tuple: "()", "(5,)", "(2, 3)".
-std::string PythonTuple(const std::vector<int64_t>& shape) {
-  if (shape.size() == 1) return fmt::format("({},)", shape[0]);
-  return fmt::format("({})", fmt::join(shape, ", "));
-}
-
 // numpy.lib.format._write_array_header: the sorted-key dict, spare spaces for the growth axis, then
 // _wrap_header's padding to kArrayAlign with a final '\n' (a full kArrayAlign spaces when the text
 // already ends on the boundary, as numpy does). Version 2.0 only when 1.0's 2-byte length overflows.
 std::string BuildHeader(std::string_view descr, const std::vector<int64_t>& shape) {
-  std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, PythonTuple(shape));
+  std::string dict =
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, PythonIntTuple(shape));
   if (!shape.empty()) {
     const size_t digits = std::to_string(shape[0]).size();  // ≤ 19, int64 is non-negative here
     dict.append(kGrowthAxisMaxDigits - digits, ' ');

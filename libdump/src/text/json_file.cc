@@ -171,17 +171,6 @@ const char* StringMember(const JsonValue& object, const char* key) {
   return v && v->IsString() ? v->GetString() : nullptr;
 }
 
-bool PythonTruthy(const JsonValue& v) {
-  if (v.IsNull()) return false;
-  if (v.IsBool()) return v.GetBool();
-  if (v.IsInt64()) return v.GetInt64() != 0;
-  if (v.IsUint64()) return v.GetUint64() != 0;
-  if (v.IsNumber()) return v.GetDouble() != 0;  // NaN is truthy, as in Python
-  if (v.IsString()) return v.GetStringLength() != 0;
-  if (v.IsArray()) return !v.Empty();
-  return v.MemberCount() != 0;
-}
-
 bool JsonDepthAtMost(const JsonValue& v, int levels) {
   if (levels < 0) return false;
   if (v.IsArray()) {

@@ -1,5 +1,6 @@
 #include "msprobe/dump/text/python_format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -7,30 +8,14 @@
 #include <cstring>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace msprobe {
 namespace {
 
-// repr() of a Python str: single quotes unless the text holds ' and no ".
-std::string PythonStrRepr(std::string_view s) {
-  const char quote = (s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos) ? '"' : '\'';
-  std::string out(1, quote);
-  for (unsigned char c : s) {
-    if (c == '\\') out += "\\\\";
-    else if (c == static_cast<unsigned char>(quote)) { out += '\\'; out += static_cast<char>(c); }
-    else if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-    else out += static_cast<char>(c);  // UTF-8 bytes of printable characters stay as they are
-  }
-  out += quote;
-  return out;
-}
-
 std::string PythonStrImpl(const JsonValue& v, bool nested) {
   if (v.IsNull()) return "None";
-  if (v.IsBool()) return v.GetBool() ? "True" : "False";
+  if (v.IsBool()) return std::string(PythonBoolStr(v.GetBool()));
   if (v.IsInt64()) return std::to_string(v.GetInt64());
   if (v.IsUint64()) return std::to_string(v.GetUint64());
   if (v.IsNumber()) return PythonFloatRepr(v.GetDouble());
@@ -57,13 +42,20 @@ std::string PythonStrImpl(const JsonValue& v, bool nested) {
   return out + "}";
 }
 
+// open + ", ".join(map(repr, items)) + close: how Python prints a list or a set of str.
+std::string JoinReprs(const std::vector<std::string>& items, char open, char close) {
+  std::string out(1, open);
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += PythonStrRepr(items[i]);
+  }
+  return out + close;
+}
+
 size_t Copy(char* out, std::string_view s) {
   std::memcpy(out, s.data(), s.size());
   return s.size();
 }
-
-// Appends \uXXXX for one UTF-16 code unit.
-void AppendU16(std::string* out, unsigned unit) { *out += fmt::format("\\u{:04x}", unit); }
 
 }  // namespace
 
@@ -122,54 +114,69 @@ size_t AppendPythonFloatRepr(char* out, double v) {
   return n;
 }
 
-std::string PythonStr(const JsonValue& v) { return PythonStrImpl(v, false); }
-
-std::string JsonDumpsStrings(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i) out += ", ";
-    out += '"';
-    const std::string& s = items[i];
-    for (size_t k = 0; k < s.size();) {
-      const auto c = static_cast<unsigned char>(s[k]);
-      if (c < 0x80) {
-        if (c == '"') out += "\\\"";
-        else if (c == '\\') out += "\\\\";
-        else if (c == '\n') out += "\\n";
-        else if (c == '\r') out += "\\r";
-        else if (c == '\t') out += "\\t";
-        else if (c == '\b') out += "\\b";
-        else if (c == '\f') out += "\\f";
-        else if (c < 0x20 || c == 0x7f) AppendU16(&out, c);
-        else out += static_cast<char>(c);
-        ++k;
-        continue;
-      }
-      // Decode one UTF-8 sequence; ensure_ascii writes it as \uXXXX (a surrogate pair past U+FFFF).
-      const int len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-      unsigned cp = len == 1 ? c : c & (0xff >> (len + 1));
-      for (int j = 1; j < len && k + j < s.size(); ++j) cp = (cp << 6) | (static_cast<unsigned char>(s[k + j]) & 0x3f);
-      if (cp >= 0x10000) {
-        cp -= 0x10000;
-        AppendU16(&out, 0xd800 + (cp >> 10));
-        AppendU16(&out, 0xdc00 + (cp & 0x3ff));
-      } else {
-        AppendU16(&out, cp);
-      }
-      k += static_cast<size_t>(len);
-    }
-    out += '"';
+std::string PythonStrRepr(std::string_view s) {
+  const char quote = (s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos) ? '"' : '\'';
+  std::string out(1, quote);
+  for (unsigned char c : s) {
+    if (c == '\\') out += "\\\\";
+    else if (c == static_cast<unsigned char>(quote)) { out += '\\'; out += static_cast<char>(c); }
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+    else out += static_cast<char>(c);  // UTF-8 bytes of printable characters stay as they are
   }
-  return out + "]";
+  out += quote;
+  return out;
 }
 
-std::string PythonListOfStrings(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i) out += ", ";
-    out += PythonStrRepr(items[i]);
+std::string PythonStr(const JsonValue& v) { return PythonStrImpl(v, false); }
+
+std::string PythonTypeStr(const JsonValue* v) {
+  const char* name = "dict";
+  if (v == nullptr || v->IsNull()) name = "NoneType";
+  else if (v->IsBool()) name = "bool";
+  else if (v->IsInt64() || v->IsUint64()) name = "int";
+  else if (v->IsNumber()) name = "float";
+  else if (v->IsString()) name = "str";
+  else if (v->IsArray()) name = "list";
+  return fmt::format("<class '{}'>", name);
+}
+
+bool PythonTruthy(const JsonValue& v) {
+  if (v.IsNull()) return false;
+  if (v.IsBool()) return v.GetBool();
+  if (v.IsInt64()) return v.GetInt64() != 0;
+  if (v.IsUint64()) return v.GetUint64() != 0;
+  if (v.IsNumber()) return v.GetDouble() != 0;  // NaN is truthy, as in Python
+  if (v.IsString()) return v.GetStringLength() != 0;
+  if (v.IsArray()) return !v.Empty();
+  return v.MemberCount() != 0;
+}
+
+std::string PythonListOfStrings(const std::vector<std::string>& items) { return JoinReprs(items, '[', ']'); }
+
+std::string PythonSetOfStrings(const std::vector<std::string>& items) {
+  return items.empty() ? "set()" : JoinReprs(items, '{', '}');
+}
+
+std::string PythonIntTuple(std::span<const int64_t> ints) {
+  if (ints.size() == 1) return fmt::format("({},)", ints[0]);
+  return fmt::format("({})", fmt::join(ints, ", "));
+}
+
+std::string NumpyShapeStr(const JsonValue* v) {
+  std::vector<int64_t> dims;
+  while (v != nullptr && v->IsArray()) {
+    dims.push_back(static_cast<int64_t>(v->Size()));
+    if (v->Empty()) break;
+    const JsonValue& first = (*v)[0];
+    const bool regular = first.IsArray() && std::all_of(v->Begin(), v->End(), [&](const JsonValue& e) {
+      return e.IsArray() && e.Size() == first.Size();
+    });
+    v = regular ? &first : nullptr;
   }
-  return out + "]";
+  return PythonIntTuple(dims);
 }
 
 double RoundTo12Decimals(double x) { return PythonRound(x, 12); }

@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 
 #include "msprobe/dump/text/python_format.h"
-#include "msprobe/dump/text/utf8.h"
 
 namespace msprobe {
 namespace {
@@ -70,72 +69,12 @@ uint32_t NextCodePoint(std::string_view s, size_t* i) {
   return cp;
 }
 
-std::optional<uint32_t> Hex(std::string_view s, size_t at, size_t digits) {
-  if (at + digits > s.size()) return std::nullopt;
-  uint32_t v = 0;
-  for (size_t k = at; k < at + digits; ++k) {
-    const char c = s[k];
-    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-    if (d < 0) return std::nullopt;
-    v = v * 16 + static_cast<uint32_t>(d);
-  }
-  return v;
-}
+// json.dumps's ensure_ascii escaping takes at most 6 bytes per byte ("\u00XX").
+constexpr size_t kEscapedRoom = 6;
 
-// One Python string literal at text[*i] (quote included); advances past it.
-std::optional<std::string> ParsePythonStringLiteral(std::string_view text, size_t* i) {
-  const char quote = text[*i];
-  std::string out;
-  for (size_t k = *i + 1; k < text.size(); ++k) {
-    const char c = text[k];
-    if (c == quote) {
-      *i = k + 1;
-      return out;
-    }
-    if (c != '\\') {
-      out += c;
-      continue;
-    }
-    if (++k >= text.size()) return std::nullopt;
-    switch (text[k]) {
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
-      case '\\': out += '\\'; break;
-      case '\'': out += '\''; break;
-      case '"': out += '"'; break;
-      case 'x': case 'u': case 'U': {
-        const size_t digits = text[k] == 'x' ? 2 : text[k] == 'u' ? 4 : 8;
-        const std::optional<uint32_t> cp = Hex(text, k + 1, digits);
-        if (!cp || *cp > 0x10FFFF) return std::nullopt;
-        AppendUtf8(*cp, &out);
-        k += digits;
-        break;
-      }
-      default: return std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-void PyJsonWriter::Grow(size_t n) {
-  Reserve(std::max(capacity_ * 2, len_ + n + 4096) - len_);
-}
-
-void PyJsonWriter::Reserve(size_t bytes) {
-  if (capacity_ - len_ >= bytes) return;
-  capacity_ = len_ + bytes;
-  auto bigger = std::make_unique_for_overwrite<char[]>(capacity_);
-  if (len_ > 0) std::memcpy(bigger.get(), buf_.get(), len_);
-  buf_ = std::move(bigger);
-}
-
-void PyJsonWriter::PutString(std::string_view s) {
-  // json.dumps's ensure_ascii escaping takes at most 6 bytes per byte ("\u00XX").
-  char* const begin = Room(6 * s.size() + 2);
-  char* p = begin;
+// json.dumps(s) with ensure_ascii written at `p`, which has room for kEscapedRoom bytes a byte of s
+// and the two quotes; returns the end.
+char* WriteJsonString(std::string_view s, char* p) {
   const auto hex4 = [&p](uint32_t v) {
     static constexpr char kDigits[] = "0123456789abcdef";
     *p++ = '\\';
@@ -177,7 +116,26 @@ void PyJsonWriter::PutString(std::string_view s) {
     }
   }
   *p++ = '"';
-  len_ += static_cast<size_t>(p - begin);
+  return p;
+}
+
+}  // namespace
+
+void PyJsonWriter::Grow(size_t n) {
+  Reserve(std::max(capacity_ * 2, len_ + n + 4096) - len_);
+}
+
+void PyJsonWriter::Reserve(size_t bytes) {
+  if (capacity_ - len_ >= bytes) return;
+  capacity_ = len_ + bytes;
+  auto bigger = std::make_unique_for_overwrite<char[]>(capacity_);
+  if (len_ > 0) std::memcpy(bigger.get(), buf_.get(), len_);
+  buf_ = std::move(bigger);
+}
+
+void PyJsonWriter::PutString(std::string_view s) {
+  char* const begin = Room(kEscapedRoom * s.size() + 2);
+  len_ += static_cast<size_t>(WriteJsonString(s, begin) - begin);
 }
 
 void PyJsonWriter::Newline(size_t depth) {
@@ -269,21 +227,22 @@ void PyJsonWriter::StringList(const std::vector<std::string>& items) {
   EndArray();
 }
 
-std::optional<std::vector<std::string>> ParsePythonStrList(std::string_view text) {
-  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return std::nullopt;
-  std::vector<std::string> items;
-  size_t i = 1;
-  const size_t end = text.size() - 1;
-  while (i < end) {
-    if (text[i] != '\'' && text[i] != '"') return std::nullopt;
-    std::optional<std::string> item = ParsePythonStringLiteral(text.substr(0, end), &i);
-    if (!item) return std::nullopt;
-    items.push_back(std::move(*item));
-    if (i == end) break;
-    if (text.substr(i, 2) != ", ") return std::nullopt;
-    i += 2;
+std::string JsonDumpsStrings(const std::vector<std::string>& items) {
+  size_t room = 2;
+  for (const std::string& s : items) room += kEscapedRoom * s.size() + 4;
+  std::string out(room, '\0');
+  char* p = out.data();
+  *p++ = '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) {
+      *p++ = ',';
+      *p++ = ' ';
+    }
+    p = WriteJsonString(items[i], p);
   }
-  return items;
+  *p++ = ']';
+  out.resize(static_cast<size_t>(p - out.data()));
+  return out;
 }
 
 }  // namespace msprobe

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <map>
 
-#include "msprobe/dump/text/python_format.h"
+#include "msprobe/dump/text/python_json.h"
 #include "msprobe/compare/metrics/stats_diff.h"
 #include "msprobe/dump/text/json_file.h"
 #include "test_support.h"

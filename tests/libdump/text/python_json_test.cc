@@ -1,4 +1,4 @@
-// PyJsonWriter against the text of Python's json.dumps(obj, indent=4) (expected strings produced by
+// PyJsonWriter and JsonDumpsStrings against the text of Python's json.dumps (expected strings produced by
 // CPython 3.11's json module).
 #include "msprobe/dump/text/python_json.h"
 
@@ -67,6 +67,17 @@ TEST(PythonJsonTest, LongOutputsGrowTheBufferIntact) {
   for (int i = 0; i < 3000; ++i) expected += (i ? ",\n " : "\n ") + std::to_string(i);
   expected += ",\n \"" + long_text + "\"\n]";
   EXPECT_EQ(text, expected);
+}
+
+TEST(PythonJsonTest, StringListsAsJsonDumpsWritesThem) {
+  // json.dumps(["error: a", "é€😀", "tab\t\"", "\x01\x7f", "back\\", "\b\f"])
+  EXPECT_EQ(JsonDumpsStrings(
+                {"error: a", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "tab\t\"", "\x01\x7f", "back\\", "\b\f"}),
+            R"(["error: a", "\u00e9\u20ac\ud83d\ude00", "tab\t\"", "\u0001\u007f", "back\\", "\b\f"])");
+  EXPECT_EQ(JsonDumpsStrings({}), "[]");  // json.dumps([])
+  // json.dumps(['a' * 20 + '"' + 'b' * 17, 'é'])
+  EXPECT_EQ(JsonDumpsStrings({std::string(20, 'a') + "\"" + std::string(17, 'b'), "\xc3\xa9"}),
+            "[\"aaaaaaaaaaaaaaaaaaaa\\\"bbbbbbbbbbbbbbbbb\", \"\\u00e9\"]");
 }
 
 }  // namespace

@@ -36,8 +36,6 @@ Result<JsonDocument> ReadJsonFile(const std::string& path);
 // repeated keys, the last counts, as in Python.
 const JsonValue* Member(const JsonValue& object, const char* key);
 const char* StringMember(const JsonValue& object, const char* key);
-// Python's truthiness of the value json.load makes: false for None, False, 0, "", [] and {}.
-bool PythonTruthy(const JsonValue& v);
 
 }  // namespace msprobe
 

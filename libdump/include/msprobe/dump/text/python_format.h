@@ -1,7 +1,11 @@
-// Python's renderings that msprobe's outputs are made of: repr(float), str() of JSON values
-// (lists, None, True), json.dumps of a string list, and "%.12f"-style rounding.
+// How Python prints the values msprobe's outputs are made of: repr() and str() of floats, bools,
+// strings, lists, tuples and sets, of what json.load makes and of its type, numpy's shapes; and the
+// Python rules printing leans on (truthiness, round, str.replace). Reading such texts back is
+// python_parse.h; json.dump and json.dumps are python_json.h; pandas' numbers pandas_numeric.h.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,24 +14,39 @@
 
 namespace msprobe {
 
-// repr(float): shortest round-trip digits; fixed notation for 1e-4 <= |x| < 1e16, else "1e-05",
+// repr(x) of a float: shortest round-trip digits; fixed notation for 1e-4 <= |x| < 1e16, else "1e-05",
 // "1.5e+16"; integral values keep ".0"; "inf", "-inf", "nan".
 std::string PythonFloatRepr(double v);
 // The same written to `out` (at least 32 bytes); returns its length. For writers' hot loops.
 size_t AppendPythonFloatRepr(char* out, double v);
-// str() of a parsed JSON value as Python would print the object json.load made: None, True,
-// 1.5, 'text' (quoted inside containers only), [1, None], {'a': 1}.
+// str(b): "True", "False".
+constexpr std::string_view PythonBoolStr(bool b) { return b ? "True" : "False"; }
+// repr(s) of a str: single quotes unless s holds ' and no "; \\, \n, \r, \t and \xNN escapes. UTF-8
+// bytes are kept as they are (Python also escapes non-printable code points past ASCII, as \xa0).
+std::string PythonStrRepr(std::string_view s);
+// str(v) of the object json.load made of `v`: None, True, 1.5, text (quoted inside containers
+// only), [1, None], {'a': 1}.
 std::string PythonStr(const JsonValue& v);
-// json.dumps(list_of_str) with ensure_ascii: ["a", "b"].
-std::string JsonDumpsStrings(const std::vector<std::string>& items);
-// str(list_of_str): ['a', 'b'] with Python's quoting choice per item.
+// str(type(v)) of the object json.load made of `v`: "<class 'int'>"; nullptr is None.
+std::string PythonTypeStr(const JsonValue* v);
+// bool(v) of the object json.load made of `v`: false for None, False, 0, "", [] and {}; NaN is true.
+bool PythonTruthy(const JsonValue& v);
+// str(items) of a list of str: ['a', "it's"].
 std::string PythonListOfStrings(const std::vector<std::string>& items);
+// repr(s) of a set of str, its items in the given order (Python's own order follows hashes):
+// {'Cosine', 'EucDist'}, or set() when empty.
+std::string PythonSetOfStrings(const std::vector<std::string>& items);
+// repr(tuple(ints)): "()", "(5,)", "(2, 3)".
+std::string PythonIntTuple(std::span<const int64_t> ints);
+// str(np.shape(np.array(v))) of the object json.load made of `v`: "(3,)", "(2, 2)", "()" for a
+// scalar or nullptr; a ragged level ends the shape there ([[1, 2], [3]] is "(2,)").
+std::string NumpyShapeStr(const JsonValue* v);
 // float("%.12f" % x): rounds to 12 decimals through a decimal string, as msprobe's metrics do.
 double RoundTo12Decimals(double x);
-// Python round(x, n) (round-half-even on the exact binary value).
+// round(x, ndigits) (round-half-even on the exact binary value).
 double PythonRound(double x, int ndigits);
-// str.replace(old, new[, count]): at most `count` replacements (all when count < 0), left to
-// right; an empty `old` matches before every character and at the end, as in Python.
+// s.replace(old, new[, count]): at most `count` replacements (all when count < 0), left to right; an
+// empty `old` matches before every character and at the end.
 std::string PythonReplace(std::string_view s, std::string_view old, std::string_view replacement,
                           int count = -1);
 

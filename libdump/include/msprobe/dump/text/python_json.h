@@ -1,12 +1,11 @@
 // JSON laid out exactly as Python's json.dump(obj, f, indent=N) writes it (ensure_ascii, ", "/": "
-// separators, NaN/Infinity, repr() floats): msprobe's -da files are compared byte for byte. Also the
-// inverse of str(list_of_str), to turn the NPU_Stack_Info text back into the list msprobe dumps.
+// separators, NaN/Infinity, repr() floats): msprobe's -da files are compared byte for byte. Also
+// json.dumps of a list of str, as the Err_message column holds it.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,8 +67,7 @@ class PyJsonWriter {
   bool after_key_ = false;
 };
 
-// Parses Python's str() of a list of strings (['a', "b'c"], with \n, \\, \x, \u escapes) back into
-// the list; nullopt when the text is not such a list.
-std::optional<std::vector<std::string>> ParsePythonStrList(std::string_view text);
+// json.dumps(items) of a list of str (ensure_ascii, no indent): ["a", "\u00e9"].
+std::string JsonDumpsStrings(const std::vector<std::string>& items);
 
 }  // namespace msprobe
