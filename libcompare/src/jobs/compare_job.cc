@@ -53,14 +53,13 @@ Status CompareEach(const CompareRun& run, const std::vector<ComparePairSpec>& sp
 
 }  // namespace internal
 
-Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress,
-                                 const Distribution& distribution) {
-  if (distribution.cluster != nullptr && distribution.cluster->processes() > 1) {
-    return internal::RunDistributedCompare(options, progress, distribution);
+Result<CompareReport> RunCompare(const CompareOptions& options, const JobContext& context) {
+  if (context.cluster != nullptr && context.cluster->processes() > 1) {
+    return internal::RunDistributedCompare(options, context);
   }
   MSP_ASSIGN_OR_RETURN(internal::RunPlan plan, internal::PlanRun(options));
-  SummedProgress summed(progress);
-  const CompareProgress summed_progress = summed.callback();  // the run keeps a reference
+  SummedProgress summed(context.progress);
+  const Progress summed_progress = summed.callback();  // the run keeps a reference
   internal::CompareRun run(options, plan.mappings, summed_progress);
   // Pairs are recorded in order; the first failure in pair order is the one reported.
   std::vector<size_t> order(plan.specs.size());

@@ -99,7 +99,7 @@ struct SlicedOutputs {
 
 class CompareRun {
  public:
-  CompareRun(const CompareOptions& options, const Mappings& mappings, const CompareProgress& progress)
+  CompareRun(const CompareOptions& options, const Mappings& mappings, const Progress& progress)
       : options_(options), mappings_(mappings), progress_(progress) {}
 
   // Safe to call for several pairs at once: reads only the options and mappings.
@@ -153,7 +153,7 @@ class CompareRun {
 
   const CompareOptions& options_;
   const Mappings& mappings_;
-  const CompareProgress& progress_;
+  const Progress& progress_;
   CompareReport report_;
   std::vector<size_t> rank_pairs_;     // -da: the pair of each entry of ranks_
   std::vector<RankDiffs> ranks_;

@@ -113,16 +113,15 @@ void CountRead(const SliceRead& read, SlicedOutputs* outputs) {
 // One process's part of a distributed run.
 class ProcessShare {
  public:
-  ProcessShare(const CompareOptions& options, const Distribution& distribution, const RunPlan& plan,
-               const CompareProgress& progress)
-      : options_(options), distribution_(distribution), cluster_(*distribution.cluster), plan_(plan),
+  ProcessShare(const CompareOptions& options, const JobContext& context, const RunPlan& plan, const Progress& progress)
+      : options_(options), context_(context), cluster_(*context.cluster), plan_(plan),
         run_(options, plan.mappings, progress) {}
 
   Result<CompareReport> Run();
 
  private:
   void Fail(size_t pair, const Status& status) {
-    if (distribution_.on_failure) distribution_.on_failure(status);
+    if (context_.on_failure) context_.on_failure(status);
     done_.emplace(pair, status);
   }
   // The owners of split statistics pairs plan their slices and send each process its own; a pair the
@@ -136,7 +135,7 @@ class ProcessShare {
   Status CommitXlsx(const std::vector<XlsxMark>& marks);
 
   const CompareOptions& options_;
-  const Distribution& distribution_;
+  const JobContext& context_;
   Cluster& cluster_;
   const RunPlan& plan_;
   CompareRun run_;
@@ -397,14 +396,12 @@ Result<CompareReport> ProcessShare::Run() {
 
 }  // namespace
 
-Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const CompareProgress& progress,
-                                            const Distribution& distribution) {
-  Cluster& cluster = *distribution.cluster;
+Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const JobContext& context) {
   Result<RunPlan> plan = Guarded<RunPlan>([&] { return PlanRun(options); });
-  MSP_RETURN_IF_ERROR(AgreeOnFailure(cluster, plan.status()));
-  SummedProgress summed(progress);
-  const CompareProgress summed_progress = summed.callback();  // the run keeps a reference
-  ProcessShare share(options, distribution, *plan, summed_progress);
+  MSP_RETURN_IF_ERROR(AgreeOnFailure(*context.cluster, plan.status()));
+  SummedProgress summed(context.progress);
+  const Progress summed_progress = summed.callback();  // the run keeps a reference
+  ProcessShare share(options, context, *plan, summed_progress);
   return share.Run();
 }
 
