@@ -13,8 +13,14 @@
 #include "cluster/outcome_codec_internal.h"
 #include "cluster/slice_codec_internal.h"
 #include "cluster/work_share_internal.h"
-#include "jobs/compare_run_internal.h"
+#include "jobs/pair_compare_internal.h"
+#include "jobs/pair_in_memory_internal.h"
+#include "jobs/pair_rules_internal.h"
+#include "jobs/pair_steps_internal.h"
+#include "jobs/run_plan_internal.h"
+#include "jobs/run_recorder_internal.h"
 #include "jobs/run_report_internal.h"
+#include "jobs/statistics_slice_compare_internal.h"
 #include "jobs/statistics_slices_internal.h"
 #include "msprobe/compare/cluster/cluster.h"
 #include "msprobe/dump/framework/dump_json.h"
@@ -104,18 +110,13 @@ std::pair<std::vector<uint64_t>, std::vector<uint64_t>> MeasurePairs(Cluster& cl
   return {bytes, kinds};
 }
 
-// What a slice read besides its rows, added to its pair's.
-void CountRead(const SliceRead& read, SlicedOutputs* outputs) {
-  outputs->golden_rows += read.golden_rows;
-  outputs->md5 = outputs->md5 || read.md5;
-}
-
 // One process's part of a distributed run.
 class ProcessShare {
  public:
   ProcessShare(const CompareOptions& options, const JobContext& context, const RunPlan& plan, const Progress& progress)
       : options_(options), context_(context), cluster_(*context.cluster), plan_(plan),
-        run_(options, plan.mappings, progress) {}
+        steps_(options, plan.mappings, progress), in_memory_(steps_), compare_(steps_), statistics_(steps_),
+        recorder_(options) {}
 
   Result<CompareReport> Run();
 
@@ -138,7 +139,11 @@ class ProcessShare {
   const JobContext& context_;
   Cluster& cluster_;
   const RunPlan& plan_;
-  CompareRun run_;
+  const PairSteps steps_;
+  const PairInMemory in_memory_;        // tensor pairs split by rows
+  const PairCompare compare_;           // whole pairs
+  const StatisticsSliceCompare statistics_;  // statistics pairs split by entries
+  RunRecorder recorder_;
   std::map<size_t, Result<PairOutcome>> done_;  // the pairs this process owns, in pair order
   std::map<size_t, StatisticsSlice> slices_;     // split statistics pairs: this process's slice of each
   std::vector<size_t> whole_;                    // the pairs this process compares whole, in pair order
@@ -185,7 +190,7 @@ void ProcessShare::PlanStatisticsPairs(const std::vector<PairShare>& shares, con
 void ProcessShare::CompareWholePairs(const std::vector<size_t>& order) {
   std::vector<ComparePairSpec> mine;
   for (size_t i : order) mine.push_back(plan_.specs[i]);
-  const Status stopped = CompareEach(run_, plan_.specs, order, PairsInFlight(mine, cluster_.local_processes()),
+  const Status stopped = CompareEach(compare_, plan_.specs, order, PairsInFlight(mine, cluster_.local_processes()),
                                      [&](PairAttempt attempt) -> Status {
                                        if (attempt.exception) {
                                          Fail(attempt.pair, ExceptionStatus(attempt.exception));
@@ -227,16 +232,17 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const
       if (slice == 0) {
         SlicedOutputs& outputs = sliced[i];
         const Result<SliceRead> read = Guarded<SliceRead>([&] {
-          return run_.CompareSlice(plan_.specs[i], mine,
-                                   [&](const SliceTable& batch) { return run_.AppendSlice(plan_.specs[i], mine, batch, &outputs); });
+          return statistics_.CompareSlice(plan_.specs[i], mine, [&](const SliceTable& batch) {
+            return statistics_.AppendSlice(plan_.specs[i], mine, batch, &outputs);
+          });
         });
-        if (read.ok()) CountRead(*read, &outputs); else outputs.whole = true;
+        if (read.ok()) outputs.Count(*read); else outputs.whole = true;
         tables[i].resize(who.size(), Status::Internal("", "no slice"));
       } else {
         // Our batches go to the owner encoded, after what else we read.
         std::vector<std::string> batches(1);
         const Result<SliceRead> read = Guarded<SliceRead>([&] {
-          return run_.CompareSlice(plan_.specs[i], mine, [&](const SliceTable& batch) {
+          return statistics_.CompareSlice(plan_.specs[i], mine, [&](const SliceTable& batch) {
             batches.push_back(EncodeSliceTable(batch));
             return Status::Ok();
           });
@@ -246,7 +252,7 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const
       }
       continue;
     }
-    Result<PreparedPair> prepared = Guarded<PreparedPair>([&] { return run_.Prepare(plan_.specs[i]); });
+    Result<PreparedPair> prepared = Guarded<PreparedPair>([&] { return in_memory_.Prepare(plan_.specs[i]); });
     if (!prepared.ok()) {
       if (slice == 0) Fail(i, prepared.status()); else send(prepared.status(), "");
       continue;
@@ -257,7 +263,7 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const
     }
     const std::pair<size_t, size_t> rows = SliceRows(prepared->table.rows.size(), slice, who.size());
     const size_t begin = rows.first, end = rows.second;
-    Result<MetricSlice> computed = Guarded<MetricSlice>([&] { return run_.ComputeSlice(&*prepared, begin, end); });
+    Result<MetricSlice> computed = Guarded<MetricSlice>([&] { return in_memory_.ComputeSlice(&*prepared, begin, end); });
     if (!computed.ok()) {
       if (slice == 0) Fail(i, computed.status()); else send(computed.status(), "");
     } else if (slice == 0) {
@@ -297,13 +303,13 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const
           break;
         }
         std::vector<std::string> batches = UnpackStrings(*std::exchange(others[s], std::string()));
-        CountRead(DecodeSliceRead(batches.at(0)), &outputs);
+        outputs.Count(DecodeSliceRead(batches.at(0)));
         for (size_t b = 1; b < batches.size(); ++b) {
           const SliceTable batch = DecodeSliceTable(std::exchange(batches[b], std::string()));
-          MSP_RETURN_IF_ERROR(run_.AppendSlice(plan_.specs[i], slices_.at(i), batch, &outputs));
+          MSP_RETURN_IF_ERROR(statistics_.AppendSlice(plan_.specs[i], slices_.at(i), batch, &outputs));
         }
       }
-      return run_.ConcludeSlices(plan_.specs[i], slices_.at(i), std::move(outputs), started_.at(i));
+      return statistics_.ConcludeSlices(plan_.specs[i], slices_.at(i), std::move(outputs), started_.at(i));
     });
     if (outcome.ok()) done_.emplace(i, std::move(outcome)); else Fail(i, outcome.status());
   }
@@ -318,7 +324,7 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const
     all.push_back(std::move(own.second));
     std::sort(all.begin(), all.end(), [](const MetricSlice& a, const MetricSlice& b) { return a.begin < b.begin; });
     Result<PairOutcome> outcome =
-        Guarded<PairOutcome>([&] { return run_.Conclude(plan_.specs[i], std::move(own.first), all); });
+        Guarded<PairOutcome>([&] { return in_memory_.Conclude(plan_.specs[i], std::move(own.first), all); });
     if (outcome.ok()) done_.emplace(i, std::move(outcome)); else Fail(i, outcome.status());
   }
 }
@@ -331,7 +337,7 @@ Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
       continue;
     }
     if (outcome->pending_xlsx) {  // its rows stay here, in the xlsx's spool
-      run_.KeepXlsx(i, std::move(*outcome->pending_xlsx));
+      recorder_.KeepXlsx(i, std::move(*outcome->pending_xlsx));
       outcome->pending_xlsx.reset();
     }
     entries.push_back(EncodeEntry({i, Status::Ok(), EncodeOutcome(*outcome)}));
@@ -352,13 +358,13 @@ Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
     if (!all[i]) return Status::Internal("", fmt::format("no process compared pair {}", i));  // a bug
     MSP_RETURN_IF_ERROR(all[i]->status());
   }
-  for (size_t i = 0; i < all.size(); ++i) run_.Record(i, std::move(**all[i]));
+  for (size_t i = 0; i < all.size(); ++i) recorder_.Record(i, std::move(**all[i]));
   if (!options_.diff_analyze) return std::vector<XlsxMark>();
-  return run_.AnalyzeFirstDiff();
+  return recorder_.AnalyzeFirstDiff();
 }
 
 Status ProcessShare::CommitXlsx(const std::vector<XlsxMark>& marks) {
-  Result<std::vector<std::pair<size_t, std::vector<std::string>>>> written = run_.CommitXlsx(marks);
+  Result<std::vector<std::pair<size_t, std::vector<std::string>>>> written = recorder_.CommitXlsx(marks);
   std::vector<std::string> entries;
   if (written.ok()) {
     for (const auto& [pair, files] : *written) entries.push_back(EncodeEntry({pair, Status::Ok(), PackStrings(files)}));
@@ -370,7 +376,7 @@ Status ProcessShare::CommitXlsx(const std::vector<XlsxMark>& marks) {
     MSP_RETURN_IF_ERROR(DecodeStatus(parts[0]));
     for (const std::string& bytes : UnpackStrings(parts[1])) {
       const PairEntry entry = DecodeEntry(bytes);
-      run_.AddOutputs(entry.pair, UnpackStrings(entry.payload));
+      recorder_.AddOutputs(entry.pair, UnpackStrings(entry.payload));
     }
   }
   return Status::Ok();
@@ -391,7 +397,7 @@ Result<CompareReport> ProcessShare::Run() {
   MSP_RETURN_IF_ERROR(DecodeStatus(decision[0]));
   MSP_RETURN_IF_ERROR(CommitXlsx(DecodeMarks(decision[1])));
   if (!cluster_.root()) return CompareReport();
-  return std::move(run_).Finish();
+  return std::move(recorder_).Finish();
 }
 
 }  // namespace
@@ -400,7 +406,7 @@ Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const
   Result<RunPlan> plan = Guarded<RunPlan>([&] { return PlanRun(options); });
   MSP_RETURN_IF_ERROR(AgreeOnFailure(*context.cluster, plan.status()));
   SummedProgress summed(context.progress);
-  const Progress summed_progress = summed.callback();  // the run keeps a reference
+  const Progress summed_progress = summed.callback();  // the steps keep a reference
   ProcessShare share(options, context, *plan, summed_progress);
   return share.Run();
 }
