@@ -27,7 +27,7 @@ struct WrittenStatisticCsv {
 // leaving the directories after it as they are.
 struct KernelStatisticReport {
   std::vector<WrittenStatisticCsv> written;
-  std::optional<Status> stopped;  // why the directory after the last written could not be done
+  std::optional<Status> stopped;  // why the job stopped, naming the file; nullopt: every directory was done
 };
 
 // Errors: the tree cannot be read, or holds no tensor files at all. Progress: ("tensor files", done,
