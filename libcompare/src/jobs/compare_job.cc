@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "jobs/compare_run_internal.h"
-#include "msprobe/compare/cluster/cluster.h"
+#include "msprobe/dump/util/cluster.h"
 #include "jobs/distributed_compare_internal.h"
 #include "jobs/run_report_internal.h"
 #include "msprobe/dump/framework/output_location.h"

@@ -12,6 +12,7 @@
 
 #include "msprobe/compare/output/compare_report.h"
 #include "msprobe/compare/recompute/attribution.h"
+#include "msprobe/dump/util/cluster.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
@@ -48,7 +49,6 @@ struct CompareOptions {
 // Progress: (the target dump.json of the pair reporting, done, total), summed over the pairs begun.
 using CompareProgress = std::function<void(const std::string&, uint64_t, uint64_t)>;
 
-class Cluster;
 // A run spread over the processes of `cluster` (docs/distributed.md). `on_failure` hears of each
 // pair this process failed to compare, as it happens (the run's error is the first in pair order).
 struct Distribution {

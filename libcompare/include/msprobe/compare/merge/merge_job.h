@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "msprobe/dump/util/cluster.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
@@ -37,7 +38,6 @@ struct MergeReport {
   uint64_t rows = 0;                    // NPU names in the merged sheets
 };
 
-class Cluster;
 // Errors carry msprobe's messages: config problems (§5.4), a wrongly named .xlsx, fewer than two
 // results, "Nothing to merge." when every result was dropped or empty. With a cluster of several
 // processes (docs/distributed.md §6), every process calls it alike: they share the reading, and

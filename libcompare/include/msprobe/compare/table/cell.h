@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "msprobe/dump/text/python_json.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 
@@ -51,5 +52,9 @@ class Cell {
 
 // Writes a cell with its type as json.dump would: text as a string, numbers, bools.
 void WritePyJson(const Cell& cell, PyJsonWriter* writer);
+
+// A cell in a message between processes (coding.h): its kind, then its value, bit for bit.
+void PutCell(std::string* dst, const Cell& cell);
+[[nodiscard]] bool GetCell(Decoder* in, Cell* cell);
 
 }  // namespace msprobe::compare
