@@ -7,6 +7,7 @@
 #include "first_diff/comm_graph_internal.h"
 #include "msprobe/dump/text/python_json.h"
 #include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {

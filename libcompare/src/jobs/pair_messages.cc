@@ -1,5 +1,6 @@
 #include "jobs/pair_messages_internal.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "msprobe/dump/util/coding.h"
@@ -7,10 +8,16 @@
 namespace msprobe::compare::internal {
 namespace {
 
-void PutDiffRow(std::string* dst, const std::pair<const size_t, DiffRow>& entry) {
-  PutVarint64(dst, entry.first);
-  PutRowRef(dst, entry.second.ref);
-  PutString(dst, entry.second.stack);
+// By row: the same rows make the same message, whatever order the map holds them in.
+void PutDiffRows(std::string* dst, const std::unordered_map<size_t, DiffRow>& rows) {
+  std::vector<size_t> order;
+  for (const auto& entry : rows) order.push_back(entry.first);
+  std::sort(order.begin(), order.end());
+  PutVector(dst, order, [&](std::string* dst, size_t row) {
+    PutVarint64(dst, row);
+    PutRowRef(dst, rows.at(row).ref);
+    PutString(dst, rows.at(row).stack);
+  });
 }
 
 bool GetDiffRows(Decoder* in, std::unordered_map<size_t, DiffRow>* rows) {
@@ -60,8 +67,7 @@ std::string EncodeOutcome(const PairOutcome& o) {
   PutPairResult(&out, o.result);
   PutOptional(&out, o.junit, PutJunitSuite);
   PutOptional(&out, o.rank, PutRankDiffs);
-  PutVarint64(&out, o.diff_rows.size());
-  for (const auto& entry : o.diff_rows) PutDiffRow(&out, entry);
+  PutDiffRows(&out, o.diff_rows);
   PutOptional(&out, o.html_part, PutReportPart);
   return out;
 }

@@ -1,5 +1,7 @@
 #include "msprobe/compare/output/compare_report.h"
 
+#include "msprobe/dump/util/coding.h"
+
 namespace msprobe::compare {
 namespace {
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {

@@ -9,6 +9,7 @@
 
 #include "msprobe/compare/output/compare_report.h"
 #include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "msprobe/compare/output/json_writer.h"
 #include "msprobe/compare/output/summary_report.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {

@@ -1,6 +1,7 @@
 #include "msprobe/compare/table/cell.h"
 
 #include "msprobe/dump/text/python_format.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 

@@ -1,6 +1,7 @@
 #include "msprobe/compare/table/result_row.h"
 
 #include "msprobe/dump/text/python_format.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {

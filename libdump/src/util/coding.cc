@@ -1,7 +1,5 @@
 #include "msprobe/dump/util/coding.h"
 
-#include <bit>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -26,29 +24,8 @@ Status Decoder::status() const {
 
 void PutVarint32(std::string* dst, uint32_t value) { PutVarint64(dst, value); }
 
-void PutVarint64(std::string* dst, uint64_t value) {
-  char buf[10];
-  size_t n = 0;
-  for (; value >= 0x80; value >>= 7) buf[n++] = static_cast<char>(value | 0x80);
-  buf[n++] = static_cast<char>(value);
-  dst->append(buf, n);
-}
-
 void PutSignedVarint32(std::string* dst, int32_t value) { PutVarint64(dst, ZigZag(value)); }
 void PutSignedVarint64(std::string* dst, int64_t value) { PutVarint64(dst, ZigZag(value)); }
-void PutBool(std::string* dst, bool value) { dst->push_back(value ? 1 : 0); }
-
-void PutDouble(std::string* dst, double value) {
-  const auto bits = std::bit_cast<uint64_t>(value);
-  char buf[8];
-  for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>(bits >> (8 * i));
-  dst->append(buf, 8);
-}
-
-void PutString(std::string* dst, std::string_view value) {
-  PutVarint64(dst, value.size());
-  dst->append(value);
-}
 
 void PutStatus(std::string* dst, const Status& status) {
   PutEnum(dst, status.code());
@@ -56,7 +33,7 @@ void PutStatus(std::string* dst, const Status& status) {
   PutString(dst, status.message());
 }
 
-bool GetVarint64(Decoder* in, uint64_t* value) {
+bool GetVarint64Slow(Decoder* in, uint64_t* value) {
   const auto* p = reinterpret_cast<const uint8_t*>(in->data());
   const size_t size = in->size();
   uint64_t v = 0;
@@ -104,27 +81,6 @@ bool GetBool(Decoder* in, bool* value) {
   if (b != 0 && b != 1) return in->Fail("a bool of " + std::to_string(static_cast<uint8_t>(b)));
   in->Skip(1);
   *value = b == 1;
-  return true;
-}
-
-bool GetDouble(Decoder* in, double* value) {
-  if (in->size() < 8) return in->Fail("truncated: a double of 8 bytes, " + std::to_string(in->size()) + " left");
-  const auto* p = reinterpret_cast<const uint8_t*>(in->data());
-  uint64_t bits = 0;
-  for (int i = 0; i < 8; ++i) bits |= static_cast<uint64_t>(p[i]) << (8 * i);
-  in->Skip(8);
-  *value = std::bit_cast<double>(bits);
-  return true;
-}
-
-bool GetString(Decoder* in, std::string* value) {
-  uint64_t n = 0;
-  if (!GetVarint64(in, &n)) return false;
-  if (n > in->size()) {
-    return in->Fail("truncated: a string of " + std::to_string(n) + " bytes, " + std::to_string(in->size()) + " left");
-  }
-  value->assign(in->data(), n);
-  in->Skip(n);
   return true;
 }
 

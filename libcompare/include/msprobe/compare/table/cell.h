@@ -7,7 +7,10 @@
 #include <utility>
 
 #include "msprobe/dump/text/python_json.h"
-#include "msprobe/dump/util/coding.h"
+
+namespace msprobe {
+class Decoder;  // msprobe/dump/util/coding.h: the record types below it Get… from one
+}  // namespace msprobe
 
 namespace msprobe::compare {
 

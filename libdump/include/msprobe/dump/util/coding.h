@@ -10,6 +10,7 @@
 // processes write these messages: one that does not decode is a bug, and DecodeMessage throws.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -49,22 +50,66 @@ class Decoder {
   std::string error_;
 };
 
+// Put… appends a field to *dst. What a slice's rows are made of (one-byte varints, strings, doubles)
+// is written and read inline: a slice crosses with hundreds of thousands of rows.
 void PutVarint32(std::string* dst, uint32_t value);
-void PutVarint64(std::string* dst, uint64_t value);
+inline void PutVarint64(std::string* dst, uint64_t value) {
+  if (value < 0x80) {
+    dst->push_back(static_cast<char>(value));
+    return;
+  }
+  char buf[10];
+  size_t n = 0;
+  for (; value >= 0x80; value >>= 7) buf[n++] = static_cast<char>(value | 0x80);
+  buf[n++] = static_cast<char>(value);
+  dst->append(buf, n);
+}
 void PutSignedVarint32(std::string* dst, int32_t value);
 void PutSignedVarint64(std::string* dst, int64_t value);  // zigzag: small magnitudes take few bytes
-void PutBool(std::string* dst, bool value);
-void PutDouble(std::string* dst, double value);          // 8 bytes, little-endian
-void PutString(std::string* dst, std::string_view value);  // length first: any bytes, NUL included
+inline void PutBool(std::string* dst, bool value) { dst->push_back(value ? 1 : 0); }
+inline void PutDouble(std::string* dst, double value) {  // 8 bytes, little-endian
+  const auto bits = std::bit_cast<uint64_t>(value);
+  char buf[8];
+  for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>(bits >> (8 * i));
+  dst->append(buf, 8);
+}
+inline void PutString(std::string* dst, std::string_view value) {  // length first: any bytes, NUL included
+  PutVarint64(dst, value.size());
+  dst->append(value);
+}
 void PutStatus(std::string* dst, const Status& status);  // code, source, message
 
+// Get… reads a field from the front of *in, or fails (false) reading nothing past the end.
 [[nodiscard]] bool GetVarint32(Decoder* in, uint32_t* value);  // fails on a value over 32 bits
-[[nodiscard]] bool GetVarint64(Decoder* in, uint64_t* value);  // at most 10 bytes
+[[nodiscard]] bool GetVarint64Slow(Decoder* in, uint64_t* value);  // GetVarint64 past its one-byte case
+[[nodiscard]] inline bool GetVarint64(Decoder* in, uint64_t* value) {  // at most 10 bytes
+  if (in->size() == 0 || static_cast<uint8_t>(*in->data()) >= 0x80) return GetVarint64Slow(in, value);
+  *value = static_cast<uint8_t>(*in->data());
+  in->Skip(1);
+  return true;
+}
 [[nodiscard]] bool GetSignedVarint32(Decoder* in, int32_t* value);
 [[nodiscard]] bool GetSignedVarint64(Decoder* in, int64_t* value);
 [[nodiscard]] bool GetBool(Decoder* in, bool* value);  // 0 or 1
-[[nodiscard]] bool GetDouble(Decoder* in, double* value);
-[[nodiscard]] bool GetString(Decoder* in, std::string* value);
+[[nodiscard]] inline bool GetDouble(Decoder* in, double* value) {
+  if (in->size() < 8) return in->Fail("truncated: a double of 8 bytes, " + std::to_string(in->size()) + " left");
+  const auto* p = reinterpret_cast<const uint8_t*>(in->data());
+  uint64_t bits = 0;
+  for (int i = 0; i < 8; ++i) bits |= static_cast<uint64_t>(p[i]) << (8 * i);
+  in->Skip(8);
+  *value = std::bit_cast<double>(bits);
+  return true;
+}
+[[nodiscard]] inline bool GetString(Decoder* in, std::string* value) {
+  uint64_t n = 0;
+  if (!GetVarint64(in, &n)) return false;
+  if (n > in->size()) {
+    return in->Fail("truncated: a string of " + std::to_string(n) + " bytes, " + std::to_string(in->size()) + " left");
+  }
+  value->assign(in->data(), n);
+  in->Skip(n);
+  return true;
+}
 [[nodiscard]] bool GetStatus(Decoder* in, Status* status);
 // A number of items that follow, each taking a byte at least: no more than the bytes left, so that a
 // malformed count cannot make a reader allocate more than the message could hold.
