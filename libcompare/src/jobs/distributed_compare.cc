@@ -15,10 +15,10 @@
 #include "jobs/run_report_internal.h"
 #include "jobs/statistics_slice_messages_internal.h"
 #include "jobs/statistics_slices_internal.h"
-#include "msprobe/dump/util/cluster.h"
-#include "msprobe/dump/util/coding.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/util/cluster.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare::internal {
 namespace {

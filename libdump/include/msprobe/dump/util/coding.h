@@ -7,7 +7,8 @@
 // decode; the Decoder then keeps the first failure, naming the message and the offset, and has nothing
 // left, so every later Get… fails too. Get… returns a bool rather than a Result so that a record of
 // twenty fields, decoded for hundreds of thousands of rows, costs no Status per field. Only our own
-// processes write these messages: one that does not decode is a bug, and DecodeMessage throws.
+// processes write these messages: one that does not decode is a bug, and DecodeMessage throws. The
+// codec stands alone, below io/'s ByteCursor (which reads files): the Cluster beside it uses it.
 #pragma once
 
 #include <bit>
