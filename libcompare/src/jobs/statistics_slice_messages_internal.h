@@ -1,8 +1,8 @@
-// A statistics pair's slices (jobs/statistics_slices.cc) as the bytes processes send each other: a
-// slice's entries out from the owner, its finished rows back. A slice holds hundreds of thousands of
-// rows, so they cross in a compact form of their own, written and read field by field: CBOR through
-// nlohmann_json's document (outcome_codec.cc) took several times as long as comparing them. Only our
-// own processes read these: a message that does not decode is a bug, and throws.
+// A statistics pair's slices (jobs/statistics_slices.cc) as the bytes processes send each other, on the
+// one codec (msprobe/dump/util/coding.h): a slice's entries out from the owner, what it read and its
+// finished rows back. A slice holds hundreds of thousands of rows: their fields are written one after
+// the other, with nothing between (CBOR through nlohmann_json's document took several times as long as
+// comparing them). Only our own processes read these: a message that does not decode is a bug, and throws.
 #pragma once
 
 #include <string>

@@ -1,8 +1,10 @@
-// What the processes of a distributed run send each other, as bytes (CBOR, by nlohmann_json): a
-// Status, a list of byte strings, and a compared pair's outcome. Only our own processes read them:
-// a message that does not decode is a bug, and throws.
+// What the processes of a distributed compare send each other about pairs (docs/distributed.md §4),
+// on the one codec (msprobe/dump/util/coding.h): a process's word on a pair, a compared pair's
+// outcome, a tensor pair's metric slice, and -da's xlsx marks. Only our own processes read these: a
+// message that does not decode is a bug, and throws.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,12 +15,6 @@
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare::internal {
-
-std::string EncodeStatus(const Status& status);
-Status DecodeStatus(std::string_view bytes);
-
-std::string PackStrings(const std::vector<std::string>& strings);
-std::vector<std::string> UnpackStrings(std::string_view bytes);
 
 // What a process says of one pair: whether its part went well, and then its payload (an encoded
 // outcome or slice; empty on failure).

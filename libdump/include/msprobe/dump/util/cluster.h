@@ -2,7 +2,7 @@
 // mpirun or srun, numbered 0..N-1, that exchange bytes. "Process", never "rank": a rank is a dump's.
 // The plain build has no implementation and runs alone; the MPI build (-DMSPROBE_MPI=ON) gives one
 // over MPI_COMM_WORLD (libcompare/mpi/). Every call is collective: all processes make the same calls
-// in the same order, from one thread, or the run deadlocks.
+// in the same order, from one thread, or the run deadlocks. What they send is written with coding.h.
 #pragma once
 
 #include <string>
@@ -12,7 +12,6 @@
 
 namespace msprobe {
 
-// In namespace msprobe, as JobContext (dump/util/job_context.h) declares it.
 class Cluster {
  public:
   virtual ~Cluster() = default;
@@ -30,11 +29,8 @@ class Cluster {
   bool root() const { return process() == 0; }
 };
 
-namespace compare {
-
 // The first failure of any process, in process order, on every process (ok when none failed): a step
 // that may fail on some processes only ends with it, so that all go on, or all stop, together.
 Status AgreeOnFailure(Cluster& cluster, const Status& mine);
 
-}  // namespace compare
 }  // namespace msprobe
