@@ -101,6 +101,9 @@ Status DumpTargets::Flush() {
 }
 
 Status DumpTargets::WriteTags() {
+  // The rows are all written: the temporary table's statements go, so that the database can close.
+  spill_.reset();
+  unspill_.reset();
   struct TagHash {
     size_t operator()(const TrendTag& tag) const {
       return std::hash<std::string_view>()(tag.name) ^ std::hash<std::string_view>()(tag.category);

@@ -36,8 +36,8 @@ class DumpTargets {
   // Rows added since the last flush: msprobe flushes after an entry that leaves it a multiple of 5000.
   uint64_t rows_since_flush() const { return rows_since_flush_; }
   Status Flush();
-  // After the last flush: each metric's tags (in the order metrics were first met) and the mapping of
-  // its targets to them.
+  // After the last flush, the last call: each metric's tags (in the order metrics were first met) and
+  // the mapping of its targets to them.
   Status WriteTags();
 
  private:

@@ -54,7 +54,7 @@ std::vector<TrendTag> DumpTargetTags(std::string_view target_name) {
       rest.push_back(parts[i]);
     }
   }
-  if (rest.empty()) return {};  // "Module.5.input.0": nothing to tell it by, not even its index
+  if (rest.empty()) return {};  // "Module.Cell.input.0": nothing to tell it by, not even its index
   if (module) {
     AddModuleTags(rest, &tags);
   } else {
