@@ -124,12 +124,8 @@ Result<std::optional<TrendDbSummary>> ImportDumpRoot(const Data2DbOptions& optio
   const std::array<int64_t, 3> bounds = {summary.max_rank, summary.min_step, summary.max_step};
   MSP_RETURN_IF_ERROR(db.CreateGlobalStats(columns, bounds, stats));
   MSP_RETURN_IF_ERROR(targets.WriteTags());
-  summary.path = db.path();
   summary.files = state.done;
-  summary.rows = db.rows();
-  summary.targets = db.targets();
-  summary.tags = db.tags();
-  MSP_RETURN_IF_ERROR(db.Finish());
+  MSP_ASSIGN_OR_RETURN(summary, db.Finish(std::move(summary)));
   return std::optional<TrendDbSummary>(std::move(summary));
 }
 

@@ -62,17 +62,14 @@ Status DumpTargets::Wait(const WaitingRow& row) {
 // The waiting rows, oldest first: those in the temporary table, then those in memory.
 Status DumpTargets::WriteWaiting() {
   if (spilled_ > 0) {
-    for (;;) {
-      MSP_ASSIGN_OR_RETURN(const bool row, unspill_->Step());
-      if (!row) break;
+    MSP_RETURN_IF_ERROR(unspill_->ForEachRow([&] {
       DumpStats stats;
       for (int k = 0; k < 4; ++k) {
         if (!unspill_->IsNull(4 + k)) stats[static_cast<size_t>(k)] = unspill_->Double(4 + k);
       }
       const Target& target = targets_[static_cast<size_t>(unspill_->Int64(2))];
-      MSP_RETURN_IF_ERROR(db_->InsertRow(unspill_->Int64(0), unspill_->Int64(1), target.id, unspill_->Int64(3), stats));
-    }
-    unspill_->Reset();
+      return db_->InsertRow(unspill_->Int64(0), unspill_->Int64(1), target.id, unspill_->Int64(3), stats);
+    }));
     MSP_RETURN_IF_ERROR(db_->sql().Exec("DELETE FROM temp.waiting_rows"));
     spilled_ = 0;
   }

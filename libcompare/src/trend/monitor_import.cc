@@ -201,12 +201,8 @@ Result<std::optional<TrendDbSummary>> ImportMonitorRoot(const Data2DbOptions& op
     }
     MSP_RETURN_IF_ERROR(db.Checkpoint());
   }
-  summary.path = db.path();
   summary.files = total / 2;
-  summary.rows = db.rows();
-  summary.targets = db.targets();
-  summary.tags = db.tags();
-  MSP_RETURN_IF_ERROR(db.Finish());
+  MSP_ASSIGN_OR_RETURN(summary, db.Finish(std::move(summary)));
   return std::optional<TrendDbSummary>(std::move(summary));
 }
 

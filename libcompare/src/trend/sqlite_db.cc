@@ -93,6 +93,21 @@ Status SqliteStatement::Run() {
   return row.status();
 }
 
+Status SqliteStatement::ForEachRow(const std::function<Status()>& on_row) {
+  Status status;
+  for (;;) {
+    Result<bool> row = Step();
+    if (!row.ok() || !*row) {
+      status = row.status();
+      break;
+    }
+    status = on_row();
+    if (!status.ok()) break;
+  }
+  Reset();
+  return status;
+}
+
 void SqliteStatement::Reset() { sqlite3_reset(stmt_.get()); }
 
 bool SqliteStatement::IsNull(int column) const { return sqlite3_column_type(stmt_.get(), column) == SQLITE_NULL; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,8 @@ class SqliteStatement {
   Result<bool> Step();
   // Steps to completion and resets the statement for its next run.
   Status Run();
+  // Calls `on_row` at each row (read the columns in it), stopping at its first error; then resets.
+  Status ForEachRow(const std::function<Status()>& on_row);
   void Reset();
 
   bool IsNull(int column) const;

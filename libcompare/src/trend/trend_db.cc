@@ -102,7 +102,7 @@ Status TrendDb::InsertMapping(int64_t tag, int64_t target) {
 
 Status TrendDb::Checkpoint() { return sql().Exec("COMMIT; BEGIN"); }
 
-Status TrendDb::Finish() {
+Result<TrendDbSummary> TrendDb::Finish(TrendDbSummary summary) {
   MSP_RETURN_IF_ERROR(sql().Exec("COMMIT"));
   insert_target_.reset();
   insert_metric_.reset();
@@ -111,7 +111,12 @@ Status TrendDb::Finish() {
   insert_mapping_.reset();
   MSP_RETURN_IF_ERROR(db_->Close());
   db_.reset();
-  return output_.Commit();
+  MSP_RETURN_IF_ERROR(output_.Commit());
+  summary.path = path();
+  summary.rows = rows_;
+  summary.targets = targets_;
+  summary.tags = tags_;
+  return summary;
 }
 
 }  // namespace msprobe::compare::internal

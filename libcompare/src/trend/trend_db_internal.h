@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "msprobe/compare/trend/data2db_job.h"
 #include "msprobe/dump/io/pending_output.h"
 #include "msprobe/dump/util/status.h"
 #include "trend/sqlite_db_internal.h"
@@ -40,8 +41,8 @@ class TrendDb {
 
   // Commits what is written so far and goes on in a new transaction.
   Status Checkpoint();
-  // Commits, closes and renames the database to its final name.
-  Status Finish();
+  // Commits, closes and renames the database to its final name; `summary` gets its path and counts.
+  Result<TrendDbSummary> Finish(TrendDbSummary summary);
 
   SqliteDb& sql() { return *db_; }
   const std::string& path() const { return output_.path(); }

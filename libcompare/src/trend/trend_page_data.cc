@@ -49,21 +49,21 @@ class JsonColumn {
 Result<std::set<std::string>> TableNames(SqliteDb& db) {
   MSP_ASSIGN_OR_RETURN(SqliteStatement query, db.Prepare("SELECT name FROM sqlite_master WHERE type = 'table'"));
   std::set<std::string> names;
-  for (;;) {
-    MSP_ASSIGN_OR_RETURN(const bool row, query.Step());
-    if (!row) return names;
+  MSP_RETURN_IF_ERROR(query.ForEachRow([&] {
     names.emplace(query.Text(0));
-  }
+    return Status::Ok();
+  }));
+  return names;
 }
 
 Result<std::vector<std::string>> Columns(SqliteDb& db, std::string_view table) {
   MSP_ASSIGN_OR_RETURN(SqliteStatement query, db.Prepare(fmt::format("PRAGMA table_info({})", table)));
   std::vector<std::string> names;
-  for (;;) {
-    MSP_ASSIGN_OR_RETURN(const bool row, query.Step());
-    if (!row) return names;
+  MSP_RETURN_IF_ERROR(query.ForEachRow([&] {
     names.emplace_back(query.Text(1));
-  }
+    return Status::Ok();
+  }));
+  return names;
 }
 
 // The WHERE clause of the filter and its values to bind, in order.
@@ -104,11 +104,10 @@ Result<std::map<int64_t, int64_t>> DistinctIndex(SqliteDb& db, std::string_view 
   MSP_ASSIGN_OR_RETURN(SqliteStatement query,
                        PrepareWhere(db, fmt::format("SELECT DISTINCT {} FROM trend_data", column), where));
   std::set<int64_t> values;
-  for (;;) {
-    MSP_ASSIGN_OR_RETURN(const bool row, query.Step());
-    if (!row) break;
+  MSP_RETURN_IF_ERROR(query.ForEachRow([&] {
     values.insert(query.Int64(0));
-  }
+    return Status::Ok();
+  }));
   std::map<int64_t, int64_t> index;
   for (const int64_t v : values) index.emplace(v, static_cast<int64_t>(index.size()));
   return index;
@@ -134,11 +133,10 @@ Status AppendMetrics(SqliteDb& db, const std::set<std::string>& tables, const st
   MSP_ASSIGN_OR_RETURN(SqliteStatement query,
                        db.Prepare("SELECT metric_id, metric_name FROM monitoring_metrics ORDER BY metric_id"));
   std::map<int64_t, std::string> names;
-  for (;;) {
-    MSP_ASSIGN_OR_RETURN(const bool row, query.Step());
-    if (!row) break;
+  MSP_RETURN_IF_ERROR(query.ForEachRow([&] {
     names.emplace(query.Int64(0), query.Text(1));
-  }
+    return Status::Ok();
+  }));
   *out += ",\"metrics\":[";
   for (const auto& [id, index] : metrics) {
     const auto name = names.find(id);
@@ -163,15 +161,14 @@ Status AppendTargets(SqliteDb& db, const std::map<int64_t, int64_t>& targets, st
   MSP_ASSIGN_OR_RETURN(SqliteStatement query, db.Prepare("SELECT target_id, target_name, vpp_stage, micro_step FROM "
                                                          "monitoring_targets ORDER BY target_id"));
   JsonColumn ids, names, calls, vpps;
-  for (;;) {
-    MSP_ASSIGN_OR_RETURN(const bool row, query.Step());
-    if (!row) break;
-    if (!targets.contains(query.Int64(0))) continue;
+  MSP_RETURN_IF_ERROR(query.ForEachRow([&] {
+    if (!targets.contains(query.Int64(0))) return Status::Ok();
     ids.Add(query.Int64(0));
     names.AddString(query.Text(1));
     vpps.Add(query.Int64(2));
     calls.Add(query.Int64(3));
-  }
+    return Status::Ok();
+  }));
   *out += ",\"targets\":{\"id\":" + std::move(ids).Close() + ",\"name\":" + std::move(names).Close() +
           ",\"call\":" + std::move(calls).Close() + ",\"vpp\":" + std::move(vpps).Close() + '}';
   return Status::Ok();
@@ -184,31 +181,29 @@ Status AppendTags(SqliteDb& db, const std::set<std::string>& tables, const std::
   if (tables.contains("monitoring_tags") && tables.contains("tag_target_mapping")) {
     MSP_ASSIGN_OR_RETURN(SqliteStatement query,
                          db.Prepare("SELECT tag_id, target_id FROM tag_target_mapping ORDER BY tag_id, target_id"));
-    for (;;) {
-      MSP_ASSIGN_OR_RETURN(const bool row, query.Step());
-      if (!row) break;
+    MSP_RETURN_IF_ERROR(query.ForEachRow([&] {
       const auto target = targets.find(query.Int64(1));
       if (target != targets.end()) marked[query.Int64(0)].push_back(target->second);
-    }
+      return Status::Ok();
+    }));
   }
   JsonColumn names, categories, tag_metrics;
   std::string lists = "[";
   if (!marked.empty()) {
     MSP_ASSIGN_OR_RETURN(SqliteStatement query,
                          db.Prepare("SELECT tag_id, tag_name, category, metric_id FROM monitoring_tags ORDER BY tag_id"));
-    for (;;) {
-      MSP_ASSIGN_OR_RETURN(const bool row, query.Step());
-      if (!row) break;
+    MSP_RETURN_IF_ERROR(query.ForEachRow([&] {
       const auto list = marked.find(query.Int64(0));
       const auto metric = metrics.find(query.Int64(3));
-      if (list == marked.end() || metric == metrics.end()) continue;
+      if (list == marked.end() || metric == metrics.end()) return Status::Ok();
       names.AddString(query.Text(1));
       categories.AddString(query.Text(2));
       tag_metrics.Add(metric->second);
       JsonColumn indices;
       for (const int64_t i : list->second) indices.Add(i);
       lists += (lists.size() > 1 ? "," : "") + std::move(indices).Close();
-    }
+      return Status::Ok();
+    }));
   }
   *out += ",\"tags\":{\"name\":" + std::move(names).Close() + ",\"category\":" + std::move(categories).Close() +
           ",\"metric\":" + std::move(tag_metrics).Close() + ",\"targets\":" + lists + "]}";
@@ -258,9 +253,7 @@ Result<TrendPageData> ReadTrendPageData(SqliteDb& db, const std::string& title, 
   MSP_ASSIGN_OR_RETURN(SqliteStatement rows, PrepareWhere(db, select + " FROM trend_data", where));
   JsonColumn ranks, steps, row_targets, row_metrics;
   std::vector<JsonColumn> values(stats.size());
-  for (;;) {
-    MSP_ASSIGN_OR_RETURN(const bool row, rows.Step());
-    if (!row) break;
+  MSP_RETURN_IF_ERROR(rows.ForEachRow([&] {
     ranks.Add(rows.Int64(0));
     steps.Add(rows.Int64(1));
     row_targets.Add(targets.at(rows.Int64(2)));
@@ -269,7 +262,8 @@ Result<TrendPageData> ReadTrendPageData(SqliteDb& db, const std::string& title, 
       const int column = static_cast<int>(i + 4);
       values[i].Add(rows.IsNull(column) ? std::nullopt : std::optional<double>(rows.Double(column)));
     }
-  }
+    return Status::Ok();
+  }));
   out += ",\"rows\":{\"rank\":" + std::move(ranks).Close() + ",\"step\":" + std::move(steps).Close() +
          ",\"target\":" + std::move(row_targets).Close() + ",\"metric\":" + std::move(row_metrics).Close() +
          ",\"values\":[";

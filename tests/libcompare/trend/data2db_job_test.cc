@@ -37,6 +37,14 @@ fs::path DumpRoot(const TempDir& dir) {
   return root;
 }
 
+// Options reading DumpRoot(dir) into dir/out.
+Data2DbOptions OptionsFor(const TempDir& dir) {
+  Data2DbOptions options;
+  options.data_dir = DumpRoot(dir).string();
+  options.db_dir = dir.Path("out");
+  return options;
+}
+
 struct ImportRun {
   Result<Data2DbReport> report = Status::Internal("", "not run");
   std::vector<std::string> warnings;
@@ -56,8 +64,7 @@ ImportRun Import(const Data2DbOptions& options) {
 
 TEST(RunData2Db, DumpRoot) {
   TempDir dir;
-  Data2DbOptions options;
-  options.data_dir = DumpRoot(dir).string();
+  Data2DbOptions options = OptionsFor(dir);
   options.db_dir = dir.Path("out/trend");
   const ImportRun run = Import(options);
   ASSERT_TRUE(run.report.ok()) << run.report.status().ToString();
@@ -84,9 +91,7 @@ TEST(RunData2Db, DumpRoot) {
 
 TEST(RunData2Db, FormatsFindNothing) {
   TempDir dir;
-  Data2DbOptions options;
-  options.data_dir = DumpRoot(dir).string();
-  options.db_dir = dir.Path("out");
+  Data2DbOptions options = OptionsFor(dir);
   options.format = TrendFormat::kMonitor;
   EXPECT_STATUS(Import(options).report, Code::kNotFound, "no monitor directory");
   options.data_dir = dir.Path("out");  // an empty directory
@@ -100,9 +105,7 @@ TEST(RunData2Db, FormatsFindNothing) {
 
 TEST(RunData2Db, FailedImportLeavesNoDatabase) {
   TempDir dir;
-  Data2DbOptions options;
-  options.data_dir = DumpRoot(dir).string();
-  options.db_dir = dir.Path("out");
+  Data2DbOptions options = OptionsFor(dir);
   WriteFile((fs::path(options.data_dir) / "step1/proc9/dump.json").string(), R"({"data": {"a": )");
   EXPECT_STATUS(Import(options).report, Code::kInvalidInput, "invalid JSON");
   EXPECT_TRUE(fs::is_empty(options.db_dir));
@@ -113,9 +116,7 @@ TEST(RunData2Db, FailedImportLeavesNoDatabase) {
 
 TEST(RunData2Db, Mapping) {
   TempDir dir;
-  Data2DbOptions options;
-  options.data_dir = DumpRoot(dir).string();
-  options.db_dir = dir.Path("out");
+  Data2DbOptions options = OptionsFor(dir);
   options.mapping_file = dir.Path("map.json");
   WriteFile(options.mapping_file, R"({"Linear": "Lin", "Lin": "L"})");
   const ImportRun run = Import(options);
@@ -128,9 +129,7 @@ TEST(RunData2Db, Mapping) {
 
 TEST(RunData2Db, DuplicateStepNumbers) {
   TempDir dir;
-  Data2DbOptions options;
-  options.data_dir = DumpRoot(dir).string();
-  options.db_dir = dir.Path("out");
+  Data2DbOptions options = OptionsFor(dir);
   fs::create_directories(fs::path(options.data_dir) / "step01");
   fs::copy(fs::path(options.data_dir) / "step1", fs::path(options.data_dir) / "step01", fs::copy_options::recursive);
   EXPECT_STATUS(Import(options).report, Code::kInvalidInput, "step01 and step1 are both step 1");

@@ -47,7 +47,7 @@ std::string Write(const std::string& path, size_t waiting_in_memory) {
   EXPECT_TRUE(targets.Flush().ok());
   EXPECT_TRUE(targets.WriteTags().ok());
   EXPECT_EQ(db->rows(), 20u + 1u + 25u);
-  const Status finished = db->Finish();
+  const Status finished = db->Finish({}).status();
   EXPECT_TRUE(finished.ok()) << finished.ToString();
   return path;
 }
