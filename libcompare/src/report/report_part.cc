@@ -33,9 +33,10 @@ ReportPart::ReportPart(std::string label, ReportColumns columns, std::string con
   for (std::string& name : columns.metrics) metrics_.push_back({std::move(name), false, {}, {}});
 }
 
-ReportPart::ReportPart(std::string label, CompareMode mode, std::string construct_json)
+ReportPart::ReportPart(std::string label, CompareMode mode, std::string construct_json, bool with_match)
     : ReportPart(std::move(label), CompareReportColumns(mode), std::move(construct_json)) {
   mode_ = mode;
+  with_match_ = with_match;
 }
 
 void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
@@ -72,6 +73,7 @@ void ReportPart::AddRow(const ResultRow& row) {
   const std::string err = ErrMessageText(row, ResultLayout::kCompare);
   AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result,
                    !main ? kNoValue : *mode_ == CompareMode::kTensor ? 1 - *main : std::abs(*main), row.metrics});
+  if (with_match_) matches_.push_back(strings_.Intern(MatchText(row.match_origin, row.align_score), &last_match_));
 }
 
 }  // namespace msprobe::compare
