@@ -307,7 +307,6 @@ function tableColumns(p) {
   for (const m of p.metrics) columns.push({name: m.name, width: 110, text: i => metricText(p, m, i), number: i => m.numbers[i]});
   columns.push({name: 'Result', width: 80, text: i => VERDICTS[p.verdict[i]], number: i => p.verdict[i]});
   columns.push({name: 'Err_message', width: 400, text: i => p.strings[p.err[i]]});
-  if (p.match) columns.push({name: 'Match', width: 110, text: i => p.strings[p.match[i]]});  // --align
   return columns;
 }
 

@@ -111,9 +111,7 @@ struct ReportPartCodec {
                 {"verdicts", p.verdicts_},
                 {"bench_names", p.bench_names_},
                 {"main_metric", p.main_metric_},
-                {"metrics", p.metrics_},
-                {"with_match", p.with_match_},
-                {"matches", p.matches_}};
+                {"metrics", p.metrics_}};
   }
   static ReportPart Decode(const json& j) {
     ReportPart p(j.at("label").get<std::string>(), ReportColumns{j.at("kind").get<std::string>(), {},
@@ -132,8 +130,6 @@ struct ReportPartCodec {
     j.at("bench_names").get_to(p.bench_names_);
     j.at("main_metric").get_to(p.main_metric_);
     j.at("metrics").get_to(p.metrics_);
-    j.at("with_match").get_to(p.with_match_);
-    j.at("matches").get_to(p.matches_);
     return p;
   }
 };

@@ -88,31 +88,30 @@ void AppendPart(const ReportPart& part, std::string* out) {
   for (const ReportMetricColumn& column : part.metrics()) {
     metrics.push_back([&column](std::string* o) { AppendMetric(column, o); });
   }
-  std::vector<Member> members = {
-      [&](std::string* o) {
-        AppendKey("label", o);
-        AppendJsonString(part.label(), o);
-      },
-      ArrayMember("strings", part.strings().strings()),
-      [&](std::string* o) {
-        AppendKey("tree", o);
-        AppendObject({ArrayMember("names", tree.names), ArrayMember("parents", tree.parents),
-                      [&](std::string* n) {
-                        AppendKey("note", n);
-                        AppendJsonString(tree.note, n);
-                      }},
-                     o);
-      },
-      ArrayMember("api", part.api_of_row()), ArrayMember("tail", part.tails()), ArrayMember("wholeNames", whole),
-      ArrayMember("benchRows", bench_rows), ArrayMember("benchNames", bench_names), ArrayMember("dtype", part.dtypes()),
-      ArrayMember("shape", part.shapes()), ArrayMember("err", part.err_messages()),
-      ArrayMember("verdict", part.verdicts()), ArrayMember("main", part.main_metric()),
-      [&](std::string* o) {
-        AppendKey("metrics", o);
-        AppendJoined(metrics, '[', ']', o);
-      }};
-  if (part.with_match()) members.push_back(ArrayMember("match", part.matches()));  // --align's Match column
-  AppendObject(members, out);
+  AppendObject(
+      {[&](std::string* o) {
+         AppendKey("label", o);
+         AppendJsonString(part.label(), o);
+       },
+       ArrayMember("strings", part.strings().strings()),
+       [&](std::string* o) {
+         AppendKey("tree", o);
+         AppendObject({ArrayMember("names", tree.names), ArrayMember("parents", tree.parents),
+                       [&](std::string* n) {
+                         AppendKey("note", n);
+                         AppendJsonString(tree.note, n);
+                       }},
+                      o);
+       },
+       ArrayMember("api", part.api_of_row()), ArrayMember("tail", part.tails()), ArrayMember("wholeNames", whole),
+       ArrayMember("benchRows", bench_rows), ArrayMember("benchNames", bench_names), ArrayMember("dtype", part.dtypes()),
+       ArrayMember("shape", part.shapes()), ArrayMember("err", part.err_messages()),
+       ArrayMember("verdict", part.verdicts()), ArrayMember("main", part.main_metric()),
+       [&](std::string* o) {
+         AppendKey("metrics", o);
+         AppendJoined(metrics, '[', ']', o);
+       }},
+      out);
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ class ReportPart {
   // `label` names the pair on the page ("rank0"); `construct_json` is the module tree beside its
   // target dump.json ("" or a missing file: the page lists its APIs flat).
   ReportPart(std::string label, ReportColumns columns, std::string construct_json);
-  // A compare's part, whose ResultRows are added as they are; `with_match`: with --align's Match column.
+  // A compare's part, whose ResultRows are added as they are. `with_match`: --align's Match column
+  // (ResultTable::with_match), shown as a last text column after the metrics.
   ReportPart(std::string label, CompareMode mode, std::string construct_json, bool with_match = false);
 
   void AddRow(const ReportRow& row);
@@ -77,9 +78,6 @@ class ReportPart {
   // where the row has none.
   const std::vector<double>& main_metric() const { return main_metric_; }
   const std::vector<ReportMetricColumn>& metrics() const { return metrics_; }
-  // --align: whether the part shows the Match column, and per row the StringPool index of its MatchText.
-  bool with_match() const { return with_match_; }
-  const std::vector<uint32_t>& matches() const { return matches_; }
 
  private:
   friend struct ReportPartCodec;  // a part crosses between MPI processes (cluster/outcome_codec.cc)
@@ -98,8 +96,6 @@ class ReportPart {
   std::vector<double> main_metric_;
   std::vector<ReportMetricColumn> metrics_;
   bool with_match_ = false;
-  uint32_t last_match_ = 0;
-  std::vector<uint32_t> matches_;
 };
 
 }  // namespace msprobe::compare
