@@ -120,8 +120,11 @@ std::string Compare(const fs::path& dir, bool align, bool streamed) {
   if (!report.ok()) return "error: " + report.status().ToString();
   // Rows left unmatched: "N/A" in Bench Name, the second column (no name here holds a comma).
   uint64_t unmatched = 0;
-  std::ifstream csv(report->pairs[0].outputs.at(0));
-  for (std::string line; std::getline(csv, line);) unmatched += line.find(",N/A,") == line.find(',');
+  for (const std::string& output : report->pairs[0].outputs) {  // past 1 M rows, the csv comes in parts
+    if (!output.ends_with(".csv")) continue;
+    std::ifstream csv(output);
+    for (std::string line; std::getline(csv, line);) unmatched += line.find(",N/A,") == line.find(',');
+  }
   fs::remove_all(options.output_dir);
   return fmt::format("{} rows, {} unmatched", report->pairs[0].rows, unmatched);
 }
