@@ -162,7 +162,9 @@ std::vector<Count> CopiesAligned(const std::vector<Dump>& dumps, bool shuffle, d
 
 TEST(CallAlignmentFalsePairsTest, FewerThanOnePercentOfRowsPairWronglyAtTheDefaultThreshold) {
   const std::vector<Dump> dumps = LoadDumps();
-  std::printf("%% of the target's rows, by threshold:\n%-30s", "");
+  std::printf("dumps (rows):");
+  for (const Dump& dump : dumps) std::printf(" %s (%zu)", dump.name.c_str(), dump.rows.size());
+  std::printf("\n%% of the target's rows, by threshold:\n%-30s", "");
   for (float t : kThresholds) std::printf(" %6.2f", t);
   std::printf("\npaired wrongly:\n");
   const std::vector<Count> shuffled = CopiesAligned(dumps, true, 0, true);
