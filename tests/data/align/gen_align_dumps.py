@@ -16,6 +16,7 @@ import glob
 import json
 import os
 import random
+import re
 import shutil
 import tempfile
 
@@ -111,7 +112,12 @@ def dump_here(model_fn, task, summary_mode, out_dir, steps, batch, apis):
     src = glob.glob(os.path.join(work, "dump", "step0", "*"))[0]
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
-    shutil.copy(os.path.join(src, "dump.json"), out_dir)
+    with open(os.path.join(src, "dump.json")) as f:
+        text = f.read()
+    # The run's temporary directory, which the dump names, as a fixed path: the file is deterministic.
+    text = re.sub(r'"dump_data_dir": "[^"]*"', '"dump_data_dir": "/home/user/align/dump_tensor_data"', text, count=1)
+    with open(os.path.join(out_dir, "dump.json"), "w") as f:
+        f.write(text)
     if os.path.isdir(os.path.join(src, "dump_tensor_data")):
         shutil.copytree(os.path.join(src, "dump_tensor_data"), os.path.join(out_dir, "dump_tensor_data"))
     shutil.rmtree(work)
