@@ -46,6 +46,14 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_flag("--attribute", a->attribute,
                "Tensor dumps: recompute each API in float64 on both sides and say where its difference comes from "
                "(Origin: op, input, inherited, clean, unknown; summary.json first_cause)");
+  app.add_flag("--align", a->align,
+               "After msprobe's matching, pair the rows it left unmatched by aligning the two runs' calls; "
+               "adds a Match column (name, fuzzy, mapping, aligned (score), unmatched)");
+  a->align_threshold_opt =
+      app.add_option("--align-threshold", a->align_threshold,
+                     fmt::format("With --align: the call-pair score (0 to 1) below which a call stays unmatched "
+                                 "(default {})", compare::kDefaultAlignThreshold))
+          ->check(CLI::Range(0.0, 1.0));
   app.add_flag("--is_print_compare_log", a->tensor_log, "Accepted for compatibility (-tensor_log)");
   app.add_option("--rank", a->rank, "Kernel dump compare of two dump trees: rank ids, e.g. 0 or 0,1");
   app.add_option("--step", a->step, "Kernel dump compare: step ids (default: every step both trees have)");
@@ -133,6 +141,7 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
   if (a.attribute && a.diff_analyze) return Usage("--attribute needs tensor metrics; -da compares statistics");
   if (a.layer_mapping_opt->count() && !a.data_mapping.empty()) return Usage("-lm builds the row mapping itself; drop -dm");
+  if (a.align_threshold_opt->count() && !a.align) return Usage("--align-threshold is --align's; add --align");
   if (!a.input_json.empty()) {
     if (auto error = ReadInputJson(a.input_json, options)) return error;
   }
@@ -154,6 +163,8 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   // -da writes msprobe's json files, and the tables only when asked for.
   options->diff_analyze = a.diff_analyze;
   options->attribute = a.attribute;
+  options->align = a.align;
+  options->align_threshold = a.align_threshold;
   if (a.diff_analyze) {
     options->write_csv = a.csv;
     options->write_xlsx = a.xlsx;
@@ -190,8 +201,8 @@ std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::
   if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
   if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
   if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute ||
-      a.html) {
-    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute or --html");
+      a.html || a.align) {
+    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute, --html or --align");
   }
   if (a.fail_on_first_diff) {
     return Usage("--rank/--step (kernel dump compare) take no --fail-on-first-diff: it needs -da, which compares "

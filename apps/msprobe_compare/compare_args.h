@@ -31,6 +31,9 @@ struct CompareArgs {
   std::string fail_on, junit;
   bool fail_on_first_diff = false;
   bool attribute = false;
+  bool align = false;
+  float align_threshold = compare::kDefaultAlignThreshold;
+  CLI::Option* align_threshold_opt = nullptr;
   // msprobe flags of compare features we do not have (docs/compatibility.md, "Compare features of
   // msprobe not in msprobe-compare"): accepted by the parser only to be refused with the reason.
   bool consistent_check = false;

@@ -2,9 +2,9 @@
 # msprobe-compare and msprobe-merge across MPI processes (docs/distributed.md), in the MPI build:
 # every output of a run with mpirun -np 1, 2 and 4 equals the single-process run's byte for byte once
 # timestamps are normalized (scripts/normalize_outputs.sh), on the samples (2 ranks), on one pair
-# split by rows (tensor and statistics), on a 16-rank dump, for msprobe-merge over its 16 workbooks, and with -da (8 ranks,
-# first diff marked in the xlsx); then the failures: a bad dump on one rank, a setup failure on one
-# process only, and a process killed mid-run.
+# split by rows (tensor and statistics), with --align, on a 16-rank dump, for msprobe-merge over its
+# 16 workbooks, and with -da (8 ranks, first diff marked in the xlsx); then the failures: a bad dump
+# on one rank, a setup failure on one process only, and a process killed mid-run.
 # Skips (77) in the plain build or without mpirun.
 source "$(dirname "$0")/lib.sh"
 [ "${MSPROBE_MPI:-OFF}" = ON ] || { echo "plain build: no MPI"; exit 77; }
@@ -54,6 +54,14 @@ ls "$TMP/samples/np4/out/compare_result_rank1_TS.xlsx.d/xl/worksheets/sheet1.xml
 same_as_alone split -tp "$SAMPLES/npu_t/step0/rank0" -gp "$SAMPLES/bench_t/step0/rank0" --json --fail-on error
 [ "$(cat "$TMP/split/np4/run.rc")" = 1 ] || fail "split: --fail-on error should fail the gate"
 grep -q "gate failed" "$TMP/split/np4/run.stderr" || fail "split: no gate line: $(cat "$TMP/split/np4/run.stderr")"
+
+# --align (docs/compare.md §3.8): every process sharing a tensor pair aligns it alike before computing
+# its slice of the metrics; a statistics pair is compared whole.
+for mode in tensor statistics; do
+  same_as_alone "align_$mode" -tp "$MSPROBE_ROOT/tests/data/align/softmax/$mode/target/dump.json" \
+    -gp "$MSPROBE_ROOT/tests/data/align/softmax/$mode/golden/dump.json" --align --json --html
+  grep -q ',Match$' "$TMP/align_$mode/np4/out/"compare_result_TS.csv || fail "align_$mode: no Match column"
+done
 
 # 16 ranks: the sample ranks copied, each rank's golden with one value changed so every pair differs.
 for side in npu_t bench_t; do

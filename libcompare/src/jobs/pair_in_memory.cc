@@ -11,6 +11,7 @@
 #include "jobs/pair_rules_internal.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/metrics/verdict.h"
+#include "msprobe/compare/rows/call_alignment.h"
 #include "msprobe/compare/rows/result_builder.h"
 #include "msprobe/dump/framework/dump_layout.h"
 
@@ -77,8 +78,17 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
   }
   p.pairs = MatchRows(p.npu.rows, p.bench.rows, match);
   p.table.mode = ComparedMode(options, p.npu.mode);
+  std::vector<float> aligned;
+  if (options.align) {
+    const AlignOptions align{options.align_threshold, p.table.mode == CompareMode::kMd5};
+    aligned = AlignUnmatchedCalls(p.npu.rows, p.bench.rows, match, align, &p.pairs);
+  }
   p.table.with_stack = !p.stack.empty();
   p.table.rows = BuildResultRows(&p.npu.rows, &p.bench.rows, p.pairs, steps_.result_rows().Take());
+  if (options.align) {
+    p.table.with_match = true;
+    MarkMatchOrigins(p.pairs, aligned, match, &p.table.rows);
+  }
   return p;
 }
 

@@ -52,7 +52,7 @@ Status PairOutputs::Open(const ResultTable& shape) {
     MSP_ASSIGN_OR_RETURN(auto opened, JsonResultStream::Open(stem_ + ".json", shape.mode, header));
     json_.emplace(std::move(opened));
   }
-  if (options_.write_html) html_.emplace(CompareReportPart(label_, spec_.target_json, shape.mode));
+  if (options_.write_html) html_.emplace(CompareReportPart(label_, spec_.target_json, shape.mode, shape.with_match));
   return Status::Ok();
 }
 

@@ -45,12 +45,12 @@ CompareMode ComparedMode(const CompareOptions& options, CompareMode mode) {
   return options.diff_analyze && mode == CompareMode::kTensor ? CompareMode::kSummary : mode;
 }
 
-// The rows match on their own keys (no -fm queue, no -am/-cm/-dm/-lm mapping, which look at all rows
-// at once), and the golden dump says, before its data, that it holds statistics (or -da compares it
+// The rows match on their own keys (no -fm queue, no -am/-cm/-dm/-lm mapping, nor --align, which look
+// at all rows at once), and the golden dump says, before its data, that it holds statistics (or -da compares it
 // as such).
 bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
   if (options.stream_batch_rows == 0 || options.fuzzy_match || !options.data_mapping.empty() || options.cell_mapping ||
-      options.api_mapping || options.layer_mapping) {
+      options.api_mapping || options.layer_mapping || options.align) {
     return false;
   }
   const std::optional<DumpJsonHeader> golden = HeaderBeforeData(spec.golden_json);

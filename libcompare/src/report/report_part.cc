@@ -7,6 +7,7 @@
 #include "msprobe/compare/output/json_writer.h"
 #include "msprobe/compare/output/summary_report.h"
 #include "msprobe/dump/util/coding.h"
+#include "msprobe/compare/table/result_table.h"
 
 namespace msprobe::compare {
 namespace {
@@ -34,9 +35,12 @@ ReportPart::ReportPart(std::string label, ReportColumns columns, std::string con
   for (std::string& name : columns.metrics) metrics_.push_back({std::move(name), false, {}, {}});
 }
 
-ReportPart::ReportPart(std::string label, CompareMode mode, std::string construct_json)
+ReportPart::ReportPart(std::string label, CompareMode mode, std::string construct_json, bool with_match)
     : ReportPart(std::move(label), CompareReportColumns(mode), std::move(construct_json)) {
   mode_ = mode;
+  with_match_ = with_match;
+  // The page shows every metric column as it comes, so a page without the column is what it was.
+  if (with_match) metrics_.push_back({kMatchColumn, false, {}, {}});
 }
 
 void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
@@ -71,8 +75,15 @@ void ReportPart::AddRow(const ReportRow& row) {
 void ReportPart::AddRow(const ResultRow& row) {
   const std::optional<double> main = MainMetric(row, *mode_);
   const std::string err = ErrMessageText(row, ResultLayout::kCompare);
-  AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result,
-                   !main ? kNoValue : *mode_ == CompareMode::kTensor ? 1 - *main : std::abs(*main), row.metrics});
+  const double charted = !main ? kNoValue : *mode_ == CompareMode::kTensor ? 1 - *main : std::abs(*main);
+  if (!with_match_) {
+    AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result, charted,
+                     row.metrics});
+    return;
+  }
+  std::vector<Cell> cells = row.metrics;
+  cells.push_back(Cell::Text(MatchText(row.match_origin, row.align_score)));
+  AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result, charted, cells});
 }
 
 

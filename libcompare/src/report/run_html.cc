@@ -23,8 +23,9 @@ std::optional<ReportRowLink> LinkTo(const CompareReport& report, const std::stri
 
 }  // namespace
 
-ReportPart CompareReportPart(const std::string& label, const std::string& target_json, CompareMode mode) {
-  return ReportPart(label, mode, (fs::path(target_json).parent_path() / "construct.json").string());
+ReportPart CompareReportPart(const std::string& label, const std::string& target_json, CompareMode mode,
+                             bool with_match) {
+  return ReportPart(label, mode, (fs::path(target_json).parent_path() / "construct.json").string(), with_match);
 }
 
 Result<std::string> WriteRunHtml(const std::string& output_dir, const std::string& title, const CompareReport& report,

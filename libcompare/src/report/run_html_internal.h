@@ -11,8 +11,9 @@
 namespace msprobe::compare::internal {
 
 // A pair's part, for its rows as they come, with the module tree of the construct.json beside its
-// target dump.json.
-ReportPart CompareReportPart(const std::string& label, const std::string& target_json, CompareMode mode);
+// target dump.json; `with_match`: with --align's Match column.
+ReportPart CompareReportPart(const std::string& label, const std::string& target_json, CompareMode mode,
+                             bool with_match);
 
 // Writes compare_report_{ts}.html into `output_dir`, titled "TARGET vs GOLDEN"; returns its path.
 Result<std::string> WriteRunHtml(const std::string& output_dir, const std::string& title, const CompareReport& report,

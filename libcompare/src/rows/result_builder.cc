@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "msprobe/compare/rows/call_alignment.h"
 #include "util/vector_pool_internal.h"
 
 namespace msprobe::compare {
@@ -94,6 +95,24 @@ std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRo
   tbb::parallel_for(size_t{0}, cuts.size() - 1,
                     [&](size_t c) { BuildRange(npu, bench, &bench_left, pairs, cuts[c], cuts[c + 1], &rows); });
   return rows;
+}
+
+void MarkMatchOrigins(const std::vector<RowPair>& pairs, const std::vector<float>& aligned, const MatchOptions& match,
+                      std::vector<ResultRow>* rows) {
+  // -dm wins over -fm (docs/compare.md §3.6), so a -dm run's pairs are its mapping's.
+  const bool mapped = match.data_mapping || match.cell_mapping || match.api_mapping;
+  const MatchOrigin renamed = mapped ? MatchOrigin::kMapping : match.fuzzy ? MatchOrigin::kFuzzy : MatchOrigin::kName;
+  tbb::parallel_for(size_t{0}, rows->size(), [&](size_t i) {
+    ResultRow& row = (*rows)[i];
+    if (!pairs[i].bench) {
+      row.match_origin = MatchOrigin::kUnmatched;
+    } else if (aligned[i] != kNotAligned) {
+      row.match_origin = MatchOrigin::kAligned;
+      row.align_score = aligned[i];
+    } else {
+      row.match_origin = row.npu_name == row.bench_name ? MatchOrigin::kName : renamed;
+    }
+  });
 }
 
 }  // namespace msprobe::compare

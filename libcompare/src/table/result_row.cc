@@ -1,5 +1,7 @@
 #include "msprobe/compare/table/result_row.h"
 
+#include <fmt/format.h>
+
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/text/python_json.h"
 #include "msprobe/dump/util/coding.h"
@@ -31,6 +33,17 @@ std::string_view AccuracyName(Accuracy accuracy) {
     case Accuracy::kUnmatched: return "Unmatched";
   }
   return "";
+}
+
+std::string MatchText(MatchOrigin origin, float align_score) {
+  switch (origin) {
+    case MatchOrigin::kName: return "name";
+    case MatchOrigin::kFuzzy: return "fuzzy";
+    case MatchOrigin::kMapping: return "mapping";
+    case MatchOrigin::kAligned: return fmt::format("aligned ({:.2f})", align_score);
+    case MatchOrigin::kUnmatched: break;
+  }
+  return "unmatched";
 }
 
 std::vector<std::string> ResultHeader(CompareMode mode, bool with_stack, ResultLayout layout) {

@@ -14,6 +14,7 @@ const ApiAttribution* AttributionOf(const ResultTable& table, const ResultRow& r
 std::vector<std::string> ResultTable::Header() const {
   std::vector<std::string> header = ResultHeader(mode, with_stack, layout);
   if (!attributions.empty()) header.insert(header.end(), std::begin(kAttributionColumns), std::end(kAttributionColumns));
+  if (with_match) header.push_back(kMatchColumn);
   return header;
 }
 
@@ -24,6 +25,7 @@ void ResultTable::VisitCells(const ResultRow& row, ResultCellVisitor* visitor) c
     visitor->Value(a->npu_self_err);
     visitor->Value(a->bench_self_err);
   }
+  if (with_match) visitor->Text(MatchText(row.match_origin, row.align_score));
 }
 
 std::vector<Cell> ResultTable::Cells(const ResultRow& row) const {
@@ -31,6 +33,7 @@ std::vector<Cell> ResultTable::Cells(const ResultRow& row) const {
   if (const ApiAttribution* a = AttributionOf(*this, row)) {
     cells.insert(cells.end(), {Cell::Text(a->origin), a->npu_self_err, a->bench_self_err});
   }
+  if (with_match) cells.push_back(Cell::Text(MatchText(row.match_origin, row.align_score)));
   return cells;
 }
 

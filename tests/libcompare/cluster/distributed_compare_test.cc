@@ -150,6 +150,24 @@ TEST_F(DistributedCompare, DiffAnalyzeGathersTheRanksAndMarksTheXlsx) {
   ExpectSameAsOneProcess(options, 3);
 }
 
+// --align: every process sharing a tensor pair aligns it alike before computing its slice; statistics
+// pairs are compared whole (docs/compare.md §3.8).
+TEST_F(DistributedCompare, AlignedPairsWriteWhatOneWrites) {
+  for (const char* mode : {"tensor", "statistics", "md5"}) {
+    CompareOptions options;
+    options.target_path = std::string(MSPROBE_TEST_DATA) + "/align/softmax/" + mode + "/target/dump.json";
+    options.golden_path = std::string(MSPROBE_TEST_DATA) + "/align/softmax/" + mode + "/golden/dump.json";
+    options.write_json = options.write_html = true;
+    options.align = true;
+    for (int n : {2, 3}) ExpectSameAsOneProcess(options, n);
+  }
+  CompareOptions ranks = Ranks(4);
+  ranks.align = true;
+  ranks.diff_analyze = true;
+  ranks.write_json = false;
+  ExpectSameAsOneProcess(ranks, 3);
+}
+
 TEST_F(DistributedCompare, Md5PairsWriteWhatOneWrites) { ExpectSameAsOneProcess(Ranks(3, /*md5=*/true), 2); }
 
 // A statistics pair larger than a process's share: each process parses its range of the target's

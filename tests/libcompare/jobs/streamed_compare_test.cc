@@ -90,5 +90,18 @@ TEST_F(StreamedCompare, DiffAnalyzeBatchAcrossBatchesFallsBackToTheWholeCompare)
   ExpectSameAsInMemory(options, 1, /*streams=*/false);
 }
 
+// --align pairs rows anywhere in the target with rows anywhere in the golden: its pairs are compared
+// in memory (docs/compare.md §3.8), and write what the whole compare writes, -da's outputs included.
+TEST_F(StreamedCompare, AlignComparesInMemory) {
+  CompareOptions options = FilePair({}, {.golden = true});
+  options.align = true;
+  ExpectSameAsInMemory(options, 5, /*streams=*/false);
+  options = RankDumps(dir_.root() / "ranks", 2, /*md5=*/true);
+  options.align = true;
+  options.diff_analyze = true;
+  options.write_json = false;  // -da writes its own json
+  ExpectSameAsInMemory(options, 5, /*streams=*/false);
+}
+
 }  // namespace
 }  // namespace msprobe::compare

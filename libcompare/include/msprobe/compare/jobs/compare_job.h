@@ -11,6 +11,7 @@
 
 #include "msprobe/compare/output/compare_report.h"
 #include "msprobe/compare/recompute/attribution.h"
+#include "msprobe/compare/rows/call_alignment.h"
 #include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 
@@ -36,6 +37,11 @@ struct CompareOptions {
   // --attribute (tensor mode): the Origin / NPU self err / Bench self err columns and first_cause
   // (docs/ops.md §7).
   bool attribute = false;
+  // --align (ours, docs/compare.md §3.8): pair the rows msprobe's matching left unmatched by aligning
+  // the two runs' calls, below which score a call stays unmatched; the Match column. Compares every
+  // pair in memory (a streamed pair reads its target once, in order).
+  bool align = false;
+  float align_threshold = kDefaultAlignThreshold;
   std::optional<Verdict> fail_on;     // --fail-on: the gate's Result level (warning or error); none: no gate
   bool fail_on_first_diff = false;    // --fail-on-first-diff
   std::string junit_path;             // --junit FILE; empty: none

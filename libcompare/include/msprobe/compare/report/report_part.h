@@ -49,8 +49,9 @@ class ReportPart {
   // `label` names the pair on the page ("rank0"); `construct_json` is the module tree beside its
   // target dump.json ("" or a missing file: the page lists its APIs flat).
   ReportPart(std::string label, ReportColumns columns, std::string construct_json);
-  // A compare's part, whose ResultRows are added as they are.
-  ReportPart(std::string label, CompareMode mode, std::string construct_json);
+  // A compare's part, whose ResultRows are added as they are. `with_match`: --align's Match column
+  // (ResultTable::with_match), shown as a last text column after the metrics.
+  ReportPart(std::string label, CompareMode mode, std::string construct_json, bool with_match = false);
 
   void AddRow(const ReportRow& row);
   void AddRow(const ResultRow& row);  // only for a compare's part
@@ -95,6 +96,7 @@ class ReportPart {
   std::vector<std::pair<uint32_t, uint32_t>> bench_names_;
   std::vector<double> main_metric_;
   std::vector<ReportMetricColumn> metrics_;
+  bool with_match_ = false;
 };
 
 // A part in a message between processes (coding.h): its columns as they are, its two string pools

@@ -18,4 +18,10 @@ std::vector<ResultRow> BuildResultRows(std::vector<OpRow>* npu, std::vector<OpRo
                                        const std::vector<RowPair>& pairs, std::vector<ResultRow> storage = {},
                                        bool bench_reused = false);
 
+// --align's Match column: how each row built from `pairs` (BuildResultRows's, names filled in) found its
+// bench row. `aligned`: per pair, AlignUnmatchedCalls's score or kNotAligned; `match`: how MatchRows
+// paired, whose -fm or mapping names a pair whose two names differ.
+void MarkMatchOrigins(const std::vector<RowPair>& pairs, const std::vector<float>& aligned, const MatchOptions& match,
+                      std::vector<ResultRow>* rows);
+
 }  // namespace msprobe::compare

@@ -33,6 +33,13 @@ enum class ResultLayout : uint8_t { kCompare, kKernel };
 enum class Accuracy : uint8_t { kNotChecked, kYes, kNo, kNone, kUnmatched };
 std::string_view AccuracyName(Accuracy accuracy);
 
+// How a row found its bench row, for --align's Match column (ours, docs/compare.md §3.8): by name
+// (backward renumbering included), by -fm's queue or a mapping (-dm, -cm, -am, -lm) where the two
+// names differ, by --align, or not at all.
+enum class MatchOrigin : uint8_t { kName, kFuzzy, kMapping, kAligned, kUnmatched };
+// The Match cell: "name", "fuzzy", "mapping", "aligned (0.93)" (with the call pair's score) or "unmatched".
+std::string MatchText(MatchOrigin origin, float align_score);
+
 struct ResultRow {
   std::string npu_name, bench_name;            // bench "N/A" when unmatched
   std::string npu_dtype, bench_dtype;
@@ -53,6 +60,8 @@ struct ResultRow {
   RowState state = RowState::kInput;
   bool matched = false;
   int32_t attribution = -1;  // --attribute: the index of the row's API in ResultTable::attributions
+  MatchOrigin match_origin = MatchOrigin::kName;  // --align: ResultTable::with_match writes it
+  float align_score = 0;                          // kAligned: the score of the row's call pair
 };
 
 // The exact header of a result table (stack adds NPU_Stack_Info to the kCompare layout).

@@ -19,6 +19,7 @@ struct ApiAttribution {
   Cell npu_self_err, bench_self_err;
 };
 inline constexpr const char* kAttributionColumns[] = {"Origin", "NPU self err", "Bench self err"};
+inline constexpr const char* kMatchColumn = "Match";
 
 struct ResultTable {
   CompareMode mode = CompareMode::kSummary;
@@ -33,6 +34,9 @@ struct ResultTable {
   // kAttributionColumns after msprobe's, so readers by column name are unaffected.
   std::vector<ApiAttribution> attributions;
   std::optional<size_t> first_cause_row;  // the first row of the first API whose origin is op or input
+
+  // --align: the kMatchColumn after msprobe's and --attribute's, each row's MatchText.
+  bool with_match = false;
 
   std::vector<std::string> Header() const;
   // A row's cells in Header() order.
