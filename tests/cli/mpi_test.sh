@@ -2,7 +2,7 @@
 # msprobe-compare and msprobe-merge across MPI processes (docs/distributed.md), in the MPI build:
 # every output of a run with mpirun -np 1, 2 and 4 equals the single-process run's byte for byte once
 # timestamps are normalized (scripts/normalize_outputs.sh), on the samples (2 ranks), on one pair
-# split by rows (tensor and statistics), on a 16-rank dump, for msprobe-merge over its 16 workbooks, and with -da (8 ranks,
+# split by rows (tensor, MoE scratch rows included, and statistics), on a 16-rank dump, for msprobe-merge over its 16 workbooks, and with -da (8 ranks,
 # first diff marked in the xlsx); then the failures: a bad dump on one rank, a setup failure on one
 # process only, and a process killed mid-run.
 # Skips (77) in the plain build or without mpirun.
@@ -54,6 +54,10 @@ ls "$TMP/samples/np4/out/compare_result_rank1_TS.xlsx.d/xl/worksheets/sheet1.xml
 same_as_alone split -tp "$SAMPLES/npu_t/step0/rank0" -gp "$SAMPLES/bench_t/step0/rank0" --json --fail-on error
 [ "$(cat "$TMP/split/np4/run.rc")" = 1 ] || fail "split: --fail-on error should fail the gate"
 grep -q "gate failed" "$TMP/split/np4/run.stderr" || fail "split: no gate line: $(cat "$TMP/split/np4/run.stderr")"
+
+# MoE scratch rows (tests/data/moe): each process's slice of the rows cleans the target outputs it holds.
+moe=$MSPROBE_ROOT/tests/data/moe/tensor
+same_as_alone moe -tp "$moe/npu/dump.json" -gp "$moe/bench/dump.json" --csv --json --html
 
 # 16 ranks: the sample ranks copied, each rank's golden with one value changed so every pair differs.
 for side in npu_t bench_t; do

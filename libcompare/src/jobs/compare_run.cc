@@ -22,6 +22,7 @@
 #include "msprobe/compare/metrics/verdict.h"
 #include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/rows/result_builder.h"
+#include "msprobe/compare/rows/scratch_rows.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "output/output_timestamp_internal.h"
@@ -108,7 +109,7 @@ std::vector<Status> ComputeTensorMetrics(const FlatDump& npu, const FlatDump& be
   std::vector<Status> unreadable(end - begin);
   tbb::parallel_for(begin, end, [&](size_t i) {
     ResultRow& r = (*rows)[i];
-    TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir};
+    TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir, r.npu_valid_rows};
     const std::array<Cell, 6> metrics = CompareTensors(input, {}, &unreadable[i - begin]);
     r.metrics.assign(metrics.begin(), metrics.end());
     if (progress) progress(++done, end - begin);
@@ -258,6 +259,7 @@ Result<PreparedPair> CompareRun::Prepare(const ComparePairSpec& spec, std::strin
   p.table.mode = ComparedMode(options_, p.npu.mode);
   p.table.with_stack = !p.stack.empty();
   p.table.rows = BuildResultRows(&p.npu.rows, &p.bench.rows, p.pairs, result_rows_.Take());
+  if (p.table.mode == CompareMode::kTensor) MarkScratchRows(p.npu.scratch_entries, p.npu.json_path, &p.table.rows);
   return p;
 }
 

@@ -314,7 +314,20 @@ struct Partial {
   Status status;
 };
 
-Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, uint64_t chunk_elements) {
+// The NPU side's window [first, first + count) with its elements from `zero_from` on read as zeros
+// (all-zero bytes are zero in every dtype), copied into `zeroed`. `bytes`: what was read, the
+// elements before zero_from at least.
+Bytes ZeroTail(Bytes bytes, uint64_t first, uint64_t count, uint64_t zero_from, uint64_t item,
+               std::vector<std::byte>* zeroed) {
+  const uint64_t keep = zero_from > first ? zero_from - first : 0;
+  zeroed->assign(count * item, std::byte{0});
+  if (keep > 0) std::memcpy(zeroed->data(), bytes.data(), keep * item);
+  return Bytes(zeroed->data(), zeroed->size());
+}
+
+// `zero_from`: the NPU elements from this one on are read as zeros (numel: none).
+Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, uint64_t chunk_elements,
+                            uint64_t zero_from) {
   const uint64_t numel = npu.numel();
   // Windows start at multiples of kBlock so the sums do not depend on the window size (pair_kernel).
   const uint64_t block = internal::kBlock;
@@ -323,33 +336,42 @@ Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, 
   const DType npu_dtype = npu.info().dtype, bench_dtype = bench.info().dtype;
   const RelPrecision precision = internal::RelPrecisionOf(npu_dtype, bench_dtype);
 
-  auto consume = [&](uint64_t index, ElementWindow* a, ElementWindow* b, Partial* partial) {
+  const uint64_t npu_item = Info(npu_dtype).bits / 8;
+
+  // One window per side, and the NPU window's zeroed copy, alive per task: memory bounded by the window size.
+  struct Windows {
+    ElementWindow npu, bench;
+    std::vector<std::byte> zeroed;
+  };
+  auto consume = [&](uint64_t index, Windows* w, Partial* partial) {
     if (!partial->status.ok()) return;
     const uint64_t first = index * window;
     const uint64_t count = std::min(window, numel - first);
+    const bool npu_read = first < zero_from;  // a window of zeros only is not read
     Bytes npu_bytes, bench_bytes;
-    Status status = npu.Read(first, count, a, &npu_bytes);
-    if (status.ok()) status = bench.Read(first, count, b, &bench_bytes);
+    Status status = npu_read ? npu.Read(first, count, &w->npu, &npu_bytes) : Status::Ok();
+    if (status.ok()) status = bench.Read(first, count, &w->bench, &bench_bytes);
     if (!status.ok()) {
       partial->status = std::move(status);
       return;
     }
+    if (first + count > zero_from) npu_bytes = ZeroTail(npu_bytes, first, count, zero_from, npu_item, &w->zeroed);
     internal::ConsumePair(npu_dtype, npu_bytes.data(), bench_dtype, bench_bytes.data(), count, precision,
                           &partial->sums);
-    status = a->Intact();
-    partial->status = status.ok() ? b->Intact() : std::move(status);
+    status = npu_read ? w->npu.Intact() : Status::Ok();
+    partial->status = status.ok() ? w->bench.Intact() : std::move(status);
   };
 
   Partial total;
   if (windows <= kParallelWindows) {
-    ElementWindow a, b;
-    for (uint64_t index = 0; index < windows; ++index) consume(index, &a, &b, &total);
+    Windows w;
+    for (uint64_t index = 0; index < windows; ++index) consume(index, &w, &total);
   } else {
     total = tbb::parallel_deterministic_reduce(
         tbb::blocked_range<uint64_t>(0, windows, 1), total,
         [&](const tbb::blocked_range<uint64_t>& range, Partial partial) {
-          ElementWindow a, b;  // one window per side alive per task: memory bounded by the window size
-          for (uint64_t index = range.begin(); index != range.end(); ++index) consume(index, &a, &b, &partial);
+          Windows w;
+          for (uint64_t index = range.begin(); index != range.end(); ++index) consume(index, &w, &partial);
           return partial;
         },
         [](Partial left, const Partial& right) {
@@ -391,9 +413,16 @@ Cells MetricCells(const PairSums& sums, uint64_t numel) {
   return cells;
 }
 
-// Steps 4-6 of §4.2 on two loaded tensors.
+// The first NPU element that step 3's scratch-row cleaning reads as zero: rows from `valid_rows` on
+// along axis 0 of the squeezed `shape` (numel when nothing is cleaned).
+uint64_t ZeroFrom(int64_t valid_rows, const std::vector<int64_t>& shape, uint64_t numel) {
+  if (valid_rows < 0 || shape.empty() || valid_rows >= shape[0]) return numel;
+  return static_cast<uint64_t>(valid_rows) * (numel / static_cast<uint64_t>(shape[0]));
+}
+
+// Steps 4-6 of §4.2 on two loaded tensors, the NPU rows from `npu_valid_rows` on read as zeros.
 Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const TensorCompareOptions& options,
-                    Status* unreadable) {
+                    int64_t npu_valid_rows, Status* unreadable) {
   // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
   if (npu.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
   const auto shape_of = [&](const LoadedTensor& t) { return options.squeeze ? Squeezed(t.info().shape) : t.info().shape; };
@@ -401,7 +430,8 @@ Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const Te
   if (shape != shape_of(bench)) return All(Cell::Text("shape unmatched"));
   if (shape.empty()) return CompareZeroDim(npu, bench, unreadable);
 
-  Result<PairSums> sums = StreamPair(npu, bench, options.chunk_elements);
+  Result<PairSums> sums =
+      StreamPair(npu, bench, options.chunk_elements, ZeroFrom(npu_valid_rows, shape, npu.numel()));
   if (!sums.ok()) return Unreadable(sums.status(), unreadable);
   if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
   Cells cells = MetricCells(*sums, npu.numel());
@@ -422,7 +452,7 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
   if (!npu.ok()) return Unreadable(npu.status(), unreadable);
   Result<LoadedTensor> bench = LoadedTensor::Load(input.bench_tensor_dir, input.bench_data_name);
   if (!bench.ok()) return Unreadable(bench.status(), unreadable);
-  return CompareLoaded(*npu, *bench, options, unreadable);
+  return CompareLoaded(*npu, *bench, options, input.npu_valid_rows, unreadable);
 }
 
 Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_info, const TensorCompareOptions& options) {
@@ -430,7 +460,7 @@ Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_inf
   if (!npu.ok()) return All(Cell::Unsupported());
   Result<LoadedTensor> bench = LoadedTensor::FromInfo(bench_info);
   if (!bench.ok()) return All(Cell::Unsupported());
-  return CompareLoaded(*npu, *bench, options, nullptr);
+  return CompareLoaded(*npu, *bench, options, -1, nullptr);
 }
 
 }  // namespace msprobe::compare

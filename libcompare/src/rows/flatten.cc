@@ -468,6 +468,7 @@ class Flattener : public DumpJsonVisitor {
       return Status::Ok();
     }
     const CallOrder order = given_orders_ ? given_orders_->at(entries_++) : call_counts_.Next(parts);
+    if (std::optional<ScratchEntry> scratch = ScratchEntryOf(key, value)) dump_.scratch_entries.push_back(*scratch);
 
     // read_op gives inputs, outputs, then parameters: a stable sort by OrderClass puts the
     // parameters before the outputs. Most entries have none and are in order already.
@@ -626,7 +627,7 @@ Result<FlatDump> StreamFlatDumpAhead(const std::string& json_path, const std::st
         changed.wait(lock, [&] { return !ready || stopped; });
         if (stopped) return Status::Internal(json_path, "stopped");
         ready = Batch{FlatDump{header.json_path, header.task, header.level, header.framework, header.is_debug,
-                               header.mode, {}},
+                               header.mode, {}, {}},
                       std::move(*rows)};
         changed.notify_all();
         return Status::Ok();

@@ -17,6 +17,9 @@ struct TensorCompareInput {
   std::string npu_data_name = "-1", bench_data_name = "N/A";  // "-1": no data file; bench "N/A": unmatched
   bool bench_matched = false;                                  // false: the "api unmatched" row
   std::string npu_tensor_dir, bench_tensor_dir;                // <dir of dump.json>/dump_tensor_data
+  // Rows (along axis 0 of the squeezed NPU tensor) from this one on are read as zeros: MoE scratch
+  // rows (docs/compare.md §4.2 step 3). -1: none.
+  int64_t npu_valid_rows = -1;
 };
 
 struct TensorCompareOptions {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "msprobe/compare/rows/scratch_rows.h"
 #include "msprobe/compare/table/op_row.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/text/json_file.h"
@@ -22,6 +23,7 @@ struct FlatDump {
   bool is_debug = false;                          // a debug.json: keys are names, not API calls
   CompareMode mode = CompareMode::kSummary;
   std::vector<OpRow> rows;                        // msprobe's row order
+  std::vector<ScratchEntry> scratch_entries;      // the entries with MoE scratch rows, in file order
 };
 
 // The parts of an API key that numbering and matching use (split_data_name_components, docs/compare.md

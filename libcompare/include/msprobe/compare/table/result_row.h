@@ -53,6 +53,9 @@ struct ResultRow {
   RowState state = RowState::kInput;
   bool matched = false;
   int32_t attribution = -1;  // --attribute: the index of the row's API in ResultTable::attributions
+  // Tensor mode: rows of the squeezed NPU tensor from this one on are read as zeros (MoE scratch rows,
+  // rows/scratch_rows.h); -1 reads them all.
+  int64_t npu_valid_rows = -1;
 };
 
 // The exact header of a result table (stack adds NPU_Stack_Info to the kCompare layout).
