@@ -46,6 +46,12 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_flag("--attribute", a->attribute,
                "Tensor dumps: recompute each API in float64 on both sides and say where its difference comes from "
                "(Origin: op, input, inherited, clean, unknown; summary.json first_cause)");
+  app.add_option("--tensor-postprocess", a->tensor_postprocess,
+                 "Tensor dumps: a right_matmul yaml (msprobe's tensor_postprocess format: mode, target_tensor_map, "
+                 "golden_tensor_map) whose calibration tensors multiply the mapped tensors on the right before the "
+                 "metrics; repeat the flag for several, applied in order")
+      ->type_name("FILE")
+      ->allow_extra_args(false);  // one file per flag: a path after it is not taken as a second one
   app.add_flag("--is_print_compare_log", a->tensor_log, "Accepted for compatibility (-tensor_log)");
   app.add_option("--rank", a->rank, "Kernel dump compare of two dump trees: rank ids, e.g. 0 or 0,1");
   app.add_option("--step", a->step, "Kernel dump compare: step ids (default: every step both trees have)");
@@ -190,8 +196,9 @@ std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::
   if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
   if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
   if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute ||
-      a.html) {
-    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute or --html");
+      a.html || !a.tensor_postprocess.empty()) {
+    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute, --html or "
+                 "--tensor-postprocess");
   }
   if (a.fail_on_first_diff) {
     return Usage("--rank/--step (kernel dump compare) take no --fail-on-first-diff: it needs -da, which compares "
@@ -205,6 +212,25 @@ std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::
   options->ranks = *ranks;
   options->steps = *steps;
   return std::nullopt;
+}
+
+std::optional<UsageError> LoadTensorPostprocess(const CompareArgs& a, compare::RightMatmul* rm,
+                                                std::vector<std::string>* warnings) {
+  if (a.tensor_postprocess.empty()) return std::nullopt;
+  std::vector<compare::RightMatmulMap> maps;
+  for (const std::string& yaml : a.tensor_postprocess) {
+    Result<compare::RightMatmulMap> map = compare::LoadRightMatmulYaml(yaml, warnings);
+    if (!map.ok()) return UsageError{map.status().ToString(), cli::ExitCodeFor(map.status())};
+    maps.push_back(std::move(*map));
+  }
+  *rm = compare::RightMatmul::Load(maps, warnings);
+  return std::nullopt;
+}
+
+void PrintRightMatmulFailures(const compare::RightMatmul& rm, const std::string& prefix) {
+  if (rm.failures() == 0) return;
+  fmt::print(stderr, "msprobe-compare: {}warning: {} tensor(s) compared as dumped, their right_matmul failed (e.g. {})\n",
+             prefix, rm.failures(), rm.first_failure());
 }
 
 void PrintReport(const compare::CompareReport& report, bool quiet) {

@@ -102,7 +102,7 @@ void FillStatistics(const std::vector<OpRow>& npu, const std::vector<OpRow>& ben
 // Fills the six metrics of rows [begin, end); returns, per row, why its tensor file could not be read
 // (missing, refused or unreadable: msprobe's "unsupported" row), ok when it could.
 std::vector<Status> ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vector<ResultRow>* rows,
-                                         size_t begin, size_t end,
+                                         size_t begin, size_t end, const TensorCompareOptions& options,
                                          const std::function<void(uint64_t, uint64_t)>& progress) {
   const std::string npu_dir = TensorDataDir(npu.json_path), bench_dir = TensorDataDir(bench.json_path);
   std::atomic<uint64_t> done{0};
@@ -110,7 +110,7 @@ std::vector<Status> ComputeTensorMetrics(const FlatDump& npu, const FlatDump& be
   tbb::parallel_for(begin, end, [&](size_t i) {
     ResultRow& r = (*rows)[i];
     TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir, r.npu_valid_rows};
-    const std::array<Cell, 6> metrics = CompareTensors(input, {}, &unreadable[i - begin]);
+    const std::array<Cell, 6> metrics = CompareTensors(input, options, &unreadable[i - begin]);
     r.metrics.assign(metrics.begin(), metrics.end());
     if (progress) progress(++done, end - begin);
   });
@@ -267,9 +267,12 @@ MetricSlice CompareRun::ComputeSlice(PreparedPair* p, size_t begin, size_t end) 
   const std::string& label = p->outcome.result.target_json;  // names the pair uniquely, whatever its step
   MetricSlice slice;
   slice.begin = begin;
-  slice.unreadable = ComputeTensorMetrics(p->npu, p->bench, &p->table.rows, begin, end, [&](uint64_t d, uint64_t t) {
-    if (progress_) progress_(label, d, t);
-  });
+  TensorCompareOptions tensor_options;
+  tensor_options.right_matmul = options_.right_matmul;
+  slice.unreadable = ComputeTensorMetrics(p->npu, p->bench, &p->table.rows, begin, end, tensor_options,
+                                          [&](uint64_t d, uint64_t t) {
+                                            if (progress_) progress_(label, d, t);
+                                          });
   return slice;
 }
 

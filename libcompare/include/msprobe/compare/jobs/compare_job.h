@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "msprobe/compare/metrics/right_matmul.h"
 #include "msprobe/compare/output/compare_report.h"
 #include "msprobe/compare/recompute/attribution.h"
 #include "msprobe/dump/util/status.h"
@@ -36,6 +37,9 @@ struct CompareOptions {
   // --attribute (tensor mode): the Origin / NPU self err / Bench self err columns and first_cause
   // (docs/ops.md §7).
   bool attribute = false;
+  // --tensor-postprocess (tensor mode): the right_matmul products before the metrics (docs/compare.md
+  // §4.2 step 3); null: none. Owned by the caller for the run.
+  const RightMatmul* right_matmul = nullptr;
   std::optional<Verdict> fail_on;     // --fail-on: the gate's Result level (warning or error); none: no gate
   bool fail_on_first_diff = false;    // --fail-on-first-diff
   std::string junit_path;             // --junit FILE; empty: none

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "msprobe/compare/metrics/right_matmul.h"
 #include "msprobe/compare/table/cell.h"
 #include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor.h"
@@ -29,6 +30,8 @@ struct TensorCompareOptions {
   // G3 np.squeezes both tensors first (docs/compare.md §4.2); the kernel-dump compare does not, and gives a
   // length-1 vector an "unsupported" Cosine (docs/kernel_dump.md §6.2).
   bool squeeze = true;
+  // --tensor-postprocess: the right_matmul products of step 3; null or empty: none.
+  const RightMatmul* right_matmul = nullptr;
 };
 
 // The six metric cells in TensorMetric order, as msprobe G3 fills them (docs/compare.md §4.2 steps 1-6):
