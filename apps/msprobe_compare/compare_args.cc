@@ -63,9 +63,11 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
       ->check(CLI::IsMember({"error", "warning"}));
   app.add_flag("--fail-on-first-diff", a->fail_on_first_diff, "Exit 1 when -da finds a first diff");
   app.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE (a testsuite per pair, a testcase per API)");
+  app.add_flag("--consistent_check", a->consistent_check,
+               "verl's train-vs-rollout compare (msprobe's): -tp the training dump, -gp the rollout dump; needs --backend");
+  app.add_option("--backend", a->backend, "The training engine for --consistent_check")
+      ->check(CLI::IsMember({"fsdp", "megatron"}));
   // msprobe flags of features we do not have: refused with the reason (docs/compatibility.md).
-  app.add_flag("--consistent_check", a->consistent_check, "msprobe's verl train-vs-infer compare: not supported");
-  app.add_option("--backend", a->backend, "With msprobe's --consistent_check (fsdp|megatron): not supported");
   app.add_option("--fusion_rule_file", a->fusion_rule, "msprobe -m offline_data (-fr): not supported");
   app.add_option("--close_fusion_rule_file", a->close_fusion_rule, "msprobe -m offline_data (-cfr): not supported");
   app.add_option("--quant_fusion_rule_file", a->quant_fusion_rule, "msprobe -m offline_data (-qfr): not supported");
@@ -95,10 +97,6 @@ std::optional<UsageError> RefuseMsprobeOnlyFeatures(const CompareArgs& a) {
     }
     return Usage("-m " + a.mode + " is not supported, only the dump compare (-m auto): " + why + "; " +
                  kUnsupportedSection);
-  }
-  if (a.consistent_check || !a.backend.empty()) {
-    return Usage("--consistent_check/--backend (msprobe's verl train-vs-infer compare) are not supported; " +
-                 std::string(kUnsupportedSection));
   }
   if (!a.fusion_rule.empty() || !a.close_fusion_rule.empty() || !a.quant_fusion_rule.empty()) {
     return Usage("-fr/-cfr/-qfr belong to msprobe's -m offline_data (msaccucmp), which is not supported; " +
@@ -131,10 +129,26 @@ void SetRunOptions(const CompareArgs& a, compare::CompareOptions* options) {
   options->tool_version = MSPROBE_VERSION;
 }
 
+// --consistent_check (docs/compare.md §3.8): msprobe's message when the backend is missing; the
+// mappings, -da and --attribute do not combine with it.
+std::optional<UsageError> CheckConsistent(const CompareArgs& a) {
+  if (!a.consistent_check) return std::nullopt;
+  if (a.backend.empty()) {
+    return Usage("If the 'consistent_check' parameter is specified, the 'backend' parameter must be set to 'fsdp' or "
+                 "'megatron'. Current 'backend' parameter is .");
+  }
+  if (a.fuzzy || !a.data_mapping.empty() || a.cell_mapping_opt->count() || a.api_mapping_opt->count() ||
+      a.layer_mapping_opt->count() || a.diff_analyze || a.attribute) {
+    return Usage("--consistent_check pairs rows by its own keys: it takes no -fm, -dm, -cm, -am, -lm, -da or --attribute");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::CompareOptions* options) {
   if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
+  if (auto error = CheckConsistent(a)) return error;
   if (a.diff_analyze && a.json) return Usage("-da writes msprobe's compare_result json itself; drop --json");
   if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
   if (a.attribute && a.diff_analyze) return Usage("--attribute needs tensor metrics; -da compares statistics");
@@ -160,6 +174,9 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   // -da writes msprobe's json files, and the tables only when asked for.
   options->diff_analyze = a.diff_analyze;
   options->attribute = a.attribute;
+  if (a.consistent_check) {
+    options->consistent = a.backend == "fsdp" ? compare::ConsistentBackend::kFsdp : compare::ConsistentBackend::kMegatron;
+  }
   if (a.diff_analyze) {
     options->write_csv = a.csv;
     options->write_xlsx = a.xlsx;
@@ -196,9 +213,9 @@ std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::
   if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
   if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
   if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute ||
-      a.html || !a.tensor_postprocess.empty()) {
-    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute, --html or "
-                 "--tensor-postprocess");
+      a.html || !a.tensor_postprocess.empty() || a.consistent_check) {
+    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute, --html, "
+                 "--tensor-postprocess or --consistent_check");
   }
   if (a.fail_on_first_diff) {
     return Usage("--rank/--step (kernel dump compare) take no --fail-on-first-diff: it needs -da, which compares "

@@ -33,10 +33,10 @@ struct CompareArgs {
   bool fail_on_first_diff = false;
   bool attribute = false;
   std::vector<std::string> tensor_postprocess;  // right_matmul yamls, applied in order
+  bool consistent_check = false;
+  std::string backend;  // fsdp, megatron; alone it changes nothing, as in msprobe
   // msprobe flags of compare features we do not have (docs/compatibility.md, "Compare features of
   // msprobe not in msprobe-compare"): accepted by the parser only to be refused with the reason.
-  bool consistent_check = false;
-  std::string backend;
   std::string fusion_rule, close_fusion_rule, quant_fusion_rule;
 };
 

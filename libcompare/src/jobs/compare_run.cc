@@ -21,6 +21,7 @@
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/metrics/verdict.h"
 #include "msprobe/compare/table/result_table.h"
+#include "msprobe/compare/rows/consistent_match.h"
 #include "msprobe/compare/rows/result_builder.h"
 #include "msprobe/compare/rows/scratch_rows.h"
 #include "msprobe/dump/framework/dump_json.h"
@@ -74,7 +75,7 @@ CompareMode ComparedMode(const CompareOptions& options, CompareMode mode) {
 // as such).
 bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
   if (options.stream_batch_rows == 0 || options.fuzzy_match || !options.data_mapping.empty() || options.cell_mapping ||
-      options.api_mapping || options.layer_mapping) {
+      options.api_mapping || options.layer_mapping || options.consistent != ConsistentBackend::kNone) {
     return false;
   }
   const std::optional<DumpJsonHeader> golden = HeaderBeforeData(spec.golden_json);
@@ -235,7 +236,9 @@ Result<PreparedPair> CompareRun::Prepare(const ComparePairSpec& spec, std::strin
     npu_flat = FlattenDump(spec.target_json, p.stack, op_rows_.Take());
     bench_parsed = std::move(*bench_flat);
   } else {
-    tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, p.stack, op_rows_.Take()); },
+    EntryFilter keep;  // --consistent_check reads the training side by msprobe's parse rules
+    if (options_.consistent != ConsistentBackend::kNone) keep = VerlParseFilter(options_.consistent);
+    tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, p.stack, op_rows_.Take(), std::move(keep)); },
                          [&] { bench_parsed = FlattenDump(spec.golden_json, "", op_rows_.Take()); });
   }
   MSP_ASSIGN_OR_RETURN(p.npu, std::move(npu_flat));
@@ -244,6 +247,14 @@ Result<PreparedPair> CompareRun::Prepare(const ComparePairSpec& spec, std::strin
   if (p.npu.rows.empty() || p.bench.rows.empty()) {
     p.outcome.result.skipped_reason = kNoRows;
     p.skipped = true;
+    return p;
+  }
+  p.table.mode = ComparedMode(options_, p.npu.mode);
+  p.table.with_stack = !p.stack.empty();
+  if (options_.consistent != ConsistentBackend::kNone) {
+    MSP_RETURN_IF_ERROR(CheckConsistentDumps(p.npu, p.bench));
+    const ConsistentOptions consistent{options_.consistent, options_.write_csv ? ";  " : ";\n"};
+    MSP_ASSIGN_OR_RETURN(p.table.rows, BuildConsistentRows(p.npu.rows, p.bench.rows, consistent, spec.target_json));
     return p;
   }
   MatchOptions match = PairMatchOptions(p.npu, p.bench);
@@ -256,8 +267,6 @@ Result<PreparedPair> CompareRun::Prepare(const ComparePairSpec& spec, std::strin
     match.data_mapping = &layer_rows;
   }
   p.pairs = MatchRows(p.npu.rows, p.bench.rows, match);
-  p.table.mode = ComparedMode(options_, p.npu.mode);
-  p.table.with_stack = !p.stack.empty();
   p.table.rows = BuildResultRows(&p.npu.rows, &p.bench.rows, p.pairs, result_rows_.Take());
   if (p.table.mode == CompareMode::kTensor) MarkScratchRows(p.npu.scratch_entries, p.npu.json_path, &p.table.rows);
   return p;
@@ -269,6 +278,7 @@ MetricSlice CompareRun::ComputeSlice(PreparedPair* p, size_t begin, size_t end) 
   slice.begin = begin;
   TensorCompareOptions tensor_options;
   tensor_options.right_matmul = options_.right_matmul;
+  tensor_options.consistent = options_.consistent;
   slice.unreadable = ComputeTensorMetrics(p->npu, p->bench, &p->table.rows, begin, end, tensor_options,
                                           [&](uint64_t d, uint64_t t) {
                                             if (progress_) progress_(label, d, t);
@@ -298,7 +308,7 @@ Result<PairOutcome> CompareRun::Conclude(const ComparePairSpec& spec, PreparedPa
   std::vector<P2pColumns> p2p;
   if (options_.diff_analyze) p2p = P2pOf(p.npu.rows, p.bench.rows, p.pairs);
   tbb::parallel_invoke([&] { op_rows_.Give(&p.npu.rows); }, [&] { op_rows_.Give(&p.bench.rows); });
-  ApplyVerdicts(&table.rows, table.mode);
+  ApplyVerdicts(&table.rows, table.mode, options_.consistent);
   if (options_.attribute && table.mode == CompareMode::kTensor) {
     MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, &table));
   } else if (options_.attribute) {

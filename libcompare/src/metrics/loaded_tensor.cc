@@ -120,6 +120,32 @@ LoadedTensor LoadedTensor::FromValues(DType dtype, std::vector<int64_t> shape, c
   return t;
 }
 
+LoadedTensor LoadedTensor::FromBytes(DType dtype, std::vector<int64_t> shape, std::vector<std::byte> bytes) {
+  LoadedTensor t;
+  t.info_.dtype = dtype;
+  t.info_.shape = std::move(shape);
+  t.numel_ = t.info_.Numel();
+  t.keep_shape_ = true;
+  t.file_ = std::move(bytes);
+  t.elements_ = Bytes(t.file_.data(), t.file_.size());
+  return t;
+}
+
+Result<std::vector<std::byte>> LoadedTensor::ReadBytes() const {
+  constexpr uint64_t kWindow = uint64_t{1} << 16;
+  const uint64_t item = Info(info_.dtype).bits / 8;
+  std::vector<std::byte> out(numel_ * item);
+  ElementWindow window;
+  for (uint64_t first = 0; first < numel_; first += kWindow) {
+    const uint64_t count = std::min(kWindow, numel_ - first);
+    Bytes bytes;
+    MSP_RETURN_IF_ERROR(Read(first, count, &window, &bytes));
+    std::memcpy(out.data() + first * item, bytes.data(), count * item);
+    if (source_) MSP_RETURN_IF_ERROR(window.Intact());
+  }
+  return out;
+}
+
 std::vector<int64_t> LoadedTensor::CompareShape(bool squeeze) const {
   return squeeze && !keep_shape_ ? Squeezed(info_.shape) : info_.shape;
 }

@@ -24,6 +24,8 @@ class LoadedTensor {
   // `values` (each exact in `dtype`, float32 or float64) of an array of `shape`, which the
   // validation takes as it is: a product is not squeezed again.
   static LoadedTensor FromValues(DType dtype, std::vector<int64_t> shape, const std::vector<double>& values);
+  // Elements of `dtype` in native byte order, an array of `shape` that the validation takes as it is.
+  static LoadedTensor FromBytes(DType dtype, std::vector<int64_t> shape, std::vector<std::byte> bytes);
 
   const TensorInfo& info() const { return info_; }
   uint64_t numel() const { return numel_; }
@@ -43,6 +45,8 @@ class LoadedTensor {
   // Every element as a double (bfloat16 and float8 exactly, as the float32 msprobe reads them), those
   // from `zero_from` on as 0. REQUIRES: not complex.
   Result<std::vector<double>> ReadValues(uint64_t zero_from) const;
+  // Every element's bytes, in logical order and native byte order. REQUIRES: not int4.
+  Result<std::vector<std::byte>> ReadBytes() const;
 
  private:
   TensorInfo info_;

@@ -19,6 +19,7 @@
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/tensor/element_types.h"
 #include "msprobe/dump/tensor/tensor_source.h"
+#include "metrics/joined_tensor_internal.h"
 #include "metrics/loaded_tensor_internal.h"
 #include "metrics/numpy_types_internal.h"
 #include "metrics/pair_kernel_internal.h"
@@ -308,9 +309,13 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
     return All(Cell::Unsupported());
   }
   // Step 2, load: a missing, unreadable or refused file is "No data" -> "unsupported".
-  Result<LoadedTensor> npu = LoadedTensor::Load(input.npu_tensor_dir, input.npu_data_name);
+  const auto load = [&](bool target, const std::string& dir, const std::string& data_name) {
+    return internal::ReadsJoined(options.consistent, target, data_name) ? internal::LoadJoined(dir, data_name)
+                                                                        : LoadedTensor::Load(dir, data_name);
+  };
+  Result<LoadedTensor> npu = load(true, input.npu_tensor_dir, input.npu_data_name);
   if (!npu.ok()) return Unreadable(npu.status(), unreadable);
-  Result<LoadedTensor> bench = LoadedTensor::Load(input.bench_tensor_dir, input.bench_data_name);
+  Result<LoadedTensor> bench = load(false, input.bench_tensor_dir, input.bench_data_name);
   if (!bench.ok()) return Unreadable(bench.status(), unreadable);
   // Step 3: the scratch rows are zeroed before a product, which then holds them.
   int64_t npu_valid_rows = input.npu_valid_rows;

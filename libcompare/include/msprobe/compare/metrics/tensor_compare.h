@@ -8,6 +8,7 @@
 #include <string>
 
 #include "msprobe/compare/metrics/right_matmul.h"
+#include "msprobe/compare/rows/consistent_keys.h"
 #include "msprobe/compare/table/cell.h"
 #include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor.h"
@@ -32,6 +33,9 @@ struct TensorCompareOptions {
   bool squeeze = true;
   // --tensor-postprocess: the right_matmul products of step 3; null or empty: none.
   const RightMatmul* right_matmul = nullptr;
+  // --consistent_check: a joined row's files are read as msprobe's verl reader reads them (one, or
+  // concatenated; docs/compare.md §3.8).
+  ConsistentBackend consistent = ConsistentBackend::kNone;
 };
 
 // The six metric cells in TensorMetric order, as msprobe G3 fills them (docs/compare.md §4.2 steps 1-6):

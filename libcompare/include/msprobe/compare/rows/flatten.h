@@ -65,8 +65,11 @@ std::string NameSuffix(const OpRow& row);
 // not an object, a task that compare cannot use ("structure", "nan_check", ...), an entry that
 // is not an object, nesting deeper than msprobe's limit of 400, a stack that is not a list.
 // `storage` lends its capacity to the rows (a finished pair's vector: no new pages to fault in).
+// `keep` (optional) is asked about every entry key in file order; an entry it refuses gives no rows
+// and takes no call order (msprobe's --consistent_check parse rules).
+using EntryFilter = std::function<bool(std::string_view key)>;
 Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
-                             std::vector<OpRow> storage = {});
+                             std::vector<OpRow> storage = {}, EntryFilter keep = {});
 
 // Receives a streamed dump's rows, whole entries at a time in msprobe's row order, with the dump's
 // header as read when "data" opened (its mode is not known until the end). It may take the rows.

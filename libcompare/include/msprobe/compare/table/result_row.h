@@ -69,6 +69,9 @@ class ResultCellVisitor {
   virtual ~ResultCellVisitor() = default;
   virtual void Text(std::string_view text) = 0;
   virtual void Value(const Cell& cell) = 0;
+  // Data_name: a Python list in msprobe's table, rendered as text. msprobe's csv writer looks at
+  // strings only for formulas, so writers that defuse texts leave this one as it is.
+  virtual void ListText(std::string_view text) { Text(text); }
 };
 void VisitResultCells(const ResultRow& row, CompareMode mode, bool with_stack, ResultLayout layout,
                       ResultCellVisitor* visitor);
