@@ -21,6 +21,7 @@
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/metrics/verdict.h"
 #include "msprobe/compare/table/result_table.h"
+#include "msprobe/compare/table/stat_columns.h"
 #include "msprobe/compare/rows/consistent_match.h"
 #include "msprobe/compare/rows/result_builder.h"
 #include "msprobe/compare/rows/scratch_rows.h"
@@ -290,6 +291,7 @@ Result<PairOutcome> CompareRun::Conclude(const ComparePairSpec& spec, PreparedPa
                                          const std::vector<MetricSlice>& slices) const {
   PairResult& result = p.outcome.result;
   ResultTable& table = p.table;
+  ApplyStatColumnTypes(&table);  // pandas types the columns before msprobe diffs them
   if (table.mode == CompareMode::kTensor) {
     // Slices computed elsewhere bring their metrics; this process's own are in the rows already.
     for (const MetricSlice& slice : slices) {
@@ -362,7 +364,8 @@ Result<std::optional<PairOutcome>> CompareRun::CompareStreamed(const ComparePair
   }
   // A header member after "data" that changes how the rows were read, or -da batches that a whole
   // table would check differently: compare again in memory (the files written so far are dropped).
-  if (npu.is_debug != first->is_debug || npu.framework != first->framework || outputs->split_api()) {
+  if (npu.is_debug != first->is_debug || npu.framework != first->framework || outputs->split_api() ||
+      outputs->ints_as_floats()) {
     return std::optional<PairOutcome>();
   }
   MSP_RETURN_IF_ERROR(FinishStreamed(std::move(*outputs), mode, start, &outcome));
