@@ -5,6 +5,7 @@
 //   msprobe compare …       → msprobe-compare …
 //   msprobe merge_result …  → msprobe-merge …
 //   msprobe parse …         → msprobe-convert … (the same -d/-t/-o flags; -t defaults to pt, as msprobe's)
+//   msprobe overflow_check … → msprobe-dump overflow-check … (the same -i/-o flags)
 // msprobe's online tools (run_ut, …) need a device and Python and are refused with exit code 2.
 #include <fmt/format.h>
 #include <unistd.h>
@@ -27,22 +28,25 @@ constexpr std::string_view kProgram = "msprobe";
 struct Route {
   std::string_view subcommand;
   std::string_view program;
+  std::string_view program_subcommand = {};  // the program's own subcommand, put before the arguments
 };
 constexpr std::array kRoutes = {
     Route{"compare", "msprobe-compare"},
     Route{"merge_result", "msprobe-merge"},
     Route{"parse", "msprobe-convert"},
+    Route{"overflow_check", "msprobe-dump", "overflow-check"},
 };
 
 // msprobe's subcommands (every release's msprobe.py, atat before it) that run on a device or need
 // Python and a framework: not part of this toolkit.
-constexpr std::array<std::string_view, 14> kOnlineTools = {
+constexpr std::array<std::string_view, 13> kOnlineTools = {
     "run_ut",      "multi_run_ut", "api_precision_compare", "run_overflow_check", "benchmark_compare",
     "grad_probe",  "graph",        "graph_visualize",       "code_mapping",       "op_generate",
-    "config_check", "nan_analyze", "acc_check",             "overflow_check",
+    "config_check", "nan_analyze", "acc_check",
 };
 
-constexpr const char* kUsage = "Usage: msprobe [-f pytorch|mindspore] {compare|merge_result|parse} [ARGS...]\n";
+constexpr const char* kUsage =
+    "Usage: msprobe [-f pytorch|mindspore] {compare|merge_result|parse|overflow_check} [ARGS...]\n";
 
 constexpr const char* kHelp = R"(msprobe's command line over msprobe-cpp: scripts written for msprobe run unchanged with this
 toolkit first on PATH. Each subcommand runs the toolkit program beside this one with the same arguments:
@@ -51,6 +55,8 @@ toolkit first on PATH. Each subcommand runs the toolkit program beside this one 
   merge_result  msprobe-merge     merge per-rank compare results into one workbook
   parse         msprobe-convert   convert kernel .bin dumps: -d PATH [-t npy|pt] [-o OUT]
                                   (-t defaults to pt, as in msprobe)
+  overflow_check  msprobe-dump overflow-check   the op that first overflows, across the ranks of one
+                                  dump: -i STEP_DIR [-o OUT] (anomaly_analyze_{ns}.json)
 
 Options before the subcommand:
   -f, --framework pytorch|mindspore   msprobe's older form; accepted and ignored (compare reads the
@@ -67,6 +73,7 @@ Examples:
   msprobe -f pytorch compare -tp npu/dump.json -gp bench/dump.json -o out
   msprobe merge_result -i compare_results/ -o merged/ -config config.yaml
   msprobe parse -d dump/rank0/ -t npy -o out
+  msprobe overflow_check -i dump/step0 -o out
 
 Exit codes: those of the program run; 2 usage error (unknown subcommand, bad -f), 4 the program to
 run is missing.)";
@@ -120,7 +127,7 @@ int main(int argc, char** argv) {
       return UsageError(fmt::format("-f/--framework must be pytorch or mindspore, not '{}'", value));
     }
   }
-  if (i >= argc) return UsageError("a subcommand is required: compare, merge_result or parse");
+  if (i >= argc) return UsageError("a subcommand is required: compare, merge_result, parse or overflow_check");
 
   const std::string_view subcommand = argv[i];
   const Route* route = nullptr;
@@ -132,17 +139,19 @@ int main(int argc, char** argv) {
       if (tool == subcommand) {
         fmt::print(stderr,
                    "{}: error: '{}' is one of msprobe's online tools, not part of this toolkit (it needs a device "
-                   "and Python); this toolkit offers: compare, merge_result, parse\n",
+                   "and Python); this toolkit offers: compare, merge_result, parse, overflow_check\n",
                    kProgram, subcommand);
         return msprobe::cli::kExitUsage;
       }
     }
     return UsageError(
-        fmt::format("'{}' is not a msprobe subcommand; this toolkit offers: compare, merge_result, parse", subcommand));
+        fmt::format("'{}' is not a msprobe subcommand; this toolkit offers: compare, merge_result, parse, overflow_check",
+                    subcommand));
   }
 
   const std::string program(route->program);
   std::vector<std::string> args{program};
+  if (!route->program_subcommand.empty()) args.emplace_back(route->program_subcommand);
   bool has_type = false;
   for (int k = i + 1; k < argc; ++k) {
     args.emplace_back(argv[k]);
