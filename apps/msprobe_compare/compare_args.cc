@@ -33,8 +33,8 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_option("-i,--input", a->input_json, "compare.json with npu_path, bench_path[, stack_path] (older form)");
   app.add_option("-o,--output_path", a->output, "Output directory (default ./output)")->expected(0, 1);
   app.add_option("-m,--mode", a->mode,
-                 "Compare mode; only 'auto' (dump compare). msprobe's offline_data, torchair, atb and offline_model "
-                 "are refused (docs/compatibility.md)");
+                 "Compare mode; only 'auto' (dump compare). msprobe's offline_model (needs a device) and "
+                 "offline_data, torchair, atb (other compare engines) are refused (docs/compatibility.md)");
   app.add_flag("--fuzzy_match", a->fuzzy, "Match rows ignoring call counts (-fm)");
   app.add_option("--data_mapping", a->data_mapping, "YAML {npu_row_name: bench_row_name} (-dm)");
   a->cell_mapping_opt = app.add_option("--cell_mapping", a->cell_mapping, "MindSpore Cell→Module mapping, optional YAML (-cm)")->expected(0, 1);
@@ -85,13 +85,15 @@ std::optional<UsageError> RefuseMsprobeOnlyFeatures(const CompareArgs& a) {
   if (a.mode != "auto") {
     std::string why;
     if (a.mode == "offline_data") {
-      why = "msprobe hands offline-model dumps to CANN's msaccucmp (fusion-rule json from ATC)";
+      why = "msprobe runs its bundled msaccucmp, a compare engine of its own (fusion rules, its own metrics "
+            "and result table): out of scope, though it needs no device";
     } else if (a.mode == "offline_model") {
-      why = "msprobe runs the models on an inference runtime";
+      why = "msprobe runs the models on an NPU device (CANN runtime, the model files)";
     } else if (a.mode == "torchair") {
-      why = "msprobe maps TorchAir GE graph dumps to FX dumps through the compiled graph";
+      why = "msprobe maps TorchAir GE graph dumps to FX dumps, a compare of its own: out of scope";
     } else if (a.mode == "atb") {
-      why = "msprobe compares ATB operator dumps (atb_probe .bin files), not dump.json";
+      why = "msprobe compares ATB operator dumps (atb_probe .bin and statistic.csv files) by rules of their own: "
+            "out of scope";
     } else {
       why = "msprobe's modes are auto, offline_data, torchair, atb and offline_model";
     }
@@ -99,7 +101,7 @@ std::optional<UsageError> RefuseMsprobeOnlyFeatures(const CompareArgs& a) {
                  kUnsupportedSection);
   }
   if (!a.fusion_rule.empty() || !a.close_fusion_rule.empty() || !a.quant_fusion_rule.empty()) {
-    return Usage("-fr/-cfr/-qfr belong to msprobe's -m offline_data (msaccucmp), which is not supported; " +
+    return Usage("-fr/-cfr/-qfr belong to msprobe's -m offline_data (msaccucmp), which is out of scope; " +
                  std::string(kUnsupportedSection));
   }
   return std::nullopt;
