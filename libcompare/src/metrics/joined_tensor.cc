@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "msprobe/dump/text/python_format.h"
+
 namespace msprobe::compare::internal {
 
 bool ReadsJoined(ConsistentBackend backend, bool target, const std::string& data_name) {
@@ -18,16 +20,6 @@ bool ReadsJoined(ConsistentBackend backend, bool target, const std::string& data
 }
 
 namespace {
-
-std::vector<std::string> SplitNames(const std::string& joined) {
-  std::vector<std::string> names;
-  for (size_t start = 0;;) {
-    const size_t semi = joined.find(';', start);
-    names.push_back(joined.substr(start, semi == std::string::npos ? std::string::npos : semi - start));
-    if (semi == std::string::npos) return names;
-    start = semi + 1;
-  }
-}
 
 // np.concatenate of C-order arrays along `axis`: for each index before the axis, each part's block.
 Result<LoadedTensor> Concatenate(const std::vector<LoadedTensor>& parts, size_t axis, const std::string& source) {
@@ -72,14 +64,15 @@ Result<LoadedTensor> Concatenate(const std::vector<LoadedTensor>& parts, size_t 
 }  // namespace
 
 Result<LoadedTensor> LoadJoined(const std::string& dir, const std::string& data_name) {
-  const std::vector<std::string> names = SplitNames(data_name);
-  if (data_name.find(".input.") != std::string::npos) return LoadedTensor::Load(dir, names.front());
+  const std::vector<std::string_view> names = PythonSplit(data_name, ';');
+  if (data_name.find(".input.") != std::string::npos) return LoadedTensor::Load(dir, std::string(names.front()));
   std::vector<LoadedTensor> parts;
-  for (const std::string& name : names) {
-    MSP_ASSIGN_OR_RETURN(LoadedTensor part, LoadedTensor::Load(dir, name));
+  for (std::string_view name : names) {
+    MSP_ASSIGN_OR_RETURN(LoadedTensor part, LoadedTensor::Load(dir, std::string(name)));
     parts.push_back(std::move(part));
   }
-  return Concatenate(parts, data_name.find(".parameters.") != std::string::npos ? 0 : 1, dir + "/" + names.front());
+  return Concatenate(parts, data_name.find(".parameters.") != std::string::npos ? 0 : 1,
+                     dir + "/" + std::string(names.front()));
 }
 
 }  // namespace msprobe::compare::internal

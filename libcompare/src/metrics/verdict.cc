@@ -15,6 +15,7 @@
 
 #include "msprobe/compare/metrics/stats_diff.h"
 #include "msprobe/compare/metrics/thresholds.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/text/python_parse.h"
 
 #include <fmt/format.h>
@@ -212,16 +213,11 @@ void Shape(const ApiGroup& g) {
   }
 }
 
-// str.strip("[]").split(",") with each part stripped of whitespace.
+// s.split(",") with each part stripped of whitespace.
 std::vector<std::string_view> SplitStrip(std::string_view s) {
-  std::vector<std::string_view> parts;
-  for (size_t start = 0;;) {
-    const size_t comma = s.find(',', start);
-    parts.push_back(Strip(s.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start),
-                          " \t\n\r\f\v"));
-    if (comma == std::string_view::npos) return parts;
-    start = comma + 1;
-  }
+  std::vector<std::string_view> parts = PythonSplit(s, ',');
+  for (std::string_view& p : parts) p = Strip(p, " \t\n\r\f\v");
+  return parts;
 }
 
 // VerlShapeErrChecker's squeeze_shape_str: "[1, 217, 1, 896]" → "[217,896]" (text, '[' and ']'

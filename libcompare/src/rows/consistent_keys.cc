@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "msprobe/compare/rows/flatten.h"
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare {
 namespace {
@@ -24,16 +25,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kMegatro
     {"q_layernorm", "q_norm"}, {"k_layernorm", "k_norm"}, {"core_attention", "attn"}, {"linear_proj", "o_proj"},
     {"router", "gate"}, {"linear_fc1", "gate_up_proj"}, {"linear_fc2", "down_proj"},
 }};
-
-std::vector<std::string_view> Split(std::string_view s) {
-  std::vector<std::string_view> parts;
-  for (size_t start = 0;;) {
-    const size_t dot = s.find('.', start);
-    parts.push_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) return parts;
-    start = dot + 1;
-  }
-}
 
 bool AllDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
@@ -151,7 +142,7 @@ std::string_view ConsistentBackendName(ConsistentBackend backend) {
 }
 
 bool VerlParseFilter::operator()(std::string_view key) {
-  const std::vector<std::string_view> parts = Split(key);
+  const std::vector<std::string_view> parts = PythonSplit(key, '.');
   if (parts.size() < 3) {
     parsing_ = false;
     return false;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -199,19 +200,21 @@ ResultRow MakeRow(const Joined& j, const ConsistentOptions& options) {
   const SideCells n = CellsOf(j.npu, fsdp ? options.name_separator : ";  ");
   const SideCells b = CellsOf(j.bench, fsdp ? ";  " : options.name_separator);
   ResultRow r;
-  r.npu_name = n.name;
-  r.bench_name = b.name;
-  r.npu_dtype = n.dtype;
-  r.bench_dtype = b.dtype;
-  r.npu_shape = n.shape;
-  r.bench_shape = b.shape;
-  r.npu_requires_grad = n.requires_grad;
-  r.bench_requires_grad = b.requires_grad;
+  using Field = std::string ResultRow::*;
+  const std::tuple<Field, Field, std::string SideCells::*> kSideFields[] = {
+      {&ResultRow::npu_name, &ResultRow::bench_name, &SideCells::name},
+      {&ResultRow::npu_dtype, &ResultRow::bench_dtype, &SideCells::dtype},
+      {&ResultRow::npu_shape, &ResultRow::bench_shape, &SideCells::shape},
+      {&ResultRow::npu_requires_grad, &ResultRow::bench_requires_grad, &SideCells::requires_grad},
+      {&ResultRow::npu_data_name, &ResultRow::bench_data_name, &SideCells::data_name},
+  };
+  for (const auto& [npu_field, bench_field, side_field] : kSideFields) {
+    r.*npu_field = n.*side_field;
+    r.*bench_field = b.*side_field;
+  }
   r.requires_grad_consistent = r.npu_requires_grad == r.bench_requires_grad;
   r.npu_stats = n.stats;
   r.bench_stats = b.stats;
-  r.npu_data_name = n.data_name;
-  r.bench_data_name = b.data_name;
   r.stack_info = n.stack;
   r.api = n.api;
   r.state = n.state ? *n.state : b.state.value_or(RowState::kInput);  // fill_state_api_origin_name
