@@ -20,7 +20,7 @@ class ClusterSession {
   ClusterSession(int* argc, char*** argv);
   ~ClusterSession();
 
-  compare::Cluster* cluster() const { return cluster_.get(); }  // nullptr when alone
+  Cluster* cluster() const { return cluster_.get(); }  // nullptr when alone
   bool several() const { return cluster_ && cluster_->processes() > 1; }
   bool root() const { return !cluster_ || cluster_->root(); }  // process 0, or alone: prints the results
 
@@ -36,7 +36,7 @@ class ClusterSession {
   std::string Prefix() const;
 
  private:
-  std::unique_ptr<compare::Cluster> cluster_;
+  std::unique_ptr<Cluster> cluster_;
   std::string_view program_ = "msprobe";  // Run's, for the notes
 };
 

@@ -30,4 +30,8 @@ void ProgressBar::Update(uint64_t done, uint64_t total) {
   std::fflush(stderr);
 }
 
+Progress ProgressBar::Callback() {
+  return [this](std::string_view, uint64_t done, uint64_t total) { Update(done, total); };
+}
+
 }  // namespace msprobe::cli

@@ -1,4 +1,5 @@
-// A one-line progress bar on stderr, drawn only when stderr is a terminal and not quieted.
+// A one-line progress bar on stderr, drawn only when stderr is a terminal and not quieted: the
+// progress of a program's job (JobContext).
 #pragma once
 
 #include <atomic>
@@ -6,6 +7,8 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+
+#include "msprobe/dump/util/job_context.h"
 
 namespace msprobe::cli {
 
@@ -16,6 +19,8 @@ class ProgressBar {
   void Clear();  // erases the bar so the next output starts on a clean line
   // Thread-safe; redraws at most ten times a second.
   void Update(uint64_t done, uint64_t total);
+  // Update as a job's progress (what it counts is not shown). Refers to this bar.
+  Progress Callback();
 
  private:
   std::string label_;

@@ -81,14 +81,14 @@ int main(int argc, char** argv) {
     msprobe::cli::RetainFreedMemory();
     // Several processes: process 0 shows the progress of its own share and prints the results.
     msprobe::cli::ProgressBar bar("compare", common.quiet || !session.root());
-    const msprobe::compare::CompareProgress progress = [&](const std::string&, uint64_t done, uint64_t total) {
-      bar.Update(done, total);
-    };
-    const msprobe::compare::Distribution distribution{session.cluster(), [&](const msprobe::Status& failed) {
-      fmt::print(stderr, "msprobe-compare: {}error: {}\n", session.Prefix(), failed.ToString());
-    }};
-    auto report = kernel ? msprobe::compare::RunKernelCompare(kernel_options, progress)
-                         : msprobe::compare::RunCompare(options, progress, distribution);
+    const msprobe::JobContext context{.progress = bar.Callback(),
+                                      .cluster = session.cluster(),
+                                      .on_failure = [&](const msprobe::Status& failed) {
+                                        fmt::print(stderr, "msprobe-compare: {}error: {}\n", session.Prefix(),
+                                                   failed.ToString());
+                                      }};
+    auto report = kernel ? msprobe::compare::RunKernelCompare(kernel_options, context)
+                         : msprobe::compare::RunCompare(options, context);
     msprobe::compare_app::PrintRightMatmulFailures(right_matmul, session.Prefix());
     int code = msprobe::cli::kExitOk;
     if (!report.ok()) {

@@ -41,8 +41,7 @@ int RunConvert(const ConvertArgs& args, const cli::CommonOptions& common) {
     cli::ProgressBar bar("convert", common.quiet);  // cleared before the report is printed
     KernelConvertOptions options{args.dump_path, args.output_path, args.keep_device_format};
     if (args.type == "pt") options.output = KernelConvertOptions::Output::kPt;
-    return RunKernelConvert(options,
-                            [&](uint64_t done, uint64_t total) { bar.Update(done, total); });
+    return RunKernelConvert(options, {.progress = bar.Callback()});
   }();
   if (!report.ok()) return cli::ReportAndExit(kProgram, report.status());
   int exit_code = cli::kExitOk;

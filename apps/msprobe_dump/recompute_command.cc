@@ -17,9 +17,7 @@ int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& com
   options.write_html = args.html;
   Result<compare::RecomputeReport> report = [&] {
     cli::ProgressBar bar("recompute", common.quiet);  // cleared before the report is printed
-    return compare::RunRecompute(options, [&](const std::string&, uint64_t done, uint64_t total) {
-      bar.Update(done, total);
-    });
+    return compare::RunRecompute(options, {.progress = bar.Callback()});
   }();
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
   if (!common.quiet) {

@@ -9,14 +9,15 @@
 namespace msprobe::dump_app {
 
 int RunStatistic(const StatisticArgs& args, const cli::CommonOptions& common) {
-  const KernelStatisticReport report = [&] {
+  const Result<KernelStatisticReport> report = [&] {
     cli::ProgressBar bar("statistic", common.quiet);  // cleared before the report is printed
-    return RunKernelStatistic({args.dir, args.force}, [&](uint64_t done, uint64_t total) { bar.Update(done, total); });
+    return RunKernelStatistic({args.dir, args.force}, {.progress = bar.Callback()});
   }();
+  if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
   if (!common.quiet) {
-    for (const WrittenStatisticCsv& w : report.written) fmt::print("{}/statistic.csv: {} tensors\n", w.dir, w.tensors);
+    for (const WrittenStatisticCsv& w : report->written) fmt::print("{}/statistic.csv: {} tensors\n", w.dir, w.tensors);
   }
-  return cli::ReportAndExit("msprobe-dump", report.status);
+  return cli::ReportAndExit("msprobe-dump", report->stopped.value_or(Status::Ok()));
 }
 
 }  // namespace msprobe::dump_app

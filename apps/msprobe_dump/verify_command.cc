@@ -31,7 +31,7 @@ void PrintJson(const VerifyReport& report) {
 int RunVerify(const VerifyArgs& args, const cli::CommonOptions& common) {
   Result<VerifyReport> report = [&] {
     cli::ProgressBar bar("verify", common.quiet);  // cleared before the report is printed
-    return VerifyDump(args.path, [&](uint64_t done, uint64_t total) { bar.Update(done, total); });
+    return msprobe::RunVerify({args.path}, {.progress = bar.Callback()});
   }();
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
   if (args.json) {

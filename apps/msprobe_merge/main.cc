@@ -54,13 +54,14 @@ int main(int argc, char** argv) {
 
     // Several processes: process 0 tells of the results as they join and writes the workbook.
     msprobe::cli::ProgressBar bar("merge", common.quiet || !session.root());
-    options.warn = [&](const std::string& source, const std::string& message) {
-      bar.Clear();
-      fmt::print(stderr, "msprobe-merge: warning: {}: {}\n", source, message);
-    };
-    options.progress = [&](uint64_t done, uint64_t total) { bar.Update(done, total); };
-    if (!session.root()) options.warn = {};
-    auto report = msprobe::compare::RunMerge(options, session.cluster());
+    msprobe::JobContext context{.progress = bar.Callback(), .cluster = session.cluster()};
+    if (session.root()) {
+      context.warn = [&](const std::string& source, const std::string& message) {
+        bar.Clear();
+        fmt::print(stderr, "msprobe-merge: warning: {}: {}\n", source, message);
+      };
+    }
+    auto report = msprobe::compare::RunMerge(options, context);
     bar.Clear();
     int code = msprobe::cli::kExitOk;
     if (!report.ok()) {

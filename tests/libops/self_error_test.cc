@@ -406,7 +406,7 @@ TEST(CheckDumpCalls, UnreadableDumpJsonIsAnError) {
 
 TEST(CheckDumpCalls, ProgressCountsEveryCall) {
   std::atomic<uint64_t> calls{0}, last_total{0};
-  auto check = CheckDumpCalls(RecomputeDump("golden"), [&](uint64_t, uint64_t total) {
+  auto check = CheckDumpCalls(RecomputeDump("golden"), [&](std::string_view, uint64_t, uint64_t total) {
     ++calls;
     last_total = total;
   });

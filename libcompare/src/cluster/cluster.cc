@@ -2,12 +2,14 @@
 
 #include "cluster/outcome_codec_internal.h"
 
-namespace msprobe::compare {
+namespace msprobe {
 
 std::vector<std::string> Cluster::AllGather(const std::string& mine) {
   const std::vector<std::string> gathered = Gather(mine);
-  return internal::UnpackStrings(Broadcast(root() ? internal::PackStrings(gathered) : std::string()));
+  return compare::internal::UnpackStrings(Broadcast(root() ? compare::internal::PackStrings(gathered) : std::string()));
 }
+
+namespace compare {
 
 Status AgreeOnFailure(Cluster& cluster, const Status& mine) {
   for (const std::string& bytes : cluster.AllGather(internal::EncodeStatus(mine))) {
@@ -17,4 +19,5 @@ Status AgreeOnFailure(Cluster& cluster, const Status& mine) {
   return Status::Ok();
 }
 
-}  // namespace msprobe::compare
+}  // namespace compare
+}  // namespace msprobe

@@ -7,8 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "jobs/compare_run_internal.h"
+#include "jobs/pair_in_memory_internal.h"
 #include "jobs/pair_outputs_internal.h"
+#include "jobs/run_recorder_internal.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare::internal {

@@ -8,7 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "jobs/compare_run_internal.h"
+#include "jobs/pair_steps_internal.h"
+#include "jobs/statistics_slice_compare_internal.h"
+#include "jobs/statistics_slices_internal.h"
 
 namespace msprobe::compare::internal {
 

@@ -2,89 +2,51 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <exception>
-#include <memory>
 
-#include "jobs/compare_run_internal.h"
-#include "msprobe/compare/cluster/cluster.h"
 #include "jobs/distributed_compare_internal.h"
+#include "jobs/pair_compare_internal.h"
+#include "jobs/pair_steps_internal.h"
+#include "jobs/run_plan_internal.h"
+#include "jobs/run_recorder_internal.h"
 #include "jobs/run_report_internal.h"
-#include "msprobe/dump/framework/output_location.h"
-#include "util/ordered_pipeline_internal.h"
+#include "msprobe/compare/cluster/cluster.h"
 
 namespace msprobe::compare {
-namespace internal {
 
-Result<RunPlan> PlanRun(const CompareOptions& options) {
-  const std::vector<std::string> inputs = {options.target_path, options.golden_path, options.stack_path};
-  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, inputs));
-  if (!options.junit_path.empty()) MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.junit_path, false, inputs));
-  RunPlan plan;
-  MSP_ASSIGN_OR_RETURN(plan.specs, ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
-  MSP_ASSIGN_OR_RETURN(plan.mappings, LoadMappings(options));
-  return plan;
-}
-
-Status CompareEach(const CompareRun& run, const std::vector<ComparePairSpec>& specs, const std::vector<size_t>& order,
-                   size_t in_flight, const std::function<Status(PairAttempt)>& consume) {
-  size_t next = 0;
-  std::atomic<bool> threw{false};  // no pair starts once one has thrown, whatever its order
-  return MapInOrder<size_t, std::shared_ptr<PairAttempt>>(
-      in_flight,
-      [&](size_t* i) {
-        if (next == order.size() || threw.load()) return false;
-        *i = order[next++];
-        return true;
-      },
-      [&](size_t i) {
-        auto attempt = std::make_shared<PairAttempt>();
-        attempt->pair = i;
-        try {
-          attempt->outcome = run.ComparePair(specs[i]);
-        } catch (...) {
-          attempt->exception = std::current_exception();
-          threw.store(true);
-        }
-        return attempt;
-      },
-      [&](const std::shared_ptr<PairAttempt>& attempt) { return consume(std::move(*attempt)); });
-}
-
-}  // namespace internal
-
-Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress,
-                                 const Distribution& distribution) {
-  if (distribution.cluster != nullptr && distribution.cluster->processes() > 1) {
-    return internal::RunDistributedCompare(options, progress, distribution);
+Result<CompareReport> RunCompare(const CompareOptions& options, const JobContext& context) {
+  if (context.cluster != nullptr && context.cluster->processes() > 1) {
+    return internal::RunDistributedCompare(options, context);
   }
   MSP_ASSIGN_OR_RETURN(internal::RunPlan plan, internal::PlanRun(options));
-  SummedProgress summed(progress);
-  const CompareProgress summed_progress = summed.callback();  // the run keeps a reference
-  internal::CompareRun run(options, plan.mappings, summed_progress);
+  SummedProgress summed(context.progress);
+  const Progress summed_progress = summed.callback();  // the steps keep a reference
+  const internal::PairSteps steps(options, plan.mappings, summed_progress);
+  const internal::PairCompare compare(steps);
+  internal::RunRecorder recorder(options);
   // Pairs are recorded in order; the first failure in pair order is the one reported.
   std::vector<size_t> order(plan.specs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::exception_ptr thrown;
   const Status failed = internal::CompareEach(
-      run, plan.specs, order, internal::PairsInFlight(plan.specs, 1), [&](internal::PairAttempt attempt) -> Status {
+      compare, plan.specs, order, internal::PairsInFlight(plan.specs, 1), [&](internal::PairAttempt attempt) -> Status {
         if (attempt.exception) {
           thrown = attempt.exception;
           return Status::Internal("", "a pair threw");  // rethrown below
         }
         MSP_RETURN_IF_ERROR(attempt.outcome.status());
-        run.Record(attempt.pair, std::move(*attempt.outcome));
+        recorder.Record(attempt.pair, std::move(*attempt.outcome));
         return Status::Ok();
       });
   if (thrown) std::rethrow_exception(thrown);
   MSP_RETURN_IF_ERROR(failed);
   std::vector<internal::XlsxMark> marks;
   if (options.diff_analyze) {
-    MSP_ASSIGN_OR_RETURN(marks, run.AnalyzeFirstDiff());
+    MSP_ASSIGN_OR_RETURN(marks, recorder.AnalyzeFirstDiff());
   }
-  MSP_ASSIGN_OR_RETURN(auto written, run.CommitXlsx(marks));
-  for (const auto& [pair, files] : written) run.AddOutputs(pair, files);
-  return std::move(run).Finish();
+  MSP_ASSIGN_OR_RETURN(auto written, recorder.CommitXlsx(marks));
+  for (const auto& [pair, files] : written) recorder.AddOutputs(pair, files);
+  return std::move(recorder).Finish();
 }
 
 std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const CompareReport& report) {

@@ -6,15 +6,23 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <numeric>
 #include <new>
+#include <numeric>
+#include <optional>
+#include <tuple>
 #include <utility>
 
 #include "cluster/outcome_codec_internal.h"
 #include "cluster/slice_codec_internal.h"
 #include "cluster/work_share_internal.h"
-#include "jobs/compare_run_internal.h"
+#include "jobs/pair_compare_internal.h"
+#include "jobs/pair_in_memory_internal.h"
+#include "jobs/pair_rules_internal.h"
+#include "jobs/pair_steps_internal.h"
+#include "jobs/run_plan_internal.h"
+#include "jobs/run_recorder_internal.h"
 #include "jobs/run_report_internal.h"
+#include "jobs/statistics_slice_compare_internal.h"
 #include "jobs/statistics_slices_internal.h"
 #include "msprobe/compare/cluster/cluster.h"
 #include "msprobe/dump/framework/dump_json.h"
@@ -104,46 +112,105 @@ std::pair<std::vector<uint64_t>, std::vector<uint64_t>> MeasurePairs(Cluster& cl
   return {bytes, kinds};
 }
 
-// What a slice read besides its rows, added to its pair's.
-void CountRead(const SliceRead& read, SlicedOutputs* outputs) {
-  outputs->golden_rows += read.golden_rows;
-  outputs->md5 = outputs->md5 || read.md5;
+// This process's part in a pair split by rows: the slice it compares, of how many, and for whom.
+struct SlicePart {
+  size_t pair = 0;
+  size_t slice = 0;   // 0: this process owns the pair and writes its files; else it helps
+  size_t slices = 0;
+  int owner = 0;
+  bool owns() const { return slice == 0; }
+};
+
+// This process's part in the pair `share` gives, or nullopt when it has none or compares it alone.
+std::optional<SlicePart> PartOf(size_t pair, const PairShare& share, int me) {
+  const std::vector<int>& who = share.processes;
+  const auto at = std::find(who.begin(), who.end(), me);
+  if (who.size() == 1 || at == who.end()) return std::nullopt;
+  return SlicePart{pair, static_cast<size_t>(at - who.begin()), who.size(), who[0]};
 }
+
+// Per process, the messages to send it, one per pair.
+using Outbox = std::vector<std::vector<std::string>>;
+
+// A helper's slice of a pair, or why it has none, for the pair's owner.
+void SendToOwner(const SlicePart& part, const Status& status, const std::string& payload, Outbox* to_owners) {
+  (*to_owners)[part.owner].push_back(EncodeEntry({part.pair, status, payload}));
+}
+
+// A tensor pair held by its owner: prepared, with its own slice first and the helpers' as they come.
+struct HeldTensorPair {
+  PreparedPair prepared;
+  std::vector<MetricSlice> slices;
+  std::optional<Status> failed;  // the first helper's failure, which fails the pair
+};
+// A statistics pair held by its owner: its outputs, fed the owner's own slice as it was compared, and
+// each helper's batches as they came, encoded, by slice (decoded one at a time; slice 0 is unused).
+struct HeldStatisticsPair {
+  SlicedOutputs outputs;
+  std::vector<Result<std::string>> slices;
+};
 
 // One process's part of a distributed run.
 class ProcessShare {
  public:
-  ProcessShare(const CompareOptions& options, const Distribution& distribution, const RunPlan& plan,
-               const CompareProgress& progress)
-      : options_(options), distribution_(distribution), cluster_(*distribution.cluster), plan_(plan),
-        run_(options, plan.mappings, progress) {}
+  ProcessShare(const CompareOptions& options, const JobContext& context, const RunPlan& plan, const Progress& progress)
+      : options_(options), context_(context), cluster_(*context.cluster), plan_(plan),
+        steps_(options, plan.mappings, progress), in_memory_(steps_), compare_(steps_), statistics_(steps_),
+        recorder_(options) {}
 
   Result<CompareReport> Run();
 
  private:
   void Fail(size_t pair, const Status& status) {
-    if (distribution_.on_failure) distribution_.on_failure(status);
+    if (context_.on_failure) context_.on_failure(status);
     done_.emplace(pair, status);
+  }
+  void Settle(size_t pair, Result<PairOutcome> outcome) {
+    if (outcome.ok()) {
+      done_.emplace(pair, std::move(outcome));
+    } else {
+      Fail(pair, outcome.status());
+    }
   }
   // The owners of split statistics pairs plan their slices and send each process its own; a pair the
   // plan leaves whole joins its owner's whole pairs.
   void PlanStatisticsPairs(const std::vector<PairShare>& shares, const std::vector<uint64_t>& kinds);
   void CompareWholePairs(const std::vector<size_t>& order);
+  // Pairs split by rows (docs/distributed.md §3): each process compares its slice of every pair it
+  // shares; the helpers' slices reach the owners in one exchange, and the owners conclude the pairs.
   void CompareSplitPairs(const std::vector<PairShare>& shares, const std::vector<uint64_t>& kinds);
+  // A tensor pair: every process sharing it prepares it alike and computes the metrics of its rows.
+  void CompareTensorSlice(const SlicePart& part, Outbox* to_owners);
+  // A statistics pair: every process sharing it compares its planned slice in batches of finished rows.
+  void CompareStatisticsSlice(const SlicePart& part, Outbox* to_owners);
+  // The owner: a helper's slice of a pair it holds.
+  void ReceiveSlice(const PairShare& share, int from, PairEntry entry);
+  // The owner: each statistics pair held, its helpers' batches appended in slice order, concluded.
+  void ConcludeStatisticsPairs();
+  Status AppendHelperSlices(size_t pair, HeldStatisticsPair* held);
+  // The owner: each tensor pair held, concluded with every slice's metrics, or failed as a helper did.
+  void ConcludeTensorPairs();
   // Process 0: every pair's outcome in pair order, or the first failure; -da's marks.
   Result<std::vector<XlsxMark>> GatherOutcomes();
   // Commits the xlsx files held here; process 0 gathers their names.
   Status CommitXlsx(const std::vector<XlsxMark>& marks);
 
   const CompareOptions& options_;
-  const Distribution& distribution_;
+  const JobContext& context_;
   Cluster& cluster_;
   const RunPlan& plan_;
-  CompareRun run_;
+  const PairSteps steps_;
+  const PairInMemory in_memory_;        // tensor pairs split by rows
+  const PairCompare compare_;           // whole pairs
+  const StatisticsSliceCompare statistics_;  // statistics pairs split by entries
+  RunRecorder recorder_;
   std::map<size_t, Result<PairOutcome>> done_;  // the pairs this process owns, in pair order
   std::map<size_t, StatisticsSlice> slices_;     // split statistics pairs: this process's slice of each
   std::vector<size_t> whole_;                    // the pairs this process compares whole, in pair order
   std::map<size_t, Clock::time_point> started_;  // split statistics pairs owned: when they began
+  // Split pairs owned, between this process's slice and the helpers'.
+  std::map<size_t, HeldTensorPair> held_tensors_;
+  std::map<size_t, HeldStatisticsPair> held_statistics_;
 };
 
 void ProcessShare::PlanStatisticsPairs(const std::vector<PairShare>& shares, const std::vector<uint64_t>& kinds) {
@@ -186,7 +253,7 @@ void ProcessShare::PlanStatisticsPairs(const std::vector<PairShare>& shares, con
 void ProcessShare::CompareWholePairs(const std::vector<size_t>& order) {
   std::vector<ComparePairSpec> mine;
   for (size_t i : order) mine.push_back(plan_.specs[i]);
-  const Status stopped = CompareEach(run_, plan_.specs, order, PairsInFlight(mine, cluster_.local_processes()),
+  const Status stopped = CompareEach(compare_, plan_.specs, order, PairsInFlight(mine, cluster_.local_processes()),
                                      [&](PairAttempt attempt) -> Status {
                                        if (attempt.exception) {
                                          Fail(attempt.pair, ExceptionStatus(attempt.exception));
@@ -206,122 +273,136 @@ void ProcessShare::CompareWholePairs(const std::vector<size_t>& order) {
 }
 
 void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const std::vector<uint64_t>& kinds) {
-  const int me = cluster_.process();
-  std::vector<std::vector<std::string>> outbox(cluster_.processes());
-  std::map<size_t, std::pair<PreparedPair, MetricSlice>> held;  // pairs owned: prepared, and our slice
-  // Statistics pairs owned: their outputs, fed our slice as it is compared, and the other slices'
-  // batches as they came (decoded one at a time).
-  std::map<size_t, SlicedOutputs> sliced;
-  std::map<size_t, std::vector<Result<std::string>>> tables;
+  Outbox to_owners(cluster_.processes());
   for (size_t i = 0; i < shares.size(); ++i) {
-    const std::vector<int>& who = shares[i].processes;
-    const auto at = std::find(who.begin(), who.end(), me);
-    if (who.size() == 1 || at == who.end()) continue;
-    const size_t slice = at - who.begin();
-    const int owner = who[0];
-    const auto send = [&](const Status& status, const std::string& payload) {
-      outbox[owner].push_back(EncodeEntry({i, status, payload}));
-    };
+    const std::optional<SlicePart> part = PartOf(i, shares[i], cluster_.process());
+    if (!part) continue;
     if (kinds[i] == kStatisticsRows) {
-      if (slices_.count(i) == 0) continue;  // compared whole by its owner
-      const StatisticsSlice& mine = slices_.at(i);
-      if (slice == 0) {
-        SlicedOutputs& outputs = sliced[i];
-        const Result<SliceRead> read = Guarded<SliceRead>([&] {
-          return run_.CompareSlice(plan_.specs[i], mine,
-                                   [&](const SliceTable& batch) { return run_.AppendSlice(plan_.specs[i], mine, batch, &outputs); });
-        });
-        if (read.ok()) CountRead(*read, &outputs); else outputs.whole = true;
-        tables[i].resize(who.size(), Status::Internal("", "no slice"));
-      } else {
-        // Our batches go to the owner encoded, after what else we read.
-        std::vector<std::string> batches(1);
-        const Result<SliceRead> read = Guarded<SliceRead>([&] {
-          return run_.CompareSlice(plan_.specs[i], mine, [&](const SliceTable& batch) {
-            batches.push_back(EncodeSliceTable(batch));
-            return Status::Ok();
-          });
-        });
-        if (read.ok()) batches[0] = EncodeSliceRead(*read);
-        send(read.status(), read.ok() ? PackStrings(batches) : "");
-      }
-      continue;
-    }
-    Result<PreparedPair> prepared = Guarded<PreparedPair>([&] { return run_.Prepare(plan_.specs[i]); });
-    if (!prepared.ok()) {
-      if (slice == 0) Fail(i, prepared.status()); else send(prepared.status(), "");
-      continue;
-    }
-    if (prepared->skipped) {
-      if (slice == 0) done_.emplace(i, std::move(prepared->outcome));
-      continue;
-    }
-    const std::pair<size_t, size_t> rows = SliceRows(prepared->table.rows.size(), slice, who.size());
-    const size_t begin = rows.first, end = rows.second;
-    Result<MetricSlice> computed = Guarded<MetricSlice>([&] { return run_.ComputeSlice(&*prepared, begin, end); });
-    if (!computed.ok()) {
-      if (slice == 0) Fail(i, computed.status()); else send(computed.status(), "");
-    } else if (slice == 0) {
-      held.emplace(i, std::make_pair(std::move(*prepared), std::move(*computed)));
+      CompareStatisticsSlice(*part, &to_owners);
     } else {
-      for (size_t r = begin; r < end; ++r) computed->metrics.push_back(std::move(prepared->table.rows[r].metrics));
-      send(Status::Ok(), EncodeSlice(*computed));
+      CompareTensorSlice(*part, &to_owners);
     }
   }
   std::vector<std::string> to(cluster_.processes());
-  for (size_t p = 0; p < to.size(); ++p) to[p] = PackStrings(outbox[p]);
-  std::map<size_t, std::vector<MetricSlice>> slices;
-  std::map<size_t, Status> failed;  // a helper's failure fails the pair
+  for (size_t p = 0; p < to.size(); ++p) to[p] = PackStrings(to_owners[p]);
   const std::vector<std::string> received = cluster_.Exchange(to);
   for (size_t from = 0; from < received.size(); ++from) {
     for (const std::string& bytes : UnpackStrings(received[from])) {
       PairEntry entry = DecodeEntry(bytes);
-      if (const auto owned = tables.find(entry.pair); owned != tables.end()) {  // a statistics slice
-        const std::vector<int>& who = shares[entry.pair].processes;
-        Result<std::string>& table = owned->second.at(std::find(who.begin(), who.end(), int(from)) - who.begin());
-        table = entry.status.ok() ? Result<std::string>(std::move(entry.payload)) : std::move(entry.status);
-      } else if (!entry.status.ok()) {
-        failed.emplace(entry.pair, std::move(entry.status));
-      } else {
-        slices[entry.pair].push_back(DecodeSlice(entry.payload));
-      }
+      ReceiveSlice(shares[entry.pair], static_cast<int>(from), std::move(entry));
     }
   }
-  for (auto& owned : tables) {  // (clang 14 captures no structured bindings)
-    const size_t i = owned.first;
-    std::vector<Result<std::string>>& others = owned.second;
-    SlicedOutputs& outputs = sliced.at(i);
-    Result<PairOutcome> outcome = Guarded<PairOutcome>([&]() -> Result<PairOutcome> {
-      for (size_t s = 1; s < others.size() && !outputs.whole; ++s) {
-        if (!others[s].ok()) {
-          outputs.whole = true;
-          break;
-        }
-        std::vector<std::string> batches = UnpackStrings(*std::exchange(others[s], std::string()));
-        CountRead(DecodeSliceRead(batches.at(0)), &outputs);
-        for (size_t b = 1; b < batches.size(); ++b) {
-          const SliceTable batch = DecodeSliceTable(std::exchange(batches[b], std::string()));
-          MSP_RETURN_IF_ERROR(run_.AppendSlice(plan_.specs[i], slices_.at(i), batch, &outputs));
-        }
-      }
-      return run_.ConcludeSlices(plan_.specs[i], slices_.at(i), std::move(outputs), started_.at(i));
-    });
-    if (outcome.ok()) done_.emplace(i, std::move(outcome)); else Fail(i, outcome.status());
+  ConcludeStatisticsPairs();
+  ConcludeTensorPairs();
+}
+
+void ProcessShare::CompareTensorSlice(const SlicePart& part, Outbox* to_owners) {
+  Result<PreparedPair> prepared = Guarded<PreparedPair>([&] { return in_memory_.Prepare(plan_.specs[part.pair]); });
+  if (prepared.ok() && prepared->skipped) {  // a side has no rows: the owner says so, no one computes
+    if (part.owns()) done_.emplace(part.pair, std::move(prepared->outcome));
+    return;
   }
-  for (auto& entry : held) {
-    const size_t i = entry.first;
-    std::pair<PreparedPair, MetricSlice>& own = entry.second;
-    if (failed.count(i) != 0) {
-      Fail(i, failed.at(i));
+  size_t begin = 0, end = 0;
+  Result<MetricSlice> computed = Guarded<MetricSlice>([&]() -> Result<MetricSlice> {
+    MSP_RETURN_IF_ERROR(prepared.status());
+    std::tie(begin, end) = SliceRows(prepared->table.rows.size(), part.slice, part.slices);
+    return in_memory_.ComputeSlice(&*prepared, begin, end);
+  });
+  if (part.owns()) {  // holds its slice, in the prepared rows, until the helpers' come
+    if (!computed.ok()) return Fail(part.pair, computed.status());
+    held_tensors_.emplace(part.pair, HeldTensorPair{std::move(*prepared), {std::move(*computed)}, std::nullopt});
+    return;
+  }
+  // A helper: its rows' metrics go to the owner, which has the rest of each row.
+  if (!computed.ok()) return SendToOwner(part, computed.status(), "", to_owners);
+  for (size_t r = begin; r < end; ++r) computed->metrics.push_back(std::move(prepared->table.rows[r].metrics));
+  SendToOwner(part, Status::Ok(), EncodeSlice(*computed), to_owners);
+}
+
+void ProcessShare::CompareStatisticsSlice(const SlicePart& part, Outbox* to_owners) {
+  const auto planned = slices_.find(part.pair);
+  if (planned == slices_.end()) return;  // compared whole by its owner
+  const ComparePairSpec& spec = plan_.specs[part.pair];
+  const StatisticsSlice& mine = planned->second;
+  if (part.owns()) {  // appends its batches to the pair's outputs as they come
+    HeldStatisticsPair& held = held_statistics_[part.pair];
+    held.slices.resize(part.slices, Status::Internal("", "no slice"));
+    const Result<SliceRead> read = Guarded<SliceRead>([&] {
+      return statistics_.CompareSlice(
+          spec, mine, [&](const SliceTable& batch) { return statistics_.AppendSlice(spec, mine, batch, &held.outputs); });
+    });
+    if (read.ok()) held.outputs.Count(*read); else held.outputs.whole = true;
+    return;
+  }
+  // A helper: its batches go to the owner encoded, after what else it read.
+  std::vector<std::string> batches(1);
+  const Result<SliceRead> read = Guarded<SliceRead>([&] {
+    return statistics_.CompareSlice(spec, mine, [&](const SliceTable& batch) {
+      batches.push_back(EncodeSliceTable(batch));
+      return Status::Ok();
+    });
+  });
+  if (read.ok()) batches[0] = EncodeSliceRead(*read);
+  SendToOwner(part, read.status(), read.ok() ? PackStrings(batches) : "", to_owners);
+}
+
+void ProcessShare::ReceiveSlice(const PairShare& share, int from, PairEntry entry) {
+  if (const auto held = held_statistics_.find(entry.pair); held != held_statistics_.end()) {
+    const std::vector<int>& who = share.processes;
+    Result<std::string>& slice = held->second.slices.at(std::find(who.begin(), who.end(), from) - who.begin());
+    slice = entry.status.ok() ? Result<std::string>(std::move(entry.payload)) : std::move(entry.status);
+  } else if (const auto held = held_tensors_.find(entry.pair); held != held_tensors_.end()) {
+    if (entry.status.ok()) {
+      held->second.slices.push_back(DecodeSlice(entry.payload));
+    } else if (!held->second.failed) {
+      held->second.failed = std::move(entry.status);
+    }
+  }
+  // Else the owner failed its own slice of the pair, or found no rows to compare.
+}
+
+void ProcessShare::ConcludeStatisticsPairs() {
+  for (auto& held : held_statistics_) {  // (clang 14 captures no structured bindings)
+    const size_t i = held.first;
+    Settle(i, Guarded<PairOutcome>([&]() -> Result<PairOutcome> {
+             MSP_RETURN_IF_ERROR(AppendHelperSlices(i, &held.second));
+             return statistics_.ConcludeSlices(plan_.specs[i], slices_.at(i), std::move(held.second.outputs),
+                                               started_.at(i));
+           }));
+  }
+  held_statistics_.clear();
+}
+
+Status ProcessShare::AppendHelperSlices(size_t pair, HeldStatisticsPair* held) {
+  SlicedOutputs& outputs = held->outputs;
+  for (size_t s = 1; s < held->slices.size() && !outputs.whole; ++s) {
+    if (!held->slices[s].ok()) {
+      outputs.whole = true;
+      break;
+    }
+    std::vector<std::string> batches = UnpackStrings(*std::exchange(held->slices[s], std::string()));
+    outputs.Count(DecodeSliceRead(batches.at(0)));
+    for (size_t b = 1; b < batches.size(); ++b) {
+      const SliceTable batch = DecodeSliceTable(std::exchange(batches[b], std::string()));
+      MSP_RETURN_IF_ERROR(statistics_.AppendSlice(plan_.specs[pair], slices_.at(pair), batch, &outputs));
+    }
+  }
+  return Status::Ok();
+}
+
+void ProcessShare::ConcludeTensorPairs() {
+  for (auto& held : held_tensors_) {
+    const size_t i = held.first;
+    HeldTensorPair& pair = held.second;
+    if (pair.failed) {
+      Fail(i, *pair.failed);
       continue;
     }
-    std::vector<MetricSlice>& all = slices[i];
-    all.push_back(std::move(own.second));
-    std::sort(all.begin(), all.end(), [](const MetricSlice& a, const MetricSlice& b) { return a.begin < b.begin; });
-    Result<PairOutcome> outcome =
-        Guarded<PairOutcome>([&] { return run_.Conclude(plan_.specs[i], std::move(own.first), all); });
-    if (outcome.ok()) done_.emplace(i, std::move(outcome)); else Fail(i, outcome.status());
+    std::vector<MetricSlice>& slices = pair.slices;
+    std::sort(slices.begin(), slices.end(), [](const MetricSlice& a, const MetricSlice& b) { return a.begin < b.begin; });
+    Settle(i, Guarded<PairOutcome>([&] { return in_memory_.Conclude(plan_.specs[i], std::move(pair.prepared), slices); }));
   }
+  held_tensors_.clear();
 }
 
 Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
@@ -332,7 +413,7 @@ Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
       continue;
     }
     if (outcome->pending_xlsx) {  // its rows stay here, in the xlsx's spool
-      run_.KeepXlsx(i, std::move(*outcome->pending_xlsx));
+      recorder_.KeepXlsx(i, std::move(*outcome->pending_xlsx));
       outcome->pending_xlsx.reset();
     }
     entries.push_back(EncodeEntry({i, Status::Ok(), EncodeOutcome(*outcome)}));
@@ -353,13 +434,13 @@ Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
     if (!all[i]) return Status::Internal("", fmt::format("no process compared pair {}", i));  // a bug
     MSP_RETURN_IF_ERROR(all[i]->status());
   }
-  for (size_t i = 0; i < all.size(); ++i) run_.Record(i, std::move(**all[i]));
+  for (size_t i = 0; i < all.size(); ++i) recorder_.Record(i, std::move(**all[i]));
   if (!options_.diff_analyze) return std::vector<XlsxMark>();
-  return run_.AnalyzeFirstDiff();
+  return recorder_.AnalyzeFirstDiff();
 }
 
 Status ProcessShare::CommitXlsx(const std::vector<XlsxMark>& marks) {
-  Result<std::vector<std::pair<size_t, std::vector<std::string>>>> written = run_.CommitXlsx(marks);
+  Result<std::vector<std::pair<size_t, std::vector<std::string>>>> written = recorder_.CommitXlsx(marks);
   std::vector<std::string> entries;
   if (written.ok()) {
     for (const auto& [pair, files] : *written) entries.push_back(EncodeEntry({pair, Status::Ok(), PackStrings(files)}));
@@ -371,7 +452,7 @@ Status ProcessShare::CommitXlsx(const std::vector<XlsxMark>& marks) {
     MSP_RETURN_IF_ERROR(DecodeStatus(parts[0]));
     for (const std::string& bytes : UnpackStrings(parts[1])) {
       const PairEntry entry = DecodeEntry(bytes);
-      run_.AddOutputs(entry.pair, UnpackStrings(entry.payload));
+      recorder_.AddOutputs(entry.pair, UnpackStrings(entry.payload));
     }
   }
   return Status::Ok();
@@ -392,19 +473,17 @@ Result<CompareReport> ProcessShare::Run() {
   MSP_RETURN_IF_ERROR(DecodeStatus(decision[0]));
   MSP_RETURN_IF_ERROR(CommitXlsx(DecodeMarks(decision[1])));
   if (!cluster_.root()) return CompareReport();
-  return std::move(run_).Finish();
+  return std::move(recorder_).Finish();
 }
 
 }  // namespace
 
-Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const CompareProgress& progress,
-                                            const Distribution& distribution) {
-  Cluster& cluster = *distribution.cluster;
+Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const JobContext& context) {
   Result<RunPlan> plan = Guarded<RunPlan>([&] { return PlanRun(options); });
-  MSP_RETURN_IF_ERROR(AgreeOnFailure(cluster, plan.status()));
-  SummedProgress summed(progress);
-  const CompareProgress summed_progress = summed.callback();  // the run keeps a reference
-  ProcessShare share(options, distribution, *plan, summed_progress);
+  MSP_RETURN_IF_ERROR(AgreeOnFailure(*context.cluster, plan.status()));
+  SummedProgress summed(context.progress);
+  const Progress summed_progress = summed.callback();  // the steps keep a reference
+  ProcessShare share(options, context, *plan, summed_progress);
   return share.Run();
 }
 

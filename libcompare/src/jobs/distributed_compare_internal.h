@@ -6,7 +6,7 @@
 
 namespace msprobe::compare::internal {
 
-Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const CompareProgress& progress,
-                                            const Distribution& distribution);
+// `context.cluster` holds more than one process.
+Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const JobContext& context);
 
 }  // namespace msprobe::compare::internal

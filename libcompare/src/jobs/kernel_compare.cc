@@ -285,7 +285,7 @@ Result<DirsByRankStep> GroupDirs(const std::string& root, const KernelCompareOpt
 }  // namespace
 
 Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs, const std::vector<KernelDumpDir>& bench_dirs,
-                                      const std::function<void(uint64_t, uint64_t)>& progress) {
+                                      const Progress& progress) {
   MSP_ASSIGN_OR_RETURN(Side npu, CollectSide(npu_dirs));
   MSP_ASSIGN_OR_RETURN(Side bench, CollectSide(bench_dirs));
   const std::string where = npu_dirs.empty() ? std::string() : npu_dirs.front().path;
@@ -327,12 +327,12 @@ Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs
     const auto [n, b] = pairs[i];
     table.rows[i] = npy ? NpyRow(n, b) : StatisticRow(n, b);
     table.rows[i].api = (n ? n : b)->op;
-    if (progress) progress(++done, pairs.size());
+    if (progress) progress("rows", ++done, pairs.size());
   });
   return table;
 }
 
-Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, const CompareProgress& progress) {
+Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, const JobContext& context) {
   const CompareOptions& run = options.run;
   const std::vector<std::string> inputs = {run.target_path, run.golden_path};
   MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(run.output_dir, /*is_dir=*/true, inputs));
@@ -343,8 +343,8 @@ Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, cons
   fs::create_directories(run.output_dir, ec);
   if (ec) return Status::IOError(run.output_dir, "cannot create the output directory: " + ec.message());
   const std::string ts = OutputTimestamp();
-  SummedProgress summed(progress);
-  const CompareProgress summed_progress = summed.callback();
+  SummedProgress summed(context.progress);
+  const Progress summed_progress = summed.callback();
   CompareReport report;
   for (const auto& [rank_step, npu_dirs] : npu) {
     const auto it = bench.find(rank_step);
@@ -354,9 +354,10 @@ Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, cons
     result.label = fmt::format("rank{}_step{}", rank_step.first, rank_step.second);
     result.target_json = npu_dirs.front().path;
     result.golden_json = it->second.front().path;
-    MSP_ASSIGN_OR_RETURN(ResultTable table, CompareKernelDirs(npu_dirs, it->second, [&](uint64_t done, uint64_t total) {
-                           if (summed_progress) summed_progress(result.label, done, total);
-                         }));
+    const Progress rows_done = [&](std::string_view, uint64_t done, uint64_t total) {
+      if (summed_progress) summed_progress(result.label, done, total);
+    };
+    MSP_ASSIGN_OR_RETURN(ResultTable table, CompareKernelDirs(npu_dirs, it->second, rows_done));
     result.mode = DumpModeName(table.mode);
     const std::string stem = (fs::path(run.output_dir) /
                               fmt::format("compare_result_{}_{}_{}", rank_step.first, rank_step.second, ts)).string();

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "msprobe/compare/output/junit_report.h"
 #include "msprobe/compare/table/result_table.h"
 #include "msprobe/compare/output/summary_report.h"
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
@@ -50,14 +52,14 @@ Status WriteRunReports(const CompareOptions& options, CompareReport* report);
 // of numbers taking turns. Pairs are told apart by their label.
 class SummedProgress {
  public:
-  explicit SummedProgress(const CompareProgress& progress) : progress_(progress) {}
+  explicit SummedProgress(const Progress& progress) : progress_(progress) {}
 
   // Empty when the caller wants no progress. The callback refers to this object.
-  CompareProgress callback() {
+  Progress callback() {
     if (!progress_) return {};
-    return [this](const std::string& label, uint64_t done, uint64_t total) {
+    return [this](std::string_view label, uint64_t done, uint64_t total) {
       const std::lock_guard<std::mutex> lock(mutex_);
-      auto& [pair_done, pair_total] = pairs_[label];
+      auto& [pair_done, pair_total] = pairs_[std::string(label)];
       done_ += done - pair_done;
       total_ += total - pair_total;
       pair_done = done;
@@ -67,7 +69,7 @@ class SummedProgress {
   }
 
  private:
-  const CompareProgress& progress_;
+  const Progress& progress_;
   std::mutex mutex_;
   std::unordered_map<std::string, std::pair<uint64_t, uint64_t>> pairs_;
   uint64_t done_ = 0, total_ = 0;

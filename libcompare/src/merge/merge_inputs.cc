@@ -74,7 +74,7 @@ std::optional<uint64_t> MergeResultRank(std::string_view file_name) {
   return std::nullopt;
 }
 
-Result<std::vector<MergeInput>> DiscoverMergeInputs(const std::string& input_dir, const MergeWarn& warn) {
+Result<std::vector<MergeInput>> DiscoverMergeInputs(const std::string& input_dir, const Warn& warn) {
   std::error_code ec;
   if (!fs::exists(input_dir, ec)) return Status::NotFound(input_dir, "no such directory");
   if (!fs::is_directory(input_dir, ec)) return Status::InvalidInput(input_dir, "not a directory");

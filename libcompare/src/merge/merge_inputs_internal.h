@@ -32,6 +32,6 @@ std::optional<uint64_t> MergeResultRank(std::string_view file_name);
 // Errors: the directory is missing or unreadable; a wrongly named .xlsx; two results for one rank;
 // fewer than two results ("Number of compare result is no more than 1, no need to merge.").
 // Returns the results in ascending rank order.
-Result<std::vector<MergeInput>> DiscoverMergeInputs(const std::string& input_dir, const MergeWarn& warn);
+Result<std::vector<MergeInput>> DiscoverMergeInputs(const std::string& input_dir, const Warn& warn);
 
 }  // namespace msprobe::compare

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 // Consumes extracts in rank order: warnings, the index list, the table.
 class MergeAssembler {
  public:
-  MergeAssembler(const MergeConfig& config, const MergeWarn& warn) : config_(config), warn_(warn) {}
+  MergeAssembler(const MergeConfig& config, const msprobe::Warn& warn) : config_(config), warn_(warn) {}
 
   void Add(RankExtract&& extract) {
     const std::string& source = extract.input.path;
@@ -60,7 +60,7 @@ class MergeAssembler {
     if (warn_) warn_(source, message);
   }
   const MergeConfig& config_;
-  const MergeWarn& warn_;
+  const msprobe::Warn& warn_;
   std::unique_ptr<MergeTable> table_;
 };
 
@@ -123,8 +123,9 @@ void ReadShared(Cluster& cluster, const RankReader& reader, const std::vector<Me
 
 }  // namespace
 
-Result<MergeReport> RunMerge(const MergeOptions& options, Cluster* cluster) {
-  const MergeWarn warn = options.warn ? options.warn : [](const std::string&, const std::string&) {};
+Result<MergeReport> RunMerge(const MergeOptions& options, const JobContext& context) {
+  const Warn warn = context.warn ? context.warn : [](const std::string&, const std::string&) {};
+  Cluster* cluster = context.cluster;
   const bool several = cluster != nullptr && cluster->processes() > 1;
   // msprobe's order: create the output directory, find the results, then load the config.
   std::vector<MergeInput> inputs;
@@ -137,7 +138,7 @@ Result<MergeReport> RunMerge(const MergeOptions& options, Cluster* cluster) {
       return Status::IOError(options.output_dir, "cannot create the output directory" + (ec ? ": " + ec.message() : ""));
     }
     // Process 0 alone tells of the inputs it skips: the others find the same.
-    MSP_ASSIGN_OR_RETURN(inputs, DiscoverMergeInputs(options.input_dir, several && !cluster->root() ? MergeWarn() : warn));
+    MSP_ASSIGN_OR_RETURN(inputs, DiscoverMergeInputs(options.input_dir, several && !cluster->root() ? Warn() : warn));
     MSP_ASSIGN_OR_RETURN(config, LoadMergeConfig(options.config_path));
     return Status::Ok();
   }();
@@ -149,7 +150,7 @@ Result<MergeReport> RunMerge(const MergeOptions& options, Cluster* cluster) {
   std::atomic<uint64_t> done{0};
   const auto add = [&](RankExtract&& extract) {
     assembler.Add(std::move(extract));
-    if (options.progress) options.progress(++done, inputs.size());
+    if (context.progress) context.progress("results", ++done, inputs.size());
   };
   if (several) {
     ReadShared(*cluster, reader, inputs, add);

@@ -72,7 +72,7 @@ Status WriteSummary(const RecomputeOptions& options, const RecomputeReport& repo
 
 }  // namespace
 
-Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const RecomputeProgress& progress) {
+Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobContext& context) {
   MSP_ASSIGN_OR_RETURN(std::vector<std::string> dumps, FindDumpJsonFiles(options.input));
   MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input}));
   std::error_code ec;
@@ -82,9 +82,7 @@ Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const Reco
   RecomputeReport report;
   HtmlReport html;
   for (const std::string& dump_json : dumps) {
-    MSP_ASSIGN_OR_RETURN(ops::DumpCheck check, ops::CheckDumpCalls(dump_json, [&](uint64_t done, uint64_t total) {
-                           if (progress) progress(dump_json, done, total);
-                         }));
+    MSP_ASSIGN_OR_RETURN(ops::DumpCheck check, ops::CheckDumpCalls(dump_json, context.progress));
     const std::string label = Label(options.input, dump_json, dumps.size() > 1);
     const std::string stem =
         (fs::path(options.output_dir) / ("recompute_result" + (label.empty() ? "" : "_" + label) + "_" + ts)).string();

@@ -191,9 +191,9 @@ void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStat
   if (r.md5) CheckMd5(r, stats, file, issues);
 }
 
-Result<VerifyReport> VerifyDump(const std::string& path, const ProgressFn& progress) {
+Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& context) {
   VerifyReport report;
-  MSP_ASSIGN_OR_RETURN(report.json_files, FindDumpJsonFiles(path));
+  MSP_ASSIGN_OR_RETURN(report.json_files, FindDumpJsonFiles(options.path));
   struct Job { const TensorRecord* record; std::string file; };
   std::vector<DumpJson> dumps;
   dumps.reserve(report.json_files.size());
@@ -235,7 +235,7 @@ Result<VerifyReport> VerifyDump(const std::string& path, const ProgressFn& progr
   std::atomic<uint64_t> done{0};
   tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t i) {
     const Job& job = jobs[i];
-    const auto finish = [&] { if (progress) progress(++done, jobs.size()); };
+    const auto finish = [&] { if (context.progress) context.progress("tensor files", ++done, jobs.size()); };
     std::error_code ec;
     if (!std::filesystem::exists(job.file, ec)) {
       found[i].push_back({VerifyFinding::kMissing, job.file, Where(*job.record), "file named by data_name does not exist"});

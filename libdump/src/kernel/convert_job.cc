@@ -116,8 +116,7 @@ void ConvertFile(const Task& task, bool keep_device_format, bool pt, ConvertedBi
 
 }  // namespace
 
-Result<KernelConvertReport> RunKernelConvert(const KernelConvertOptions& options,
-                                             const KernelConvertProgress& progress) {
+Result<KernelConvertReport> RunKernelConvert(const KernelConvertOptions& options, const JobContext& context) {
   MSP_ASSIGN_OR_RETURN(std::vector<Task> tasks, FindTasks(options));
   MakeOutputDirs(&tasks);
   KernelConvertReport report;
@@ -128,7 +127,7 @@ Result<KernelConvertReport> RunKernelConvert(const KernelConvertOptions& options
     report.files[i].input = tasks[i].input;
     ConvertFile(tasks[i], options.keep_device_format, options.output == KernelConvertOptions::Output::kPt,
                 &report.files[i], &extras[i]);
-    if (progress) progress(++done, tasks.size());
+    if (context.progress) context.progress("kernel dumps", ++done, tasks.size());
   });
 
   std::map<fs::path, std::vector<std::pair<std::string, std::string>>> mappings;  // out dir → its renames

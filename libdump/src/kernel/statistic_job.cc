@@ -32,27 +32,23 @@ Status WriteStatistic(const KernelDumpDir& dir, bool force, const std::function<
 
 }  // namespace
 
-KernelStatisticReport RunKernelStatistic(const KernelStatisticOptions& options,
-                                         const KernelStatisticProgress& progress) {
-  KernelStatisticReport report;
-  Result<std::vector<KernelDumpDir>> dirs = FindKernelDumpDirs(options.dir);
-  if (!dirs.ok()) {
-    report.status = dirs.status();
-    return report;
-  }
+Result<KernelStatisticReport> RunKernelStatistic(const KernelStatisticOptions& options, const JobContext& context) {
+  MSP_ASSIGN_OR_RETURN(std::vector<KernelDumpDir> dirs, FindKernelDumpDirs(options.dir));
   uint64_t total = 0, done = 0;
-  for (const KernelDumpDir& dir : *dirs) total += dir.tensors.size();
+  for (const KernelDumpDir& dir : dirs) total += dir.tensors.size();
+  if (total == 0) return Status::InvalidInput(options.dir, "no kernel dump tensor files found");
   const auto tensor_done = [&] {
-    if (progress) progress(++done, total);
+    if (context.progress) context.progress("tensor files", ++done, total);
   };
-  for (const KernelDumpDir& dir : *dirs) {
+  KernelStatisticReport report;
+  for (const KernelDumpDir& dir : dirs) {
     if (dir.tensors.empty()) continue;
-    report.status = WriteStatistic(dir, options.force, tensor_done);
-    if (!report.status.ok()) return report;
+    Status written = WriteStatistic(dir, options.force, tensor_done);
+    if (!written.ok()) {
+      report.stopped = std::move(written);
+      break;
+    }
     report.written.push_back({dir.path, dir.tensors.size()});
-  }
-  if (report.written.empty()) {
-    report.status = Status::InvalidInput(options.dir, "no kernel dump tensor files found");
   }
   return report;
 }

@@ -40,7 +40,7 @@ class CallCollector : public DumpJsonVisitor {
 
 }  // namespace
 
-Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const CheckProgress& progress) {
+Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const Progress& progress) {
   CallCollector collector;
   MSP_RETURN_IF_ERROR(StreamDumpJson(dump_json, collector).status());
   const InputLoader load = DirectoryLoader(TensorDataDir(dump_json));
@@ -54,7 +54,7 @@ Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const CheckProgre
     out.calls[i].key = call.key;
     out.calls[i].check = call.args.ok() ? CheckSelfError(call.key, *call.args, load)
                                         : UnsupportedCheck(call.args.status().message());
-    if (progress) progress(++done, total);
+    if (progress) progress(dump_json, ++done, total);
   });
   return out;
 }

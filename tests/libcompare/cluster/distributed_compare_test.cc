@@ -85,8 +85,9 @@ std::vector<ProcessRun> RunOn(int n, const std::function<CompareOptions(int)>& o
   for (int p = 0; p < n; ++p) {
     threads.emplace_back([&, p] {
       ThreadWorld::Process cluster(&world, p);
-      Distribution distribution{&cluster, [&](const Status& s) { runs[p].failures.push_back(s.ToString()); }};
-      runs[p].report = RunCompare(options_of(p), {}, distribution);
+      const JobContext context{.cluster = &cluster,
+                               .on_failure = [&](const Status& s) { runs[p].failures.push_back(s.ToString()); }};
+      runs[p].report = RunCompare(options_of(p), context);
     });
   }
   for (std::thread& t : threads) t.join();

@@ -56,13 +56,14 @@ TEST(CompareGoldenTest, PairsAreReportedInOrderWithProgressSummedOverPairs) {
   std::mutex mutex;
   uint64_t last_done = 0, last_total = 0, calls = 0;
   bool done_within_total = true;
-  auto report = RunCompare(options, [&](const std::string&, uint64_t done, uint64_t total) {
+  const JobContext context{.progress = [&](std::string_view, uint64_t done, uint64_t total) {
     const std::lock_guard<std::mutex> lock(mutex);
     done_within_total = done_within_total && done <= total;
     last_done = done;
     last_total = total;
     ++calls;
-  });
+  }};
+  auto report = RunCompare(options, context);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 2u);
   EXPECT_EQ(report->pairs[0].label, "rank0");

@@ -165,9 +165,10 @@ TEST(KernelCompareTest, RunReportsCountsSummaryGatesAndJunit) {
   options.run.fail_on = Verdict::kError;
   options.run.junit_path = out.Path("junit.xml");
   std::map<std::string, std::pair<uint64_t, uint64_t>> progress;
-  Result<CompareReport> report = RunKernelCompare(options, [&](const std::string& label, uint64_t done, uint64_t total) {
-    progress[label] = {std::max(progress[label].first, done), total};
-  });
+  const JobContext context{.progress = [&](std::string_view label, uint64_t done, uint64_t total) {
+    progress[std::string(label)] = {std::max(progress[std::string(label)].first, done), total};
+  }};
+  Result<CompareReport> report = RunKernelCompare(options, context);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 1u);
   const PairResult& pair = report->pairs[0];

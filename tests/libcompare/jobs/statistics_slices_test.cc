@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "jobs/run_plan_internal.h"
+#include "jobs/statistics_slice_compare_internal.h"
 #include "libcompare/jobs/run_outputs.h"
 #include "test_support.h"
 
@@ -81,7 +83,9 @@ TEST(StatisticsSlices, TheSlicesTogetherMakeEveryRowOfTheWholeCompare) {
   ASSERT_TRUE(run.ok());
   const auto plan = PlanStatisticsSlices(options, run->specs.at(0), 3);
   ASSERT_TRUE(plan.has_value());
-  const CompareRun compare(options, run->mappings, {});
+  const Progress no_progress;
+  const PairSteps steps(options, run->mappings, no_progress);
+  const StatisticsSliceCompare compare(steps);
   size_t rows = 0, batches = 0, golden_rows = 0;
   for (const StatisticsSlice& slice : *plan) {
     const Result<SliceRead> read = compare.CompareSlice(run->specs[0], slice, [&](const SliceTable& batch) {

@@ -68,10 +68,10 @@ struct MergeRun {
 
 MergeRun Merge(const std::string& in, const std::string& out, const std::string& config_path) {
   MergeRun run;
-  MergeOptions options{in, out, config_path, [&](const std::string& s, const std::string& m) {
-                         run.warnings.push_back(s + ": " + m);
-                       }, {}};
-  run.report = RunMerge(options);
+  const JobContext context{.warn = [&](const std::string& s, const std::string& m) {
+    run.warnings.push_back(s + ": " + m);
+  }};
+  run.report = RunMerge({in, out, config_path}, context);
   return run;
 }
 

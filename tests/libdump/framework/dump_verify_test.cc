@@ -41,7 +41,7 @@ std::vector<VerifyIssue> IssuesOf(VerifyFinding kind, const VerifyReport& report
 }
 
 TEST(DumpVerifyTest, BundledSampleAgreesWithItsJson) {
-  auto report = VerifyDump(SampleRank0());
+  auto report = RunVerify({SampleRank0()});
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   EXPECT_TRUE(report->ok()) << report->issues.front().file << " " << report->issues.front().detail;
   EXPECT_GT(report->files_checked, 10u);
@@ -52,7 +52,7 @@ TEST(DumpVerifyTest, EverySharedSampleDumpAgrees) {
   for (const char* dump : {"single_proc/st_mix", "single_proc/t_l1", "single_proc/md5_l1", "single_proc/xor_l1",
                            "single_proc/dbg_st", "single_proc/dbg_t", "single_proc/argtypes_L1", "dist2/npu_stat",
                            "dist2/bench_stat", "dist2/npu_t", "dist2/bench_t", "dist2_da/golden", "dist2_da/target"}) {
-    auto report = VerifyDump(root + "/" + dump);
+    auto report = RunVerify({root + "/" + dump});
     ASSERT_TRUE(report.ok()) << dump << ": " << report.status().ToString();
     for (const VerifyIssue& issue : report->issues) {
       ADD_FAILURE() << dump << ": " << FindingName(issue.kind) << " " << issue.file << " " << issue.where << " "
@@ -70,7 +70,7 @@ TEST(DumpVerifyTest, FlippedByteIsNamed) {
   std::string bytes = ReadFile(victim);
   bytes[info->data_offset + 3] ^= 0x40;  // the exponent byte of the first float32
   WriteFile(victim, bytes);
-  auto report = VerifyDump(dir);
+  auto report = RunVerify({dir});
   ASSERT_TRUE(report.ok());
   const auto mismatches = IssuesOf(VerifyFinding::kMismatch, *report);
   ASSERT_FALSE(mismatches.empty());
@@ -93,7 +93,7 @@ TEST(DumpVerifyTest, UnknownDtypeAndNonNumericStatisticsAreMismatches) {
   ASSERT_NE(second_max, std::string::npos);
   json.replace(second_max, json.find(',', second_max) - second_max, "\"Max\": \"big\"");
   WriteFile(dir + "/dump.json", json);
-  auto report = VerifyDump(dir);
+  auto report = RunVerify({dir});
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   const auto mismatches = IssuesOf(VerifyFinding::kMismatch, *report);
   ASSERT_EQ(mismatches.size(), 2u);
@@ -109,7 +109,7 @@ std::string OverflowRank0() {
 constexpr const char* kOverflowWeight = "/dump_tensor_data/Functional.linear.0.forward.input.1.pt";
 
 TEST(DumpVerifyTest, OverflowDumpAsTorchWroteItIsIntact) {
-  auto report = VerifyDump(OverflowRank0());
+  auto report = RunVerify({OverflowRank0()});
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   for (const VerifyIssue& issue : report->issues) ADD_FAILURE() << issue.where << " " << issue.detail;
   EXPECT_EQ(report->files_checked, 4u);
@@ -128,7 +128,7 @@ TEST(DumpVerifyTest, FlippedByteInOverflowingWeightIsStillCaught) {
   ASSERT_EQ(huge, 3.4e38f);
   bytes[at + 3] ^= 0x40;  // exponent: 3.4e38 becomes about 1; the other 3.4e38 keeps Max and the Norm's inf
   WriteFile(victim, bytes);
-  auto report = VerifyDump(dir);
+  auto report = RunVerify({dir});
   ASSERT_TRUE(report.ok());
   const auto mismatches = IssuesOf(VerifyFinding::kMismatch, *report);
   ASSERT_EQ(mismatches.size(), 1u) << mismatches.back().detail;
@@ -238,7 +238,7 @@ TEST(DumpVerifyTest, MissingUnreferencedAndUnreadableFiles) {
   fs::remove(data + "Functional.linear.0.forward.input.0.pt");
   WriteFile(data + "stray.pt", "not a tensor");
   WriteFile(data + "Functional.linear.0.forward.output.0.pt", "PK\x03\x04 truncated");
-  auto report = VerifyDump(dir);
+  auto report = RunVerify({dir});
   ASSERT_TRUE(report.ok());
   EXPECT_FALSE(report->ok());
   const auto missing = IssuesOf(VerifyFinding::kMissing, *report);
@@ -258,7 +258,7 @@ TEST(DumpVerifyTest, HostileDataNameIsRefusedNotOpened) {
   WriteFile(tmp.Path("rank0/dump.json"), R"({"task": "tensor", "level": "L1", "framework": "pytorch", "data": {
     "A.0.forward": {"output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1],
                     "data_name": "../../etc/passwd"}]}}})");
-  auto report = VerifyDump(tmp.Path("rank0"));
+  auto report = RunVerify({tmp.Path("rank0")});
   ASSERT_TRUE(report.ok());
   ASSERT_EQ(report->issues.size(), 1u);
   EXPECT_EQ(report->issues[0].kind, VerifyFinding::kUnreadable);
@@ -269,7 +269,7 @@ TEST(DumpVerifyTest, BadJsonFailsTheWholeVerify) {
   TempDir tmp;
   fs::create_directories(tmp.root() / "rank0");
   WriteFile(tmp.Path("rank0/dump.json"), R"({"task": "tensor", "data": {"a": )");
-  EXPECT_STATUS(VerifyDump(tmp.Path("rank0")), Code::kInvalidInput, "invalid JSON at byte");
+  EXPECT_STATUS(RunVerify({tmp.Path("rank0")}), Code::kInvalidInput, "invalid JSON at byte");
 }
 
 }  // namespace

@@ -18,10 +18,11 @@ TEST(ConvertJobTest, ConvertsTheFixturesAsNumpyWrites) {
   testing::TempDir tmp;
   uint64_t last_done = 0, last_total = 0;
   Result<KernelConvertReport> report =
-      RunKernelConvert({testing::TestData("bin/cases"), tmp.Path("out"), false}, [&](uint64_t done, uint64_t total) {
-        last_done = std::max(last_done, done);
-        last_total = total;
-      });
+      RunKernelConvert({testing::TestData("bin/cases"), tmp.Path("out"), false},
+                       {.progress = [&](std::string_view, uint64_t done, uint64_t total) {
+                         last_done = std::max(last_done, done);
+                         last_total = total;
+                       }});
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   EXPECT_EQ(report->files.size(), 19u);
   EXPECT_EQ(report->converted, 19u);

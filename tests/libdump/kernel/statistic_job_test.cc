@@ -44,16 +44,19 @@ TEST(StatisticJobTest, WritesNumpysStatisticsForTheFixtureTree) {
   testing::TempDir tmp;
   fs::copy(testing::TestData("kernel/npu"), tmp.root() / "tree", fs::copy_options::recursive);
   uint64_t last_done = 0, last_total = 0;
-  const KernelStatisticReport report = RunKernelStatistic({(tmp.root() / "tree").string(), false},
-                                                          [&](uint64_t done, uint64_t total) {
-                                                            last_done = done;
-                                                            last_total = total;
-                                                          });
-  ASSERT_TRUE(report.status.ok()) << report.status.ToString();
-  ASSERT_EQ(report.written.size(), 1u);
+  const Result<KernelStatisticReport> report =
+      RunKernelStatistic({(tmp.root() / "tree").string(), false},
+                         {.progress = [&](std::string_view what, uint64_t done, uint64_t total) {
+                           EXPECT_EQ(what, "tensor files");
+                           last_done = done;
+                           last_total = total;
+                         }});
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_FALSE(report->stopped);
+  ASSERT_EQ(report->written.size(), 1u);
   const fs::path dir = tmp.root() / "tree" / "rank_0" / "Net" / "0" / "0";
-  EXPECT_EQ(report.written[0].dir, dir.string());
-  EXPECT_EQ(report.written[0].tensors, 9u);
+  EXPECT_EQ(report->written[0].dir, dir.string());
+  EXPECT_EQ(report->written[0].tensors, 9u);
   EXPECT_EQ(last_done, 9u);
   EXPECT_EQ(last_total, 9u);
 
@@ -83,19 +86,24 @@ TEST(StatisticJobTest, KeepsAnExistingFileUnlessForced) {
   testing::TempDir tmp;
   fs::copy(testing::TestData("kernel/npu"), tmp.root() / "tree", fs::copy_options::recursive);
   const std::string tree = (tmp.root() / "tree").string();
-  ASSERT_TRUE(RunKernelStatistic({tree, false}).status.ok());
-  const KernelStatisticReport again = RunKernelStatistic({tree, false});
-  EXPECT_STATUS(again.status, Code::kInvalidInput, "exists already (use --force to replace it)");
-  EXPECT_TRUE(again.written.empty());
-  EXPECT_TRUE(RunKernelStatistic({tree, true}).status.ok());
+  const Result<KernelStatisticReport> first = RunKernelStatistic({tree, false});
+  ASSERT_TRUE(first.ok() && !first->stopped);
+  const Result<KernelStatisticReport> again = RunKernelStatistic({tree, false});
+  ASSERT_TRUE(again.ok() && again->stopped);
+  EXPECT_STATUS(*again->stopped, Code::kInvalidInput, "exists already (use --force to replace it)");
+  EXPECT_TRUE(again->written.empty());
+  const Result<KernelStatisticReport> forced = RunKernelStatistic({tree, true});
+  ASSERT_TRUE(forced.ok());
+  EXPECT_FALSE(forced->stopped);
+  EXPECT_EQ(forced->written.size(), 1u);
 }
 
 TEST(StatisticJobTest, TreesWithoutTensors) {
   testing::TempDir tmp;
   fs::create_directories(tmp.root() / "rank_0");
-  EXPECT_STATUS(RunKernelStatistic({tmp.root().string(), false}).status, Code::kInvalidInput,
+  EXPECT_STATUS(RunKernelStatistic({tmp.root().string(), false}), Code::kInvalidInput,
                 "no kernel dump tensor files found");
-  EXPECT_STATUS(RunKernelStatistic({tmp.Path("missing"), false}).status, Code::kNotFound, "no such directory");
+  EXPECT_STATUS(RunKernelStatistic({tmp.Path("missing"), false}), Code::kNotFound, "no such directory");
 }
 
 }  // namespace

@@ -10,8 +10,9 @@
 
 #include "msprobe/dump/util/status.h"
 
-namespace msprobe::compare {
+namespace msprobe {
 
+// In namespace msprobe, as JobContext (dump/util/job_context.h) declares it.
 class Cluster {
  public:
   virtual ~Cluster() = default;
@@ -29,8 +30,11 @@ class Cluster {
   bool root() const { return process() == 0; }
 };
 
+namespace compare {
+
 // The first failure of any process, in process order, on every process (ok when none failed): a step
 // that may fail on some processes only ends with it, so that all go on, or all stop, together.
 Status AgreeOnFailure(Cluster& cluster, const Status& mine);
 
-}  // namespace msprobe::compare
+}  // namespace compare
+}  // namespace msprobe

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "msprobe/compare/output/compare_report.h"
 #include "msprobe/compare/rows/consistent_keys.h"
 #include "msprobe/compare/recompute/attribution.h"
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
@@ -53,21 +53,12 @@ struct CompareOptions {
   size_t stream_batch_rows = 1 << 14;
 };
 
-// Progress: (the target dump.json of the pair reporting, done, total), summed over the pairs begun.
-using CompareProgress = std::function<void(const std::string&, uint64_t, uint64_t)>;
-
-class Cluster;
-// A run spread over the processes of `cluster` (docs/distributed.md). `on_failure` hears of each
-// pair this process failed to compare, as it happens (the run's error is the first in pair order).
-struct Distribution {
-  Cluster* cluster = nullptr;
-  std::function<void(const Status&)> on_failure;
-};
-
-// With a distribution of more than one process, every process calls it alike: process 0 returns the
-// report; the others an empty one, or the run's error.
-Result<CompareReport> RunCompare(const CompareOptions& options, const CompareProgress& progress = {},
-                                 const Distribution& distribution = {});
+// `context`: progress (the target dump.json of the pair reporting; tensor rows compared and in all,
+// summed over the pairs begun), and the processes the run is spread over (docs/distributed.md), whose
+// on_failure hears of each pair this process failed to compare, as it happens (the run's error is
+// the first in pair order). With more than one process, every process calls it alike: process 0
+// returns the report; the others an empty one, or the run's error.
+Result<CompareReport> RunCompare(const CompareOptions& options, const JobContext& context = {});
 
 // Why the gates fail a finished run, naming the first offending row; nullopt when they pass.
 struct GateFailure {

@@ -6,13 +6,13 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe/compare/table/result_table.h"
 #include "msprobe/dump/kernel/kernel_dump_tree.h"
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
@@ -28,17 +28,18 @@ struct KernelCompareOptions {
 
 // The table of one (rank, step): the directories of each side that share it. InvalidInput when one
 // side holds tensor files and the other only statistic.csv, or a statistic.csv is malformed.
-// `progress`, when set, is told (done, total) over the table's rows as they are compared.
+// `progress`, when set, is told ("rows", done, total) over the table's rows as they are compared.
 Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu, const std::vector<KernelDumpDir>& bench,
-                                      const std::function<void(uint64_t, uint64_t)>& progress = {});
+                                      const Progress& progress = {});
 
 // Finds both trees' dump directories, compares every (rank, step) both have (filtered by the
 // options) and writes compare_result_{rank}_{step}_{YYYYmmddHHMMSS}.csv/.xlsx into output_dir, then,
 // as RunCompare does, summary.json and the JUnit file when asked. One PairResult per (rank, step),
 // labelled "rank{R}_step{S}", its target_json/golden_json the first dump directory of each side.
 // A row's Result (for the counts, --fail-on and JUnit) follows its Accuracy Reached or Not: Yes
-// passes, No is an error, anything else (None, Unmatched, checks failed) a warning. Progress as
-// RunCompare's, per (rank, step) over its rows. InvalidInput when the trees share no (rank, step).
-Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, const CompareProgress& progress = {});
+// passes, No is an error, anything else (None, Unmatched, checks failed) a warning. Progress: the
+// (rank, step)'s label, its rows compared and in all, summed over the (rank, step)s begun; one
+// process (the context's cluster is not used). InvalidInput when the trees share no (rank, step).
+Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, const JobContext& context = {});
 
 }  // namespace msprobe::compare

@@ -13,21 +13,16 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
 
-// Where merge warnings go as they happen: the file concerned and msprobe's message.
-using MergeWarn = std::function<void(const std::string& source, const std::string& message)>;
-
 struct MergeOptions {
   std::string input_dir, output_dir, config_path;
-  MergeWarn warn;                                           // warnings as they happen (may be empty)
-  std::function<void(uint64_t done, uint64_t total)> progress;  // results read so far (may be empty)
 };
 
 struct MergeReport {
@@ -37,12 +32,12 @@ struct MergeReport {
   uint64_t rows = 0;                    // NPU names in the merged sheets
 };
 
-class Cluster;
 // Errors carry msprobe's messages: config problems (§5.4), a wrongly named .xlsx, fewer than two
-// results, "Nothing to merge." when every result was dropped or empty. With a cluster of several
-// processes (docs/distributed.md §6), every process calls it alike: they share the reading, and
-// process 0 writes the workbook and returns the report (the others an empty one).
-Result<MergeReport> RunMerge(const MergeOptions& options, Cluster* cluster = nullptr);
+// results, "Nothing to merge." when every result was dropped or empty. `context`: msprobe's warnings
+// as they happen (the file concerned and the message), progress ("results", read and in all). With a
+// cluster of several processes (docs/distributed.md §6), every process calls it alike: they share
+// the reading, and process 0 writes the workbook and returns the report (the others an empty one).
+Result<MergeReport> RunMerge(const MergeOptions& options, const JobContext& context = {});
 
 // "multi_ranks_compare_merge_{YYYYmmddHHMMSS}.xlsx" for the local time now.
 std::string MergeOutputName();

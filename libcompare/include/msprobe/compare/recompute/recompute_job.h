@@ -4,11 +4,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe::compare {
@@ -44,9 +44,7 @@ struct RecomputeReport {
   std::string html_file;                       // --html: the run's page
 };
 
-// (dump.json being checked, calls done, calls in it); called from worker threads.
-using RecomputeProgress = std::function<void(const std::string&, uint64_t, uint64_t)>;
-
-Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const RecomputeProgress& progress = {});
+// Progress: (the dump.json being checked, its calls checked, its calls in all), from worker threads.
+Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobContext& context = {});
 
 }  // namespace msprobe::compare

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "msprobe/dump/framework/dump_json.h"
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"
@@ -34,12 +35,13 @@ struct VerifyReport {
   bool ok() const { return issues.empty(); }
 };
 
-// Called after each checked file with (done, total).
-using ProgressFn = std::function<void(uint64_t, uint64_t)>;
+struct VerifyOptions {
+  std::string path;  // a dump.json, a debug.json, a rank dir, a step dir or a dump root
+};
 
-// `path`: a dump.json, a debug.json, a rank dir, a step dir or a dump root. A json that cannot be
-// read or parsed is an error (the whole verify fails); problems with tensor files are issues.
-Result<VerifyReport> VerifyDump(const std::string& path, const ProgressFn& progress = {});
+// A json that cannot be read or parsed is an error (the whole verify fails); problems with tensor
+// files are issues. Progress: ("tensor files", checked, in all), after each file.
+Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& context = {});
 
 // The sum of a tensor's positive values and the sum of the magnitudes of its negative ones, in double
 // (complex: of the modulus, so `negative` is 0). Bounds the partial sums of any summation order.

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe {
@@ -42,12 +42,9 @@ struct KernelConvertReport {
   std::map<std::string, uint64_t> skipped;  // slots not written, by short reason
 };
 
-// Progress: files done and in all; called from the worker threads.
-using KernelConvertProgress = std::function<void(uint64_t done, uint64_t total)>;
-
 // Converts the files in parallel (one task per file). NotFound when dump_path does not exist, IOError
-// when the tree cannot be listed; failures of single files are in the report.
-Result<KernelConvertReport> RunKernelConvert(const KernelConvertOptions& options,
-                                             const KernelConvertProgress& progress = {});
+// when the tree cannot be listed; failures of single files are in the report. Progress: ("kernel
+// dumps", converted or failed, in all), from the worker threads.
+Result<KernelConvertReport> RunKernelConvert(const KernelConvertOptions& options, const JobContext& context = {});
 
 }  // namespace msprobe

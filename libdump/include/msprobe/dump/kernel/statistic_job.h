@@ -3,10 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 
 namespace msprobe {
@@ -21,18 +22,16 @@ struct WrittenStatisticCsv {
   uint64_t tensors = 0;
 };
 
-// The directories done, in natural path order, then what stopped the job: the tree cannot be read,
-// a statistic.csv exists already (without `force`), a tensor file cannot be read, or the tree holds
-// no tensor files at all. Ok when every directory was done.
+// The directories done, in natural path order, up to the first that could not be: its statistic.csv
+// exists already (without `force`) or one of its tensor files cannot be read. The job stops there,
+// leaving the directories after it as they are.
 struct KernelStatisticReport {
   std::vector<WrittenStatisticCsv> written;
-  Status status;
+  std::optional<Status> stopped;  // why the job stopped, naming the file; nullopt: every directory was done
 };
 
-// Progress: tensor files done and in all, over the whole tree.
-using KernelStatisticProgress = std::function<void(uint64_t done, uint64_t total)>;
-
-KernelStatisticReport RunKernelStatistic(const KernelStatisticOptions& options,
-                                         const KernelStatisticProgress& progress = {});
+// Errors: the tree cannot be read, or holds no tensor files at all. Progress: ("tensor files", done,
+// in all), over the whole tree.
+Result<KernelStatisticReport> RunKernelStatistic(const KernelStatisticOptions& options, const JobContext& context = {});
 
 }  // namespace msprobe

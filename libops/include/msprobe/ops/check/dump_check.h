@@ -3,10 +3,10 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "msprobe/dump/util/job_context.h"
 #include "msprobe/dump/util/status.h"
 #include "msprobe/ops/check/self_error.h"
 
@@ -22,13 +22,10 @@ struct DumpCheck {
   uint64_t skipped = 0;          // entries that are not an API's forward call: backward, modules
 };
 
-// (calls done, calls in all)
-using CheckProgress = std::function<void(uint64_t, uint64_t)>;
-
 // Reads `dump_json` (streamed) and checks every forward API entry against the tensors of its
 // dump_tensor_data. The calls run in parallel, each holding only its own tensors. Errors: the
 // dump.json cannot be read or parsed; a call whose tensors cannot be read is reported unsupported
-// with the reason, not as an error.
-Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const CheckProgress& progress = {});
+// with the reason, not as an error. Progress: (dump_json, calls checked, calls in all).
+Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const Progress& progress = {});
 
 }  // namespace msprobe::ops

@@ -1,0 +1,150 @@
+#include "jobs/pair_in_memory_internal.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <utility>
+
+#include "jobs/pair_rules_internal.h"
+#include "msprobe/compare/metrics/tensor_compare.h"
+#include "msprobe/compare/metrics/verdict.h"
+#include "msprobe/compare/rows/consistent_match.h"
+#include "msprobe/compare/rows/result_builder.h"
+#include "msprobe/compare/rows/scratch_rows.h"
+#include "msprobe/compare/table/stat_columns.h"
+#include "msprobe/dump/framework/dump_layout.h"
+
+namespace msprobe::compare::internal {
+namespace {
+
+// Fills the six metrics of rows [begin, end); returns, per row, why its tensor file could not be read
+// (missing, refused or unreadable: msprobe's "unsupported" row), ok when it could.
+std::vector<Status> ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vector<ResultRow>* rows,
+                                         size_t begin, size_t end, const TensorCompareOptions& options,
+                                         const std::function<void(uint64_t, uint64_t)>& progress) {
+  const std::string npu_dir = TensorDataDir(npu.json_path), bench_dir = TensorDataDir(bench.json_path);
+  std::atomic<uint64_t> done{0};
+  std::vector<Status> unreadable(end - begin);
+  tbb::parallel_for(begin, end, [&](size_t i) {
+    ResultRow& r = (*rows)[i];
+    TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir, r.npu_valid_rows};
+    const std::array<Cell, 6> metrics = CompareTensors(input, options, &unreadable[i - begin]);
+    r.metrics.assign(metrics.begin(), metrics.end());
+    if (progress) progress(++done, end - begin);
+  });
+  return unreadable;
+}
+
+}  // namespace
+
+Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec) const {
+  return Prepare(spec, steps_.StackOf(spec), Clock::now(), std::nullopt);
+}
+
+Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::string stack, Clock::time_point start,
+                                           std::optional<FlatDump> bench_flat) const {
+  const CompareOptions& options = steps_.options();
+  VectorPool<OpRow>& op_rows = steps_.op_rows();
+  PreparedPair p;
+  p.outcome = NewOutcome(spec);
+  p.stack = std::move(stack);
+  p.start = start;
+  // The two sides parse independently: one core each.
+  Result<FlatDump> npu_flat = Status::Internal("", "not run"), bench_parsed = Status::Internal("", "not run");
+  EntryFilter keep;  // --consistent_check reads the training side by msprobe's parse rules
+  if (options.consistent != ConsistentBackend::kNone) keep = VerlParseFilter(options.consistent);
+  if (bench_flat) {
+    npu_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take(), std::move(keep));
+    bench_parsed = std::move(*bench_flat);
+  } else {
+    tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take(), std::move(keep)); },
+                         [&] { bench_parsed = FlattenDump(spec.golden_json, "", op_rows.Take()); });
+  }
+  MSP_ASSIGN_OR_RETURN(p.npu, std::move(npu_flat));
+  MSP_ASSIGN_OR_RETURN(p.bench, std::move(bench_parsed));
+  MSP_RETURN_IF_ERROR(CheckFrameworks(p.npu, p.bench, options));
+  if (p.npu.rows.empty() || p.bench.rows.empty()) {
+    p.outcome.result.skipped_reason = kNoRows;
+    p.skipped = true;
+    return p;
+  }
+  p.table.mode = ComparedMode(options, p.npu.mode);
+  p.table.with_stack = !p.stack.empty();
+  if (options.consistent != ConsistentBackend::kNone) {
+    MSP_RETURN_IF_ERROR(CheckConsistentDumps(p.npu, p.bench));
+    const ConsistentOptions consistent{options.consistent, options.write_csv ? ";  " : ";\n"};
+    MSP_ASSIGN_OR_RETURN(p.table.rows, BuildConsistentRows(p.npu.rows, p.bench.rows, consistent, spec.target_json));
+    return p;
+  }
+  MatchOptions match = steps_.PairMatchOptions(p.npu, p.bench);
+  DataMapping layer_rows;  // -lm: this pair's row mapping, from both module trees
+  if (options.layer_mapping) {
+    MSP_ASSIGN_OR_RETURN(LayerDumpInfo npu_layers, ReadLayerDumpInfo(spec.target_json, p.npu.framework));
+    MSP_ASSIGN_OR_RETURN(LayerDumpInfo bench_layers, ReadLayerDumpInfo(spec.golden_json, p.bench.framework));
+    MSP_ASSIGN_OR_RETURN(auto entry_pairs, PairLayerEntries(npu_layers, bench_layers, steps_.mappings().layer));
+    layer_rows = LayerDataMapping(entry_pairs, p.npu.rows, p.bench.rows);
+    match.data_mapping = &layer_rows;
+  }
+  p.pairs = MatchRows(p.npu.rows, p.bench.rows, match);
+  p.table.rows = BuildResultRows(&p.npu.rows, &p.bench.rows, p.pairs, steps_.result_rows().Take());
+  if (p.table.mode == CompareMode::kTensor) MarkScratchRows(p.npu.scratch_entries, p.npu.json_path, &p.table.rows);
+  return p;
+}
+
+MetricSlice PairInMemory::ComputeSlice(PreparedPair* p, size_t begin, size_t end) const {
+  const std::string& label = p->outcome.result.target_json;  // names the pair uniquely, whatever its step
+  const Progress& progress = steps_.progress();
+  MetricSlice slice;
+  slice.begin = begin;
+  TensorCompareOptions tensor_options;
+  tensor_options.right_matmul = steps_.options().right_matmul;
+  tensor_options.consistent = steps_.options().consistent;
+  slice.unreadable = ComputeTensorMetrics(p->npu, p->bench, &p->table.rows, begin, end, tensor_options,
+                                          [&](uint64_t d, uint64_t t) {
+                                            if (progress) progress(label, d, t);
+                                          });
+  return slice;
+}
+
+Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, PreparedPair p,
+                                           const std::vector<MetricSlice>& slices) const {
+  const CompareOptions& options = steps_.options();
+  PairResult& result = p.outcome.result;
+  ResultTable& table = p.table;
+  ApplyStatColumnTypes(&table);  // pandas types the columns before msprobe diffs them
+  if (table.mode == CompareMode::kTensor) {
+    // Slices computed elsewhere bring their metrics; this process's own are in the rows already.
+    for (const MetricSlice& slice : slices) {
+      for (size_t i = 0; i < slice.metrics.size(); ++i) table.rows[slice.begin + i].metrics = slice.metrics[i];
+    }
+    for (const MetricSlice& slice : slices) {  // in row order: the first unreadable file is reported
+      for (const Status& s : slice.unreadable) {
+        if (!s.ok() && result.unreadable_tensors++ == 0) result.first_unreadable = s.ToString();
+      }
+    }
+  } else {
+    FillStatistics(p.npu.rows, p.bench.rows, p.pairs, &table);
+  }
+  // The flattened dumps are done with once -da has its P2POp columns: free them before the verdicts
+  // and writers allocate, so those reuse the memory.
+  std::vector<P2pColumns> p2p;
+  if (options.diff_analyze) p2p = P2pOf(p.npu.rows, p.bench.rows, p.pairs);
+  tbb::parallel_invoke([&] { steps_.op_rows().Give(&p.npu.rows); }, [&] { steps_.op_rows().Give(&p.bench.rows); });
+  ApplyVerdicts(&table.rows, table.mode, options.consistent);
+  if (options.attribute && table.mode == CompareMode::kTensor) {
+    MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, &table));
+  } else if (options.attribute) {
+    AttributeUnknown(&table);
+  }
+  result.mode = DumpModeName(table.mode);
+  PairOutputs outputs = steps_.OpenOutputs(spec, p.npu.is_debug);
+  MSP_RETURN_IF_ERROR(outputs.Append(table, p2p));
+  steps_.result_rows().Give(&table.rows);
+  MSP_RETURN_IF_ERROR(std::move(outputs).Finish(p.start, &p.outcome));
+  return std::move(p.outcome);
+}
+
+}  // namespace msprobe::compare::internal

@@ -1,0 +1,60 @@
+#include "jobs/pair_rules_internal.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "msprobe/dump/framework/dump_json.h"
+
+namespace msprobe::compare::internal {
+namespace {
+
+bool IsMindSpore(const std::string& framework) { return framework == "mindspore" || framework == "mindtorch"; }
+
+}  // namespace
+
+// docs/compare.md §1.2: pytorch vs pytorch, or a MindSpore target against MindSpore or PyTorch.
+Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const CompareOptions& options) {
+  const bool ok = (npu.framework == "pytorch" && bench.framework == "pytorch") ||
+                  (IsMindSpore(npu.framework) && (bench.framework == "pytorch" || bench.framework == "mindspore"));
+  if (!ok) {
+    return Status::InvalidInput(npu.json_path, fmt::format("cannot compare a {} dump with a {} dump ({})", npu.framework,
+                                                           bench.framework, bench.json_path));
+  }
+  if (options.layer_mapping && npu.framework == "pytorch") {
+    return Status::InvalidInput(npu.json_path, "-lm maps a MindSpore model's layers to PyTorch ones; this target is a PyTorch dump");
+  }
+  if ((options.api_mapping || options.cell_mapping) && npu.framework == "pytorch") {
+    return Status::InvalidInput(npu.json_path, "-am/-cm map MindSpore names to PyTorch ones; this target is a PyTorch dump");
+  }
+  if (npu.task != bench.task) {
+    return Status::InvalidInput(npu.json_path, fmt::format("task \"{}\" differs from the golden dump's \"{}\" ({})", npu.task,
+                                                           bench.task, bench.json_path));
+  }
+  if (npu.mode != bench.mode) {
+    return Status::InvalidInput(npu.json_path, "one dump has md5 summaries and the other has not (" + bench.json_path + ")");
+  }
+  return Status::Ok();
+}
+
+bool CrossFramework(const FlatDump& npu, const FlatDump& bench) {
+  return IsMindSpore(npu.framework) && bench.framework == "pytorch";
+}
+
+CompareMode ComparedMode(const CompareOptions& options, CompareMode mode) {
+  return options.diff_analyze && mode == CompareMode::kTensor ? CompareMode::kSummary : mode;
+}
+
+// The rows match on their own keys (no -fm queue, no -am/-cm/-dm/-lm mapping, which look at all rows
+// at once), and the golden dump says, before its data, that it holds statistics (or -da compares it
+// as such).
+bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
+  if (options.stream_batch_rows == 0 || options.fuzzy_match || !options.data_mapping.empty() || options.cell_mapping ||
+      options.api_mapping || options.layer_mapping || options.consistent != ConsistentBackend::kNone) {
+    return false;
+  }
+  const std::optional<DumpJsonHeader> golden = HeaderBeforeData(spec.golden_json);
+  return golden && (golden->task == "statistics" || (options.diff_analyze && golden->task == "tensor"));
+}
+
+}  // namespace msprobe::compare::internal

@@ -1,0 +1,22 @@
+// Which dumps compare with which, and how a pair of them is compared (docs/compare.md §1.2, §6.1):
+// the rules every way of comparing a pair (jobs/pair_compare, pair_in_memory, the statistics slices)
+// decides by.
+#pragma once
+
+#include "jobs/compare_inputs_internal.h"
+#include "msprobe/compare/jobs/compare_job.h"
+#include "msprobe/compare/rows/flatten.h"
+
+namespace msprobe::compare::internal {
+
+// docs/compare.md §1.2: which dumps compare with which, told by their headers and modes.
+Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const CompareOptions& options);
+// A MindSpore target against a PyTorch golden dump: its names are mapped to PyTorch's to match.
+bool CrossFramework(const FlatDump& npu, const FlatDump& bench);
+// -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
+CompareMode ComparedMode(const CompareOptions& options, CompareMode mode);
+// Whether a pair can stream its target (docs/compare.md §6.1), which a statistics pair shared by rows
+// needs too: its rows match on their own keys, and its golden dump holds statistics.
+bool MayStream(const CompareOptions& options, const ComparePairSpec& spec);
+
+}  // namespace msprobe::compare::internal

@@ -1,0 +1,110 @@
+#include "jobs/pair_steps_internal.h"
+
+#include <tbb/parallel_for.h>
+
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "jobs/pair_rules_internal.h"
+#include "msprobe/compare/metrics/stats_diff.h"
+#include "msprobe/compare/metrics/verdict.h"
+#include "msprobe/compare/rows/result_builder.h"
+#include "output/output_timestamp_internal.h"
+
+namespace msprobe::compare::internal {
+namespace {
+
+namespace fs = std::filesystem;
+
+// "rank0", "proc12", or the target json for a file pair.
+std::string PairLabel(const ComparePairSpec& spec) { return spec.suffix.empty() ? spec.target_json : spec.suffix.substr(1); }
+
+}  // namespace
+
+std::string PairSteps::StackOf(const ComparePairSpec& spec) const {
+  if (!options_.stack_path.empty()) return options_.stack_path;
+  const fs::path beside = fs::path(spec.target_json).parent_path() / "stack.json";
+  std::error_code ec;
+  return fs::is_regular_file(beside, ec) ? beside.string() : std::string();
+}
+
+MatchOptions PairSteps::PairMatchOptions(const FlatDump& npu, const FlatDump& bench) const {
+  MatchOptions match = mappings_.match;
+  match.is_debug = npu.is_debug;
+  match.cross_framework = CrossFramework(npu, bench);
+  if (!options_.data_mapping.empty()) match.data_mapping = &mappings_.data;
+  if (options_.cell_mapping) match.cell_mapping = &mappings_.cell;
+  if (options_.api_mapping) match.api_mapping = &mappings_.api;
+  return match;
+}
+
+PairOutputs PairSteps::OpenOutputs(const ComparePairSpec& spec, bool is_debug) const {
+  const std::string ts = OutputTimestamp();
+  const fs::path dir(spec.output_dir);
+  // msprobe names the -da json "compare_result" + suffix whatever the json kind.
+  return PairOutputs(options_, spec, directories_mutex_,
+                     (dir / ((is_debug ? "debug_compare_result" : "compare_result") + spec.suffix + "_" + ts)).string(),
+                     (dir / ("compare_result" + spec.suffix + "_" + ts + ".json")).string(), PairLabel(spec));
+}
+
+SliceTable PairSteps::CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* bench, const BenchMatcher& matcher,
+                                   CompareMode mode, bool with_stack) const {
+  const std::vector<RowPair> pairs = matcher.Match(*rows);
+  SliceTable out;
+  ResultTable& table = out.table;
+  table.mode = mode;
+  table.with_stack = with_stack;
+  table.rows = BuildResultRows(rows, bench, pairs, {}, /*bench_reused=*/true);
+  FillStatistics(*rows, *bench, pairs, &table);
+  if (options_.diff_analyze) out.p2p = P2pOf(*rows, *bench, pairs);
+  ApplyVerdicts(&table.rows, table.mode);
+  if (options_.attribute) AttributeUnknown(&table);
+  return out;
+}
+
+PairOutcome NewOutcome(const ComparePairSpec& spec) {
+  PairOutcome outcome;
+  outcome.result.target_json = spec.target_json;
+  outcome.result.golden_json = spec.golden_json;
+  outcome.result.label = PairLabel(spec);
+  return outcome;
+}
+
+Status FinishStreamed(PairOutputs outputs, CompareMode mode, Clock::time_point start, PairOutcome* outcome) {
+  outcome->result.mode = DumpModeName(mode);
+  outcome->result.streamed = true;
+  return std::move(outputs).Finish(start, outcome);
+}
+
+void FillStatistics(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const std::vector<RowPair>& pairs,
+                    ResultTable* table) {
+  if (table->mode == CompareMode::kSummary) {
+    tbb::parallel_for(size_t{0}, table->rows.size(), [&](size_t i) { FillStatsDiff(&table->rows[i]); });
+    return;
+  }
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    FillMd5(&table->rows[i], npu[pairs[i].npu].md5, pairs[i].bench ? bench[*pairs[i].bench].md5 : "N/A");
+  }
+}
+
+// msprobe aligns the bench side by row position, which is the matched row whenever both dumps have
+// the same rows; we take the matched bench row.
+std::vector<P2pColumns> P2pOf(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+                              const std::vector<RowPair>& pairs) {
+  const auto or_none = [](const std::string& s) { return s.empty() ? std::string("None") : s; };
+  std::vector<P2pColumns> p2p(pairs.size());
+  tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
+    const OpRow& n = npu[pairs[i].npu];
+    p2p[i].npu_op = or_none(n.p2p_op);
+    p2p[i].npu_peer = or_none(n.p2p_peer);
+    if (pairs[i].bench) {
+      const OpRow& b = bench[*pairs[i].bench];
+      p2p[i].bench_op = or_none(b.p2p_op);
+      p2p[i].bench_peer = or_none(b.p2p_peer);
+    }
+  });
+  return p2p;
+}
+
+}  // namespace msprobe::compare::internal
