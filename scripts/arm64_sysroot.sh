@@ -22,6 +22,7 @@ arm64=(
   libisal-dev libisal2
   zlib1g-dev zlib1g
   libxlsxwriter-dev libxlsxwriter4 libssl3
+  libsqlite3-dev libsqlite3-0
   libminizip-dev libminizip1
   libgtest-dev libgmock-dev
   libprotobuf-dev libprotobuf32 libprotobuf-lite32

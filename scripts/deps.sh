@@ -6,6 +6,7 @@ packages=(
   libcli11-dev rapidjson-dev libfmt-dev libtbb-dev zlib1g-dev libisal-dev libyaml-cpp-dev
   libeigen3-dev              # libops: float64 reference ops (GEMM)
   libxlsxwriter-dev          # every workbook we write
+  libsqlite3-dev sqlite3     # data2db's trend database; the tests read it back with the sqlite3 command
   nlohmann-json3-dev         # small JSON documents (summary.json, --json output, compare.json, manifests)
   libgtest-dev libgmock-dev
   libbenchmark-dev           # bench/eigen_bench: the kernels against Eigen (optional)

@@ -9,6 +9,7 @@
 #include <tbb/info.h>
 
 #include "common/exit_codes.h"
+#include "msprobe/dump/util/coding.h"
 #ifdef MSPROBE_MPI
 #include "mpi_cluster.h"
 #endif
@@ -39,7 +40,11 @@ int ClusterSession::Run(std::string_view program, const std::function<int()>& bo
 
 int ClusterSession::AgreeExitCode(int code) {
   if (!several()) return code;
-  return std::stoi(cluster_->Broadcast(std::to_string(code)));
+  std::string mine;
+  PutSignedVarint32(&mine, code);
+  int32_t agreed = 0;
+  DecodeMessage(cluster_->Broadcast(mine), "the exit code", [&](Decoder* in) { return GetSignedVarint32(in, &agreed); });
+  return agreed;
 }
 
 std::unique_ptr<tbb::global_control> ClusterSession::ApplyThreads(const CommonOptions& options) const {

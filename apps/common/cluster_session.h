@@ -11,7 +11,7 @@
 #include <tbb/global_control.h>
 
 #include "common/app_options.h"
-#include "msprobe/compare/cluster/cluster.h"
+#include "msprobe/dump/util/cluster.h"
 
 namespace msprobe::cli {
 

@@ -1,6 +1,8 @@
 // The subcommands of msprobe-dump; each returns the program's exit code.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,5 +57,28 @@ struct OverflowCheckArgs {
   std::string output_dir = "./output";
 };
 int RunOverflowCheckCommand(const OverflowCheckArgs& args, const cli::CommonOptions& common);
+
+// msprobe-dump data2db --db DIR --data ROOT (msprobe data2db): the trend database of a dump root or
+// monitor output, and with --html its trend page.
+struct Data2DbArgs {
+  std::string db;
+  std::string data;
+  std::string format = "auto";
+  std::string mapping;
+  std::string micro_step = "true";  // msprobe's choices: true, false, True, False
+  int process_num = 1;              // msprobe's; checked, not needed (one pass, one database writer)
+  bool html = false;
+};
+int RunData2Db(const Data2DbArgs& args, const cli::CommonOptions& common);
+
+// msprobe-dump trend DB_OR_DIR [-o PAGE]: the trend page of a trend database.
+struct TrendArgs {
+  std::string input;
+  std::string output;
+  std::optional<int64_t> first_step, last_step;
+  std::vector<int64_t> ranks;
+  uint64_t max_rows = 2'000'000;
+};
+int RunTrendPage(const TrendArgs& args, const cli::CommonOptions& common);
 
 }  // namespace msprobe::dump_app

@@ -1,4 +1,5 @@
-// msprobe-dump: inspect, verify and recompute dumps. Parses arguments and hands over to the subcommands.
+// msprobe-dump: inspect, verify and recompute dumps, and load their statistics into a trend database.
+// Parses arguments and hands over to the subcommands.
 #include <CLI/CLI.hpp>
 
 #include "common/app_options.h"
@@ -19,14 +20,17 @@ Examples:
   msprobe-dump overflow-check -i dump/step0 -o out   # the first op overflowing from clean inputs
   msprobe-dump run --dir cap -- python train.py   # capture every aclop kernel's tensors
   msprobe-dump run --mode stats --ops 'MatMul|Softmax' --ranks 0 -- ./train
+  msprobe-dump data2db --db trend --data dump     # msprobe's trend database: trend/dump_data.trend.db
+  msprobe-dump data2db --db trend --data dump --html   # and its page, trend/dump_data.trend.html
+  msprobe-dump trend trend/dump_data.trend.db -o trend.html --ranks 0,1
 
-Exit codes: 0 all agree, 1 verify found a problem or recompute an op beyond its tolerance, 2 usage error, 3 input error, 4 internal error.)";
+Exit codes: 0 all agree, 1 verify found a problem or recompute an op beyond its tolerance, 2 usage error, 3 input error (data2db: nothing to import), 4 internal error.)";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   return msprobe::cli::GuardedMain("msprobe-dump", [&] {
-    CLI::App app{"Inspect and verify msprobe dumps and tensor files (.npy, .pt)."};
+    CLI::App app{"Inspect and verify msprobe dumps and tensor files (.npy, .pt); their trend over steps and ranks."};
     app.footer(kExamples);
     app.require_subcommand(1);
     app.fallthrough();  // -q, -j may follow the subcommand name
@@ -79,6 +83,33 @@ int main(int argc, char** argv) {
                                                                      "construct.json and stack.json")->required();
     overflow_cmd->add_option("-o,--output_path", overflow.output_dir, "Output directory (default ./output)");
 
+    msprobe::dump_app::Data2DbArgs data2db;
+    CLI::App* data2db_cmd = app.add_subcommand(
+        "data2db", "Load the statistics of every step, rank and module into msprobe's trend database (SQLite), as "
+                   "msprobe data2db does");
+    data2db_cmd->add_option("--db", data2db.db, "Output directory: dump_data.trend.db, monitor_data.trend.db")->required();
+    data2db_cmd->add_option("--data", data2db.data, "A dump root (step*/rank*/dump.json) or monitor output")->required();
+    data2db_cmd->add_option("--format", data2db.format, "auto (default): dump, then monitor; dump; monitor")
+        ->check(CLI::IsMember({"auto", "dump", "monitor"}));
+    data2db_cmd->add_option("--mapping", data2db.mapping, "A JSON object of name replacements applied to every key");
+    data2db_cmd->add_option("--micro_step", data2db.micro_step,
+                            "true (default): steps counted in micro steps (gradient accumulation); false: step numbers")
+        ->check(CLI::IsMember({"true", "false", "True", "False"}));
+    data2db_cmd->add_option("--process_num", data2db.process_num, "msprobe's worker count (1-128); accepted, not needed")
+        ->check(CLI::Range(1, 128));
+    data2db_cmd->add_flag("--html", data2db.html, "Also write each database's trend page beside it (.trend.html)");
+
+    msprobe::dump_app::TrendArgs trend;
+    CLI::App* trend_cmd = app.add_subcommand(
+        "trend", "Write the trend page of a trend database: a step x rank x module heat map and lines, one "
+                 "self-contained HTML file");
+    trend_cmd->add_option("db", trend.input, "A *.trend.db, or a directory of them (a page each)")->required();
+    trend_cmd->add_option("-o,--output", trend.output, "The page (default: beside the database, .trend.html)");
+    trend_cmd->add_option("--first-step", trend.first_step, "Show steps from this one");
+    trend_cmd->add_option("--last-step", trend.last_step, "Show steps up to this one");
+    trend_cmd->add_option("--ranks", trend.ranks, "Show these ranks only, e.g. 0,3,7")->delimiter(',');
+    trend_cmd->add_option("--max-rows", trend.max_rows, "Refuse a page of more rows than this (default 2000000)");
+
     if (auto early = msprobe::cli::Parse(app, argc, argv)) return *early;
     const auto threads = msprobe::cli::ApplyThreads(common);
     if (*stats_cmd) return msprobe::dump_app::RunStats(stats, common);
@@ -86,6 +117,8 @@ int main(int argc, char** argv) {
     if (*recompute_cmd) return msprobe::dump_app::RunRecomputeCommand(recompute, common);
     if (*statistic_cmd) return msprobe::dump_app::RunStatistic(statistic, common);
     if (*overflow_cmd) return msprobe::dump_app::RunOverflowCheckCommand(overflow, common);
+    if (*data2db_cmd) return msprobe::dump_app::RunData2Db(data2db, common);
+    if (*trend_cmd) return msprobe::dump_app::RunTrendPage(trend, common);
     return msprobe::dump_app::RunVerify(verify, common);
   });
 }

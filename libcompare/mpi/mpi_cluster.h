@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "msprobe/compare/cluster/cluster.h"
+#include "msprobe/dump/util/cluster.h"
 
 namespace msprobe::compare {
 

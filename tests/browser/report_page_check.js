@@ -7,38 +7,14 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const {pathToFileURL} = require('node:url');
-const {chromium} = require('playwright-core');
+const {checkPage} = require('./browser_page');
 
 async function main() {
   const [page_path, summary_path, screenshot, anomaly_op] = process.argv.slice(2);
   const summary = JSON.parse(fs.readFileSync(summary_path, 'utf8'));
   const first = summary.first_error;
   assert.ok(first, 'the test data must have an error row');
-  const url = pathToFileURL(path.resolve(page_path)).href;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'report-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: {width: 1600, height: 1000},
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
-  const problems = [];
-  try {
-    const page = context.pages()[0] || await context.newPage();
-    page.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') problems.push('console ' + m.type() + ': ' + m.text()); });
-    page.on('pageerror', e => problems.push('page error: ' + e.message));
-    await context.route('**/*', route => {
-      if (route.request().url() === url) return route.continue();
-      problems.push('request: ' + route.request().url());
-      return route.abort();
-    });
-    await page.goto(url);
-    await page.waitForSelector('body[data-ready="true"]', {timeout: 60000});
-
+  await checkPage(page_path, async page => {
     // overflow_check's anomaly: named in the header, its link selects its first row.
     if (anomaly_op) {
       assert.ok((await page.locator('#anomaly-0').innerText()).includes(anomaly_op), 'the anomaly is named');
@@ -85,12 +61,7 @@ async function main() {
     await page.waitForFunction(() => [...document.querySelectorAll('#chart div')].some(d => /^row \d+: /.test(d.innerText)));
     if (summary.pairs.length > 1) assert.ok(await page.locator('#heatmap canvas').count() > 0, 'the heat map is drawn');
     await page.screenshot({path: screenshot, fullPage: true});
-  } finally {
-    await context.close();
-    fs.rmSync(profile, {recursive: true, force: true});
-  }
-  assert.deepEqual(problems, [], 'the page logged errors or made requests');
-  console.log('ok: ' + page_path);
+  });
 }
 
 main().catch(e => { console.error(e); process.exit(1); });

@@ -7,12 +7,7 @@
 # overrides). Skipped without Chromium (.ci/run installs it; scripts/deps.sh does not).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/sample_dumps_lib.sh"
-chromium=${CHROMIUM:-/usr/bin/chromium}
-[ -x "$chromium" ] || { echo "skipped: $chromium not installed (scripts/apt_install.sh chromium)"; exit 77; }
-node_modules=$MSPROBE_BIN/../report/node_modules
-[ -d "$node_modules/playwright-core" ] || fail "no playwright-core in $node_modules: the build runs npm ci there"
-artifacts=${MSPROBE_ARTIFACTS:-$MSPROBE_ROOT/ci-artifacts}
-mkdir -p "$artifacts"
+source "$(dirname "$0")/browser_lib.sh"
 
 # an overflow_check analyze file of the same target dump in the output directory: the page links its
 # anomalies (docs/compare.md §11)
@@ -20,8 +15,8 @@ mkdir -p "$TMP/out"
 cp "$MSPROBE_ROOT/tests/data/overflow/msprobe/overflow_pre_both.json" "$TMP/out/anomaly_analyze_1.json"
 run "$MSPROBE_BIN/msprobe-compare" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$TMP/out" --html -q
 expect_code 0 "compare --html"
-run env NODE_PATH="$node_modules" CHROMIUM="$chromium" timeout 300 node "$MSPROBE_ROOT/tests/browser/report_page_check.js" \
-  "$TMP"/out/compare_report_*.html "$TMP/out/summary.json" "$artifacts/html_report.png" Tensor.__mul__.0.forward
+check_page report_page_check.js "$TMP"/out/compare_report_*.html "$TMP/out/summary.json" "$artifacts/html_report.png" \
+  Tensor.__mul__.0.forward
 expect_code 0 "report_page_check.js: $ERR"
 checks=$((checks + 1))
 [ -s "$artifacts/html_report.png" ] || fail "no screenshot in $artifacts"

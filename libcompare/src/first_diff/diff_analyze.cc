@@ -11,6 +11,7 @@
 #include "msprobe/dump/text/python_json.h"
 #include "msprobe/dump/text/python_parse.h"
 #include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {
@@ -251,6 +252,71 @@ Status WriteDiffAnalyzeJson(const std::string& path, const std::vector<RankDiffs
   }
   w.EndObject();
   return WriteFileAtomically(path, std::move(w).Finish());
+}
+
+void PutP2pColumns(std::string* dst, const P2pColumns& p) {
+  for (const std::string* s : {&p.npu_op, &p.bench_op, &p.npu_peer, &p.bench_peer}) PutString(dst, *s);
+}
+
+bool GetP2pColumns(Decoder* in, P2pColumns* p) {
+  return GetString(in, &p->npu_op) && GetString(in, &p->bench_op) && GetString(in, &p->npu_peer) &&
+         GetString(in, &p->bench_peer);
+}
+
+namespace {
+
+void PutDiffIo(std::string* dst, const DiffIo& io) {
+  PutString(dst, io.name);
+  PutVector(dst, io.metrics, [](std::string* dst, const std::pair<std::string, Cell>& metric) {
+    PutString(dst, metric.first);
+    PutCell(dst, metric.second);
+  });
+}
+
+bool GetDiffIo(Decoder* in, DiffIo* io) {
+  return GetString(in, &io->name) && GetVector(in, &io->metrics, [](Decoder* in, std::pair<std::string, Cell>* metric) {
+           return GetString(in, &metric->first) && GetCell(in, &metric->second);
+         });
+}
+
+void PutStack(std::string* dst, const std::vector<std::string>& stack) { PutVector(dst, stack, PutString); }
+bool GetStack(Decoder* in, std::vector<std::string>* stack) { return GetVector(in, stack, GetString); }
+
+void PutDiffOp(std::string* dst, const DiffOp& op) {
+  PutString(dst, op.name);
+  PutBool(dst, op.is_diff);
+  PutVector(dst, op.inputs, PutDiffIo);
+  PutVector(dst, op.outputs, PutDiffIo);
+  PutOptional(dst, op.stack, PutStack);
+  PutVarint64(dst, op.row);
+}
+
+bool GetDiffOp(Decoder* in, DiffOp* op) {
+  return GetString(in, &op->name) && GetBool(in, &op->is_diff) && GetVector(in, &op->inputs, GetDiffIo) &&
+         GetVector(in, &op->outputs, GetDiffIo) && GetOptional(in, &op->stack, GetStack) && GetVarint64(in, &op->row);
+}
+
+// Whether FindFirstDiff reads an op whole (else it only counts it).
+bool ReadWhole(const DiffOp& op) { return op.is_diff || IsCommunicationOp(op.name); }
+
+}  // namespace
+
+void PutRankDiffs(std::string* dst, const RankDiffs& r) {
+  PutSignedVarint32(dst, r.rank);
+  PutVarint64(dst, std::count_if(r.ops.begin(), r.ops.end(), [](const DiffOp& op) { return !IsIgnoredOp(op.name); }));
+  for (const DiffOp& op : r.ops) {
+    if (IsIgnoredOp(op.name)) continue;
+    const bool whole = ReadWhole(op);
+    PutBool(dst, whole);
+    if (whole) PutDiffOp(dst, op);
+  }
+}
+
+bool GetRankDiffs(Decoder* in, RankDiffs* r) {
+  return GetSignedVarint32(in, &r->rank) && GetVector(in, &r->ops, [](Decoder* in, DiffOp* op) {
+           bool whole = false;
+           return GetBool(in, &whole) && (!whole || GetDiffOp(in, op));
+         });
 }
 
 }  // namespace msprobe::compare

@@ -4,13 +4,13 @@
 
 #include <exception>
 
+#include "msprobe/dump/util/cluster.h"
 #include "jobs/distributed_compare_internal.h"
 #include "jobs/pair_compare_internal.h"
 #include "jobs/pair_steps_internal.h"
 #include "jobs/run_plan_internal.h"
 #include "jobs/run_recorder_internal.h"
 #include "jobs/run_report_internal.h"
-#include "msprobe/compare/cluster/cluster.h"
 
 namespace msprobe::compare {
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <new>
@@ -12,21 +11,22 @@
 #include <tuple>
 #include <utility>
 
-#include "cluster/outcome_codec_internal.h"
-#include "cluster/slice_codec_internal.h"
 #include "cluster/work_share_internal.h"
 #include "jobs/pair_compare_internal.h"
 #include "jobs/pair_in_memory_internal.h"
+#include "jobs/pair_messages_internal.h"
 #include "jobs/pair_rules_internal.h"
 #include "jobs/pair_steps_internal.h"
 #include "jobs/run_plan_internal.h"
 #include "jobs/run_recorder_internal.h"
 #include "jobs/run_report_internal.h"
 #include "jobs/statistics_slice_compare_internal.h"
+#include "jobs/statistics_slice_messages_internal.h"
 #include "jobs/statistics_slices_internal.h"
-#include "msprobe/compare/cluster/cluster.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/util/cluster.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare::internal {
 namespace {
@@ -87,15 +87,16 @@ std::pair<std::vector<uint64_t>, std::vector<uint64_t>> MeasurePairs(Cluster& cl
   // Each process's values, the pairs of its stride in order, all-gathered into one vector.
   const auto all_gather = [&](const auto& measure) {
     std::string mine;
-    for (size_t i = cluster.process(); i < specs.size(); i += n) {
-      const uint64_t value = measure(i);
-      mine.append(reinterpret_cast<const char*>(&value), sizeof value);
-    }
+    for (size_t i = cluster.process(); i < specs.size(); i += n) PutVarint64(&mine, measure(i));
     const std::vector<std::string> all = cluster.AllGather(mine);
     std::vector<uint64_t> values(specs.size());
     for (int p = 0; p < n; ++p) {
-      const char* at = all[p].data();
-      for (size_t i = p; i < specs.size(); i += n, at += sizeof(uint64_t)) std::memcpy(&values[i], at, sizeof(uint64_t));
+      DecodeMessage(all[p], "a process's pair measures", [&](Decoder* in) {
+        for (size_t i = p; i < specs.size(); i += n) {
+          if (!GetVarint64(in, &values[i])) return false;
+        }
+        return true;
+      });
     }
     return values;
   };

@@ -11,9 +11,9 @@
 #include <map>
 #include <memory>
 
-#include "cluster/outcome_codec_internal.h"
 #include "cluster/work_share_internal.h"
-#include "msprobe/compare/cluster/cluster.h"
+#include "msprobe/dump/util/cluster.h"
+#include "msprobe/dump/util/coding.h"
 #include "msprobe/compare/merge/merge_config.h"
 #include "merge/merge_inputs_internal.h"
 #include "merge/rank_extract_internal.h"
@@ -108,8 +108,8 @@ void ReadShared(Cluster& cluster, const RankReader& reader, const std::vector<Me
   std::vector<std::string> encoded;
   ReadInOrder(reader, inputs, mine, [&](RankExtract&& e) { encoded.push_back(EncodeExtract(e)); });
   std::map<std::pair<uint64_t, std::string>, RankExtract> by_input;  // inputs come sorted by rank
-  for (const std::string& message : cluster.Gather(internal::PackStrings(encoded))) {
-    for (const std::string& bytes : internal::UnpackStrings(message)) {
+  for (const std::string& message : cluster.Gather(PackStrings(encoded))) {
+    for (const std::string& bytes : UnpackStrings(message)) {
       RankExtract extract = DecodeExtract(bytes);
       std::pair<uint64_t, std::string> input(extract.input.rank, extract.input.path);
       by_input.emplace(std::move(input), std::move(extract));

@@ -1,60 +1,69 @@
-#include <nlohmann/json.hpp>
-
 #include "merge/rank_extract_internal.h"
 
-namespace msprobe::compare {
+#include "msprobe/dump/util/coding.h"
 
-using nlohmann::json;
+namespace msprobe::compare {
+namespace {
+
+void PutValue(std::string* dst, const MergeValue& v) {
+  PutEnum(dst, v.kind);
+  switch (v.kind) {
+    case MergeValue::Kind::kMissing: break;
+    case MergeValue::Kind::kText: PutString(dst, v.text); break;
+    case MergeValue::Kind::kFloat: PutDouble(dst, v.number); break;
+    case MergeValue::Kind::kInt:
+    case MergeValue::Kind::kBool: PutSignedVarint64(dst, v.integer); break;
+  }
+}
+
+// A text, viewing its copy in `texts`.
+bool GetText(Decoder* in, std::string_view* text, std::deque<std::string>* texts) {
+  if (!GetString(in, &texts->emplace_back())) return false;
+  *text = texts->back();
+  return true;
+}
+
+bool GetValue(Decoder* in, MergeValue* v, std::deque<std::string>* texts) {
+  if (!GetEnum(in, &v->kind, MergeValue::Kind::kBool)) return false;
+  switch (v->kind) {
+    case MergeValue::Kind::kMissing: return true;
+    case MergeValue::Kind::kText: return GetText(in, &v->text, texts);
+    case MergeValue::Kind::kFloat: return GetDouble(in, &v->number);
+    case MergeValue::Kind::kInt:
+    case MergeValue::Kind::kBool: return GetSignedVarint64(in, &v->integer);
+  }
+  return in->Fail("a value of no kind");  // GetEnum lets none through
+}
+
+}  // namespace
 
 std::string EncodeExtract(const RankExtract& e) {
-  json values = json::array();
-  for (const std::vector<MergeValue>& column : e.values) {
-    json c = json::array();
-    for (const MergeValue& v : column) {
-      switch (v.kind) {
-        case MergeValue::Kind::kMissing: c.push_back(json::array({0})); break;
-        case MergeValue::Kind::kText: c.push_back(json::array({1, std::string(v.text)})); break;
-        case MergeValue::Kind::kFloat: c.push_back(json::array({2, v.number})); break;
-        case MergeValue::Kind::kInt: c.push_back(json::array({3, v.integer})); break;
-        case MergeValue::Kind::kBool: c.push_back(json::array({4, v.integer})); break;
-      }
-    }
-    values.push_back(std::move(c));
-  }
-  json names = json::array();
-  for (std::string_view name : e.names) names.push_back(std::string(name));
-  const std::vector<uint8_t> cbor = json::to_cbor(json{{"rank", e.input.rank},
-                                                       {"path", e.input.path},
-                                                       {"warnings", e.warnings},
-                                                       {"usable", e.usable},
-                                                       {"indexes", e.indexes},
-                                                       {"names", names},
-                                                       {"values", values}});
-  return std::string(cbor.begin(), cbor.end());
+  std::string out;
+  PutVarint64(&out, e.input.rank);
+  PutString(&out, e.input.path);
+  PutVector(&out, e.warnings, PutString);
+  PutBool(&out, e.usable);
+  PutVector(&out, e.indexes, PutString);
+  PutVector(&out, e.names, PutString);
+  PutVector(&out, e.values, [](std::string* dst, const std::vector<MergeValue>& column) {
+    PutVector(dst, column, PutValue);
+  });
+  return out;
 }
 
 RankExtract DecodeExtract(std::string_view bytes) {
-  const json j = json::from_cbor(bytes.begin(), bytes.end());
   RankExtract e;
-  j.at("rank").get_to(e.input.rank);
-  j.at("path").get_to(e.input.path);
-  j.at("warnings").get_to(e.warnings);
-  j.at("usable").get_to(e.usable);
-  j.at("indexes").get_to(e.indexes);
   e.data = std::make_unique<RankData>();
   std::deque<std::string>& texts = e.data->replaced;  // owns every text the extract views
-  for (const json& name : j.at("names")) e.names.push_back(texts.emplace_back(name.get<std::string>()));
-  for (const json& column : j.at("values")) {
-    std::vector<MergeValue>& c = e.values.emplace_back();
-    for (const json& cell : column) {
-      MergeValue v;
-      v.kind = static_cast<MergeValue::Kind>(cell.at(0).get<int>());
-      if (v.kind == MergeValue::Kind::kText) v.text = texts.emplace_back(cell.at(1).get<std::string>());
-      if (v.kind == MergeValue::Kind::kFloat) v.number = cell.at(1).get<double>();
-      if (v.kind == MergeValue::Kind::kInt || v.kind == MergeValue::Kind::kBool) v.integer = cell.at(1).get<int64_t>();
-      c.push_back(v);
-    }
-  }
+  const auto get_name = [&](Decoder* in, std::string_view* name) { return GetText(in, name, &texts); };
+  const auto get_column = [&](Decoder* in, std::vector<MergeValue>* column) {
+    return GetVector(in, column, [&](Decoder* in, MergeValue* v) { return GetValue(in, v, &texts); });
+  };
+  DecodeMessage(bytes, "a rank's extract", [&](Decoder* in) {
+    return GetVarint64(in, &e.input.rank) && GetString(in, &e.input.path) && GetVector(in, &e.warnings, GetString) &&
+           GetBool(in, &e.usable) && GetVector(in, &e.indexes, GetString) && GetVector(in, &e.names, get_name) &&
+           GetVector(in, &e.values, get_column);
+  });
   return e;
 }
 

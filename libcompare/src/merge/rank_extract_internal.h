@@ -54,7 +54,8 @@ std::vector<std::string> MissingFrom(const std::vector<std::string>& wanted, con
 // msprobe's warning lines for a result whose indexes differ from the others'.
 std::vector<std::string> InconsistentWarnings(uint64_t rank, const std::vector<std::string>& missing);
 
-// An extract as bytes and back (its texts owned by the decoded extract's data).
+// An extract as a message between processes (msprobe/dump/util/coding.h) and back, its texts owned by
+// the decoded extract's data. Only our own processes read these: one that does not decode throws.
 std::string EncodeExtract(const RankExtract& extract);
 RankExtract DecodeExtract(std::string_view bytes);
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {
@@ -92,6 +93,30 @@ Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites
   }
   out += "</testsuites>\n";
   return WriteFileAtomically(path, out);
+}
+
+void PutJunitSuite(std::string* dst, const JunitSuite& suite) {
+  PutString(dst, suite.name);
+  PutString(dst, suite.file);
+  PutDouble(dst, suite.seconds);
+  PutVector(dst, suite.cases, [](std::string* dst, const JunitCase& c) {
+    PutString(dst, c.name);
+    PutVector(dst, c.failures, [](std::string* dst, const JunitFailure& f) {
+      PutString(dst, f.npu_name);
+      PutEnum(dst, f.result);
+      PutString(dst, f.err_message);
+    });
+  });
+}
+
+bool GetJunitSuite(Decoder* in, JunitSuite* suite) {
+  return GetString(in, &suite->name) && GetString(in, &suite->file) && GetDouble(in, &suite->seconds) &&
+         GetVector(in, &suite->cases, [](Decoder* in, JunitCase* c) {
+           return GetString(in, &c->name) && GetVector(in, &c->failures, [](Decoder* in, JunitFailure* f) {
+                    return GetString(in, &f->npu_name) && GetEnum(in, &f->result, Verdict::kError) &&
+                           GetString(in, &f->err_message);
+                  });
+         });
 }
 
 }  // namespace msprobe::compare

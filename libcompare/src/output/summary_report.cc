@@ -9,6 +9,7 @@
 
 #include "msprobe/compare/output/compare_report.h"
 #include "msprobe/dump/io/atomic_file.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {
@@ -180,6 +181,32 @@ Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, co
   summary["pairs"] = std::move(pairs);
   // ASCII only, as before; a path that is not UTF-8 shows U+FFFD where its bad bytes were.
   return WriteFileAtomically(path, summary.dump(kIndent, ' ', /*ensure_ascii=*/true, Json::error_handler_t::replace) + '\n');
+}
+
+void PutRowRef(std::string* dst, const RowRef& ref) {
+  PutString(dst, ref.file);
+  PutVarint64(dst, ref.row);
+  PutString(dst, ref.npu_name);
+  PutString(dst, ref.api);
+  PutEnum(dst, ref.result);
+  PutString(dst, ref.err_message);
+}
+
+bool GetRowRef(Decoder* in, RowRef* ref) {
+  return GetString(in, &ref->file) && GetVarint64(in, &ref->row) && GetString(in, &ref->npu_name) &&
+         GetString(in, &ref->api) && GetEnum(in, &ref->result, Verdict::kError) && GetString(in, &ref->err_message);
+}
+
+void PutWorstRow(std::string* dst, const WorstRow& row) {
+  PutVarint64(dst, row.row);
+  PutString(dst, row.npu_name);
+  PutEnum(dst, row.result);
+  PutDouble(dst, row.value);
+}
+
+bool GetWorstRow(Decoder* in, WorstRow* row) {
+  return GetVarint64(in, &row->row) && GetString(in, &row->npu_name) && GetEnum(in, &row->result, Verdict::kError) &&
+         GetDouble(in, &row->value);
 }
 
 }  // namespace msprobe::compare

@@ -4,6 +4,8 @@
 extern "C" const char msprobe_report_echarts_begin[], msprobe_report_echarts_end[];
 extern "C" const char msprobe_report_page_js_begin[], msprobe_report_page_js_end[];
 extern "C" const char msprobe_report_page_css_begin[], msprobe_report_page_css_end[];
+extern "C" const char msprobe_report_trend_js_begin[], msprobe_report_trend_js_end[];
+extern "C" const char msprobe_report_trend_css_begin[], msprobe_report_trend_css_end[];
 
 namespace msprobe::compare::internal {
 
@@ -15,6 +17,13 @@ std::string_view PageJs() {
 }
 std::string_view PageCss() {
   return {msprobe_report_page_css_begin, static_cast<size_t>(msprobe_report_page_css_end - msprobe_report_page_css_begin)};
+}
+
+std::string_view TrendPageJs() {
+  return {msprobe_report_trend_js_begin, static_cast<size_t>(msprobe_report_trend_js_end - msprobe_report_trend_js_begin)};
+}
+std::string_view TrendPageCss() {
+  return {msprobe_report_trend_css_begin, static_cast<size_t>(msprobe_report_trend_css_end - msprobe_report_trend_css_begin)};
 }
 
 }  // namespace msprobe::compare::internal

@@ -1,6 +1,6 @@
-// The files the HTML report inlines, embedded in the binary at build time (report_assets.S.in):
-// the charting library as npm installed it from report/package-lock.json, and our page's script
-// and style from report/.
+// The files the HTML pages inline, embedded in the binary at build time (report_assets.S.in): the
+// charting library as npm installed it from report/package-lock.json, and our pages' scripts and
+// styles from report/ (the compare report's, the trend page's).
 #pragma once
 
 #include <string_view>
@@ -10,5 +10,7 @@ namespace msprobe::compare::internal {
 std::string_view ChartLibraryJs();  // Apache ECharts, echarts.min.js
 std::string_view PageJs();          // report/page.js
 std::string_view PageCss();         // report/page.css
+std::string_view TrendPageJs();     // report/trend.js
+std::string_view TrendPageCss();    // report/trend.css
 
 }  // namespace msprobe::compare::internal

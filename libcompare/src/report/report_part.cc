@@ -6,6 +6,7 @@
 
 #include "msprobe/compare/output/json_writer.h"
 #include "msprobe/compare/output/summary_report.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {
@@ -72,6 +73,87 @@ void ReportPart::AddRow(const ResultRow& row) {
   const std::string err = ErrMessageText(row, ResultLayout::kCompare);
   AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result,
                    !main ? kNoValue : *mode_ == CompareMode::kTensor ? 1 - *main : std::abs(*main), row.metrics});
+}
+
+
+namespace {
+
+// (row, StringPool index): a text of a metric column, a row's Bench Name.
+void PutIndexPair(std::string* dst, const std::pair<uint32_t, uint32_t>& pair) {
+  PutVarint32(dst, pair.first);
+  PutVarint32(dst, pair.second);
+}
+bool GetIndexPair(Decoder* in, std::pair<uint32_t, uint32_t>* pair) {
+  return GetVarint32(in, &pair->first) && GetVarint32(in, &pair->second);
+}
+
+void PutMetricColumn(std::string* dst, const ReportMetricColumn& c) {
+  PutString(dst, c.name);
+  PutBool(dst, c.percent);
+  PutVector(dst, c.values, PutDouble);
+  PutVector(dst, c.texts, PutIndexPair);
+}
+
+bool GetMetricColumn(Decoder* in, ReportMetricColumn* c) {
+  return GetString(in, &c->name) && GetBool(in, &c->percent) && GetVector(in, &c->values, GetDouble) &&
+         GetVector(in, &c->texts, GetIndexPair);
+}
+
+// Bytes (0 or 1 per row) as one string.
+void PutBytes(std::string* dst, const std::vector<uint8_t>& bytes) {
+  PutString(dst, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+bool GetBytes(Decoder* in, std::vector<uint8_t>* bytes) {
+  std::string s;
+  if (!GetString(in, &s)) return false;
+  bytes->assign(s.begin(), s.end());
+  return true;
+}
+
+// A pool's strings, interned in order: a string twice would shift every later index.
+bool GetPool(Decoder* in, StringPool* pool) {
+  std::vector<std::string> strings;
+  if (!GetVector(in, &strings, GetString)) return false;
+  for (size_t i = 0; i < strings.size(); ++i) {
+    if (pool->Intern(strings[i]) != i) return in->Fail("a string twice in a part's pool");
+  }
+  return true;
+}
+
+}  // namespace
+
+void PutReportPart(std::string* dst, const ReportPart& p) {
+  for (const std::string* s : {&p.label_, &p.kind_, &p.main_metric_label_, &p.construct_json_}) PutString(dst, *s);
+  PutOptional(dst, p.mode_, PutEnum<CompareMode>);
+  PutVector(dst, p.strings_.strings(), PutString);
+  PutVector(dst, p.apis_.strings(), PutString);
+  for (const std::vector<uint32_t>* v : {&p.api_of_row_, &p.tails_, &p.dtypes_, &p.shapes_, &p.err_messages_}) {
+    PutVector(dst, *v, PutVarint32);
+  }
+  PutBytes(dst, p.whole_names_);
+  PutBytes(dst, p.verdicts_);
+  PutVector(dst, p.bench_names_, PutIndexPair);
+  PutVector(dst, p.main_metric_, PutDouble);
+  PutVector(dst, p.metrics_, PutMetricColumn);
+}
+
+bool GetReportPart(Decoder* in, std::optional<ReportPart>* part) {
+  std::string label, kind, main_metric_label, construct_json;
+  if (!GetString(in, &label) || !GetString(in, &kind) || !GetString(in, &main_metric_label) ||
+      !GetString(in, &construct_json)) {
+    return false;
+  }
+  ReportPart& p = part->emplace(std::move(label), ReportColumns{std::move(kind), {}, std::move(main_metric_label)},
+                                std::move(construct_json));
+  if (!GetOptional(in, &p.mode_, [](Decoder* in, CompareMode* mode) { return GetEnum(in, mode, CompareMode::kMd5); }) ||
+      !GetPool(in, &p.strings_) || !GetPool(in, &p.apis_)) {
+    return false;
+  }
+  for (std::vector<uint32_t>* v : {&p.api_of_row_, &p.tails_, &p.dtypes_, &p.shapes_, &p.err_messages_}) {
+    if (!GetVector(in, v, GetVarint32)) return false;
+  }
+  return GetBytes(in, &p.whole_names_) && GetBytes(in, &p.verdicts_) && GetVector(in, &p.bench_names_, GetIndexPair) &&
+         GetVector(in, &p.main_metric_, GetDouble) && GetVector(in, &p.metrics_, GetMetricColumn);
 }
 
 }  // namespace msprobe::compare

@@ -2,6 +2,7 @@
 
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/text/python_json.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {
@@ -118,6 +119,47 @@ std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_st
   collect.cells.reserve(30);
   VisitResultCells(r, mode, with_stack, layout, &collect);
   return std::move(collect.cells);
+}
+
+void PutResultRow(std::string* dst, const ResultRow& row) {
+  for (const std::string* s : {&row.npu_name, &row.bench_name, &row.npu_dtype, &row.bench_dtype, &row.npu_shape,
+                               &row.bench_shape, &row.npu_requires_grad, &row.bench_requires_grad}) {
+    PutString(dst, *s);
+  }
+  PutVector(dst, row.metrics, PutCell);
+  for (const Cell& c : row.npu_stats) PutCell(dst, c);
+  for (const Cell& c : row.bench_stats) PutCell(dst, c);
+  PutBool(dst, row.requires_grad_consistent);
+  PutEnum(dst, row.result);
+  PutEnum(dst, row.accuracy);
+  PutVector(dst, row.err_messages, PutString);
+  for (const std::string* s : {&row.stack_info, &row.npu_data_name, &row.bench_data_name, &row.api}) PutString(dst, *s);
+  PutEnum(dst, row.state);
+  PutBool(dst, row.matched);
+  PutSignedVarint32(dst, row.attribution);
+}
+
+bool GetResultRow(Decoder* in, ResultRow* row) {
+  for (std::string* s : {&row->npu_name, &row->bench_name, &row->npu_dtype, &row->bench_dtype, &row->npu_shape,
+                         &row->bench_shape, &row->npu_requires_grad, &row->bench_requires_grad}) {
+    if (!GetString(in, s)) return false;
+  }
+  if (!GetVector(in, &row->metrics, GetCell)) return false;
+  for (Cell& c : row->npu_stats) {
+    if (!GetCell(in, &c)) return false;
+  }
+  for (Cell& c : row->bench_stats) {
+    if (!GetCell(in, &c)) return false;
+  }
+  if (!GetBool(in, &row->requires_grad_consistent) || !GetEnum(in, &row->result, Verdict::kError) ||
+      !GetEnum(in, &row->accuracy, Accuracy::kUnmatched) || !GetVector(in, &row->err_messages, GetString)) {
+    return false;
+  }
+  for (std::string* s : {&row->stack_info, &row->npu_data_name, &row->bench_data_name, &row->api}) {
+    if (!GetString(in, s)) return false;
+  }
+  return GetEnum(in, &row->state, RowState::kDebug) && GetBool(in, &row->matched) &&
+         GetSignedVarint32(in, &row->attribution);
 }
 
 }  // namespace msprobe::compare

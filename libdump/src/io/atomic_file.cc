@@ -1,13 +1,9 @@
 #include "msprobe/dump/io/atomic_file.h"
 
 #include <fcntl.h>
-#include <sys/random.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +12,7 @@
 #include <utility>
 
 #include "io/pending_files_internal.h"
+#include "io/temporary_file_internal.h"
 
 namespace msprobe {
 namespace {
@@ -29,30 +26,13 @@ bool SetDirect(int fd, bool on) {
   return ::fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT)) == 0;
 }
 
-// 16 hex digits from the kernel's random source, so no one can plant a link at the name ahead of us.
-// Safety does not rest on it (O_EXCL never opens what exists); without entropy the clock serves.
-std::string RandomSuffix() {
-  uint64_t bits = 0;
-  if (::getrandom(&bits, sizeof bits, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof bits)) {
-    bits = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  }
-  return fmt::format("{:016x}", bits);
-}
-
 }  // namespace
 
 void AtomicFile::FreeBuffer::operator()(char* p) const { std::free(p); }
 
 Result<AtomicFile> AtomicFile::Create(const std::string& path) {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string temp = path + ".tmp." + RandomSuffix();
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0 && errno == EEXIST) continue;
-    if (fd < 0) return Status::IOError(path, std::string("cannot create: ") + std::strerror(errno));
-    const int slot = internal::RegisterPendingFile(temp.c_str());
-    return AtomicFile(path, std::move(temp), fd, slot);
-  }
-  return Status::IOError(path, "cannot create a temporary file beside it: every name tried exists");
+  MSP_ASSIGN_OR_RETURN(internal::TemporaryFile temp, internal::CreateTemporaryBeside(path, O_WRONLY));
+  return AtomicFile(path, std::move(temp.path), temp.fd, temp.pending_slot);
 }
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept : written_(other.WaitForWrite()) {  // its writer uses `other`

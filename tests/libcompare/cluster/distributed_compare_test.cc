@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "libcompare/jobs/run_outputs.h"
-#include "msprobe/compare/cluster/cluster.h"
+#include "msprobe/dump/util/cluster.h"
 #include "msprobe/compare/jobs/compare_job.h"
 #include "test_support.h"
 

@@ -21,6 +21,9 @@ namespace msprobe::compare {
 struct P2pColumns {
   std::string npu_op = "None", bench_op = "None", npu_peer = "None", bench_peer = "None";
 };
+// The columns in a message between processes (coding.h).
+void PutP2pColumns(std::string* dst, const P2pColumns& p2p);
+[[nodiscard]] bool GetP2pColumns(Decoder* in, P2pColumns* p2p);
 
 // One input or output row of an API as the analysis keeps it: its NPU statistics ("NPU max", "NPU
 // min", "NPU mean", "NPU l2norm") or "NPU MD5", then "NPU P2POp peer".
@@ -44,6 +47,12 @@ struct RankDiffs {
   int rank = 0;
   std::vector<DiffOp> ops;  // in execution order
 };
+// A rank's ops in a message between processes (coding.h), as FindFirstDiff reads them: communication
+// and differing ops whole; the other ops it counts (as compute sub-layers between those) a byte each,
+// coming back unnamed; the ops it ignores not at all. A rank of 30,000 APIs then sends a few hundred
+// ops and 30 KB.
+void PutRankDiffs(std::string* dst, const RankDiffs& rank);
+[[nodiscard]] bool GetRankDiffs(Decoder* in, RankDiffs* rank);
 
 // The ops of one rank's table, from CheckApis(table) and the rows' P2POp columns.
 RankDiffs CollectRankDiffs(int rank, const ResultTable& table, const std::vector<ApiCheck>& checks,

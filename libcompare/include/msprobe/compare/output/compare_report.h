@@ -45,6 +45,9 @@ struct PairResult {
   // when nothing was written.
   const std::string& RowFile() const { return outputs.empty() ? target_json : outputs.front(); }
 };
+// A pair's result in a message between processes (coding.h), every field.
+void PutPairResult(std::string* dst, const PairResult& result);
+[[nodiscard]] bool GetPairResult(Decoder* in, PairResult* result);
 
 struct FirstDiffReport {
   DiffStage stage = DiffStage::kNone;  // kNone: -da found nothing (or did not run)

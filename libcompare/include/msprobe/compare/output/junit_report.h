@@ -32,6 +32,10 @@ struct JunitSuite {
   std::vector<JunitCase> cases;
 };
 
+// A suite in a message between processes (coding.h).
+void PutJunitSuite(std::string* dst, const JunitSuite& suite);
+[[nodiscard]] bool GetJunitSuite(Decoder* in, JunitSuite* suite);
+
 // Groups the table's rows by api_origin_name (first appearance order); rows at `level` or worse
 // (no level counts as kError) become failures.
 JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table, std::optional<Verdict> level);

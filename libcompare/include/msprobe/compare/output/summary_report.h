@@ -27,6 +27,9 @@ struct RowRef {
 };
 
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file);
+// A row reference in a message between processes (coding.h).
+void PutRowRef(std::string* dst, const RowRef& ref);
+[[nodiscard]] bool GetRowRef(Decoder* in, RowRef* ref);
 
 struct WorstRow {
   size_t row = 0;
@@ -34,6 +37,8 @@ struct WorstRow {
   Verdict result = Verdict::kPass;
   double value = 0;  // Cosine, or NormRelativeErr as a fraction (inf when the bench value is 0)
 };
+void PutWorstRow(std::string* dst, const WorstRow& row);
+[[nodiscard]] bool GetWorstRow(Decoder* in, WorstRow* row);
 // Up to `n` rows with a numeric main metric, worst first (ties in row order); none in md5 mode.
 std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n);
 // Sorts `rows` worst first as WorstRows ranks them and keeps the first `n` (worst rows of several

@@ -79,7 +79,8 @@ class ReportPart {
   const std::vector<ReportMetricColumn>& metrics() const { return metrics_; }
 
  private:
-  friend struct ReportPartCodec;  // a part crosses between MPI processes (cluster/outcome_codec.cc)
+  friend void PutReportPart(std::string* dst, const ReportPart& part);
+  friend bool GetReportPart(Decoder* in, std::optional<ReportPart>* part);
   void AddMetric(size_t column, const Cell& cell, uint32_t row);
 
   std::string label_, kind_, main_metric_label_;
@@ -95,5 +96,11 @@ class ReportPart {
   std::vector<double> main_metric_;
   std::vector<ReportMetricColumn> metrics_;
 };
+
+// A part in a message between processes (coding.h): its columns as they are, its two string pools
+// by their strings, interned again in order (which gives every string its index back). GetReportPart
+// sets *part (a part has no empty state to decode into).
+void PutReportPart(std::string* dst, const ReportPart& part);
+[[nodiscard]] bool GetReportPart(Decoder* in, std::optional<ReportPart>* part);
 
 }  // namespace msprobe::compare

@@ -8,6 +8,10 @@
 
 #include "msprobe/dump/text/python_json.h"
 
+namespace msprobe {
+class Decoder;  // msprobe/dump/util/coding.h: the record types below it Get… from one
+}  // namespace msprobe
+
 namespace msprobe::compare {
 
 class Cell {
@@ -51,5 +55,9 @@ class Cell {
 
 // Writes a cell with its type as json.dump would: text as a string, numbers, bools.
 void WritePyJson(const Cell& cell, PyJsonWriter* writer);
+
+// A cell in a message between processes (coding.h): its kind, then its value, bit for bit.
+void PutCell(std::string* dst, const Cell& cell);
+[[nodiscard]] bool GetCell(Decoder* in, Cell* cell);
 
 }  // namespace msprobe::compare

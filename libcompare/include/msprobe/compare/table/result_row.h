@@ -83,4 +83,8 @@ std::string ErrMessageText(const ResultRow& row, ResultLayout layout);
 // The row's cells in header order; kCompare's Err_message rendered as json.dumps(list).
 std::vector<Cell> ResultCells(const ResultRow& row, CompareMode mode, bool with_stack, ResultLayout layout);
 
+// A row in a message between processes (coding.h), every field.
+void PutResultRow(std::string* dst, const ResultRow& row);
+[[nodiscard]] bool GetResultRow(Decoder* in, ResultRow* row);
+
 }  // namespace msprobe::compare

@@ -1,0 +1,51 @@
+#include "msprobe/compare/output/compare_report.h"
+
+#include "msprobe/dump/util/coding.h"
+
+namespace msprobe::compare {
+namespace {
+
+void PutFirstCause(std::string* dst, const FirstCause& cause) {
+  PutString(dst, cause.api);
+  PutString(dst, cause.kind);
+  PutOptional(dst, cause.argument, PutString);
+  PutVarint64(dst, cause.row);
+}
+
+bool GetFirstCause(Decoder* in, FirstCause* cause) {
+  return GetString(in, &cause->api) && GetString(in, &cause->kind) && GetOptional(in, &cause->argument, GetString) &&
+         GetVarint64(in, &cause->row);
+}
+
+}  // namespace
+
+void PutPairResult(std::string* dst, const PairResult& r) {
+  for (const std::string* s : {&r.target_json, &r.golden_json, &r.label}) PutString(dst, *s);
+  PutVector(dst, r.outputs, PutString);
+  PutString(dst, r.mode);
+  for (uint64_t n : {r.rows, r.passed, r.warnings, r.errors}) PutVarint64(dst, n);
+  PutString(dst, r.skipped_reason);
+  PutOptional(dst, r.first_error, PutRowRef);
+  PutOptional(dst, r.first_warning, PutRowRef);
+  PutVector(dst, r.worst, PutWorstRow);
+  PutOptional(dst, r.first_cause, PutFirstCause);
+  PutVarint64(dst, r.unreadable_tensors);
+  PutString(dst, r.first_unreadable);
+  PutBool(dst, r.streamed);
+}
+
+bool GetPairResult(Decoder* in, PairResult* r) {
+  for (std::string* s : {&r->target_json, &r->golden_json, &r->label}) {
+    if (!GetString(in, s)) return false;
+  }
+  if (!GetVector(in, &r->outputs, GetString) || !GetString(in, &r->mode)) return false;
+  for (uint64_t* n : {&r->rows, &r->passed, &r->warnings, &r->errors}) {
+    if (!GetVarint64(in, n)) return false;
+  }
+  return GetString(in, &r->skipped_reason) && GetOptional(in, &r->first_error, GetRowRef) &&
+         GetOptional(in, &r->first_warning, GetRowRef) && GetVector(in, &r->worst, GetWorstRow) &&
+         GetOptional(in, &r->first_cause, GetFirstCause) && GetVarint64(in, &r->unreadable_tensors) &&
+         GetString(in, &r->first_unreadable) && GetBool(in, &r->streamed);
+}
+
+}  // namespace msprobe::compare
