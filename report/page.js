@@ -99,6 +99,27 @@ function rowLink(id, label, link) {
             el('a', {onclick: () => selectRow(link[0], link[1]), title: 'show the row'}, p.name(link[1])), ' (' + where + ')');
 }
 
+// overflow_check's anomaly (docs/compare.md §11): in its rank's part, the first output row of its API
+// (the output is what overflowed), else its first row.
+function anomalyRow(rank, op) {
+  const k = DATA.parts.length === 1 ? 0 : DATA.parts.findIndex(p => p.label === 'rank' + rank);
+  if (k < 0) return null;
+  const p = preparePart(DATA.parts[k]);
+  for (const prefix of [op + '.output.', op + '.']) {
+    for (let i = 0; i < p.verdict.length; i++) if (p.name(i).startsWith(prefix)) return [k, i];
+  }
+  return null;
+}
+
+function anomalyLinks() {
+  if (!DATA.anomalies) return [];
+  return DATA.anomalies.nodes.map(([rank, op], i) => {
+    const id = 'anomaly-' + i, label = 'Overflow (' + DATA.anomalies.file + '): rank ' + rank;
+    const link = anomalyRow(rank, op);
+    return link ? rowLink(id, label, link) : el('div', {id}, label + ': ' + op + ' (no row)');
+  });
+}
+
 function renderHeader() {
   const counts = [0, 0, 0];
   for (const p of DATA.parts) for (const v of p.verdict) counts[v]++;
@@ -110,7 +131,8 @@ function renderHeader() {
     el('div', {class: 'links'},
        rowLink('first-error', 'First error', firstError()),
        ...(DATA.firstDiff ? [rowLink('first-diff', 'First diff (-da)', DATA.firstDiff)] : []),
-       ...(DATA.firstCause ? [rowLink('first-cause', 'First cause (--attribute)', DATA.firstCause)] : [])));
+       ...(DATA.firstCause ? [rowLink('first-cause', 'First cause (--attribute)', DATA.firstCause)] : []),
+       ...anomalyLinks()));
   document.body.append(header);
 }
 

@@ -5,6 +5,7 @@
 //   msprobe compare …       → msprobe-compare …
 //   msprobe merge_result …  → msprobe-merge …
 //   msprobe parse …         → msprobe-convert … (the same -d/-t/-o flags; -t defaults to pt, as msprobe's)
+//   msprobe overflow_check … → msprobe-dump overflow-check … (the same -i/-o flags)
 //   msprobe data2db …       → msprobe-dump data2db … (the same --db/--data/--format/--mapping/--micro_step)
 // msprobe's online tools (run_ut, …) need a device and Python and are refused with exit code 2.
 #include <fmt/format.h>
@@ -34,18 +35,20 @@ constexpr std::array kRoutes = {
     Route{"compare", "msprobe-compare"},
     Route{"merge_result", "msprobe-merge"},
     Route{"parse", "msprobe-convert"},
+    Route{"overflow_check", "msprobe-dump", "overflow-check"},
     Route{"data2db", "msprobe-dump", "data2db"},
 };
 
 // msprobe's subcommands (every release's msprobe.py, atat before it) that run on a device or need
 // Python and a framework: not part of this toolkit.
-constexpr std::array<std::string_view, 14> kOnlineTools = {
+constexpr std::array<std::string_view, 13> kOnlineTools = {
     "run_ut",      "multi_run_ut", "api_precision_compare", "run_overflow_check", "benchmark_compare",
     "grad_probe",  "graph",        "graph_visualize",       "code_mapping",       "op_generate",
-    "config_check", "nan_analyze", "acc_check",             "overflow_check",
+    "config_check", "nan_analyze", "acc_check",
 };
 
-constexpr const char* kUsage = "Usage: msprobe [-f pytorch|mindspore] {compare|merge_result|parse|data2db} [ARGS...]\n";
+constexpr const char* kUsage =
+    "Usage: msprobe [-f pytorch|mindspore] {compare|merge_result|parse|overflow_check|data2db} [ARGS...]\n";
 
 constexpr const char* kHelp = R"(msprobe's command line over msprobe-cpp: scripts written for msprobe run unchanged with this
 toolkit first on PATH. Each subcommand runs the toolkit program beside this one with the same arguments:
@@ -54,6 +57,8 @@ toolkit first on PATH. Each subcommand runs the toolkit program beside this one 
   merge_result  msprobe-merge     merge per-rank compare results into one workbook
   parse         msprobe-convert   convert kernel .bin dumps: -d PATH [-t npy|pt] [-o OUT]
                                   (-t defaults to pt, as in msprobe)
+  overflow_check  msprobe-dump   the op that first overflows, across the ranks of one dump:
+                overflow-check   -i STEP_DIR [-o OUT] (anomaly_analyze_{ns}.json)
   data2db       msprobe-dump      msprobe's trend database of every step, rank and module's
                 data2db           statistics: --db DIR --data DUMP_ROOT [--format auto|dump|monitor]
                                   [--mapping MAP.json] [--micro_step true|false]
@@ -73,6 +78,7 @@ Examples:
   msprobe -f pytorch compare -tp npu/dump.json -gp bench/dump.json -o out
   msprobe merge_result -i compare_results/ -o merged/ -config config.yaml
   msprobe parse -d dump/rank0/ -t npy -o out
+  msprobe overflow_check -i dump/step0 -o out
   msprobe data2db --db trend --data dump
 
 Exit codes: those of the program run; 2 usage error (unknown subcommand, bad -f), 4 the program to
@@ -127,7 +133,9 @@ int main(int argc, char** argv) {
       return UsageError(fmt::format("-f/--framework must be pytorch or mindspore, not '{}'", value));
     }
   }
-  if (i >= argc) return UsageError("a subcommand is required: compare, merge_result, parse or data2db");
+  if (i >= argc) {
+    return UsageError("a subcommand is required: compare, merge_result, parse, overflow_check or data2db");
+  }
 
   const std::string_view subcommand = argv[i];
   const Route* route = nullptr;
@@ -139,13 +147,14 @@ int main(int argc, char** argv) {
       if (tool == subcommand) {
         fmt::print(stderr,
                    "{}: error: '{}' is one of msprobe's online tools, not part of this toolkit (it needs a device "
-                   "and Python); this toolkit offers: compare, merge_result, parse, data2db\n",
+                   "and Python); this toolkit offers: compare, merge_result, parse, overflow_check, data2db\n",
                    kProgram, subcommand);
         return msprobe::cli::kExitUsage;
       }
     }
     return UsageError(
-        fmt::format("'{}' is not a msprobe subcommand; this toolkit offers: compare, merge_result, parse, data2db",
+        fmt::format("'{}' is not a msprobe subcommand; this toolkit offers: compare, merge_result, parse, "
+                    "overflow_check, data2db",
                     subcommand));
   }
 

@@ -33,8 +33,8 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_option("-i,--input", a->input_json, "compare.json with npu_path, bench_path[, stack_path] (older form)");
   app.add_option("-o,--output_path", a->output, "Output directory (default ./output)")->expected(0, 1);
   app.add_option("-m,--mode", a->mode,
-                 "Compare mode; only 'auto' (dump compare). msprobe's offline_data, torchair, atb and offline_model "
-                 "are refused (docs/compatibility.md)");
+                 "Compare mode; only 'auto' (dump compare). msprobe's offline_model (needs a device) and "
+                 "offline_data, torchair, atb (other compare engines) are refused (docs/compatibility.md)");
   app.add_flag("--fuzzy_match", a->fuzzy, "Match rows ignoring call counts (-fm)");
   app.add_option("--data_mapping", a->data_mapping, "YAML {npu_row_name: bench_row_name} (-dm)");
   a->cell_mapping_opt = app.add_option("--cell_mapping", a->cell_mapping, "MindSpore Cell→Module mapping, optional YAML (-cm)")->expected(0, 1);
@@ -54,6 +54,12 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
                      fmt::format("With --align: the call-pair score (0 to 1) below which a call stays unmatched "
                                  "(default {})", compare::kDefaultAlignThreshold))
           ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--tensor-postprocess", a->tensor_postprocess,
+                 "Tensor dumps: a right_matmul yaml (msprobe's tensor_postprocess format: mode, target_tensor_map, "
+                 "golden_tensor_map) whose calibration tensors multiply the mapped tensors on the right before the "
+                 "metrics; repeat the flag for several, applied in order")
+      ->type_name("FILE")
+      ->allow_extra_args(false);  // one file per flag: a path after it is not taken as a second one
   app.add_flag("--is_print_compare_log", a->tensor_log, "Accepted for compatibility (-tensor_log)");
   app.add_option("--rank", a->rank, "Kernel dump compare of two dump trees: rank ids, e.g. 0 or 0,1");
   app.add_option("--step", a->step, "Kernel dump compare: step ids (default: every step both trees have)");
@@ -65,9 +71,11 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
       ->check(CLI::IsMember({"error", "warning"}));
   app.add_flag("--fail-on-first-diff", a->fail_on_first_diff, "Exit 1 when -da finds a first diff");
   app.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE (a testsuite per pair, a testcase per API)");
+  app.add_flag("--consistent_check", a->consistent_check,
+               "verl's train-vs-rollout compare (msprobe's): -tp the training dump, -gp the rollout dump; needs --backend");
+  app.add_option("--backend", a->backend, "The training engine for --consistent_check")
+      ->check(CLI::IsMember({"fsdp", "megatron"}));
   // msprobe flags of features we do not have: refused with the reason (docs/compatibility.md).
-  app.add_flag("--consistent_check", a->consistent_check, "msprobe's verl train-vs-infer compare: not supported");
-  app.add_option("--backend", a->backend, "With msprobe's --consistent_check (fsdp|megatron): not supported");
   app.add_option("--fusion_rule_file", a->fusion_rule, "msprobe -m offline_data (-fr): not supported");
   app.add_option("--close_fusion_rule_file", a->close_fusion_rule, "msprobe -m offline_data (-cfr): not supported");
   app.add_option("--quant_fusion_rule_file", a->quant_fusion_rule, "msprobe -m offline_data (-qfr): not supported");
@@ -85,25 +93,23 @@ std::optional<UsageError> RefuseMsprobeOnlyFeatures(const CompareArgs& a) {
   if (a.mode != "auto") {
     std::string why;
     if (a.mode == "offline_data") {
-      why = "msprobe hands offline-model dumps to CANN's msaccucmp (fusion-rule json from ATC)";
+      why = "msprobe runs its bundled msaccucmp, a compare engine of its own (fusion rules, its own metrics "
+            "and result table): out of scope, though it needs no device";
     } else if (a.mode == "offline_model") {
-      why = "msprobe runs the models on an inference runtime";
+      why = "msprobe runs the models on an NPU device (CANN runtime, the model files)";
     } else if (a.mode == "torchair") {
-      why = "msprobe maps TorchAir GE graph dumps to FX dumps through the compiled graph";
+      why = "msprobe maps TorchAir GE graph dumps to FX dumps, a compare of its own: out of scope";
     } else if (a.mode == "atb") {
-      why = "msprobe compares ATB operator dumps (atb_probe .bin files), not dump.json";
+      why = "msprobe compares ATB operator dumps (atb_probe .bin and statistic.csv files) by rules of their own: "
+            "out of scope";
     } else {
       why = "msprobe's modes are auto, offline_data, torchair, atb and offline_model";
     }
     return Usage("-m " + a.mode + " is not supported, only the dump compare (-m auto): " + why + "; " +
                  kUnsupportedSection);
   }
-  if (a.consistent_check || !a.backend.empty()) {
-    return Usage("--consistent_check/--backend (msprobe's verl train-vs-infer compare) are not supported; " +
-                 std::string(kUnsupportedSection));
-  }
   if (!a.fusion_rule.empty() || !a.close_fusion_rule.empty() || !a.quant_fusion_rule.empty()) {
-    return Usage("-fr/-cfr/-qfr belong to msprobe's -m offline_data (msaccucmp), which is not supported; " +
+    return Usage("-fr/-cfr/-qfr belong to msprobe's -m offline_data (msaccucmp), which is out of scope; " +
                  std::string(kUnsupportedSection));
   }
   return std::nullopt;
@@ -133,10 +139,27 @@ void SetRunOptions(const CompareArgs& a, compare::CompareOptions* options) {
   options->tool_version = MSPROBE_VERSION;
 }
 
+// --consistent_check (docs/compare.md §3.9): msprobe's message when the backend is missing; the
+// mappings, -da, --attribute and --align do not combine with it.
+std::optional<UsageError> CheckConsistent(const CompareArgs& a) {
+  if (!a.consistent_check) return std::nullopt;
+  if (a.backend.empty()) {
+    return Usage("If the 'consistent_check' parameter is specified, the 'backend' parameter must be set to 'fsdp' or "
+                 "'megatron'. Current 'backend' parameter is .");
+  }
+  if (a.fuzzy || !a.data_mapping.empty() || a.cell_mapping_opt->count() || a.api_mapping_opt->count() ||
+      a.layer_mapping_opt->count() || a.diff_analyze || a.attribute || a.align) {
+    return Usage(
+        "--consistent_check pairs rows by its own keys: it takes no -fm, -dm, -cm, -am, -lm, -da, --attribute or --align");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::CompareOptions* options) {
   if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
+  if (auto error = CheckConsistent(a)) return error;
   if (a.diff_analyze && a.json) return Usage("-da writes msprobe's compare_result json itself; drop --json");
   if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
   if (a.attribute && a.diff_analyze) return Usage("--attribute needs tensor metrics; -da compares statistics");
@@ -165,6 +188,9 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   options->attribute = a.attribute;
   options->align = a.align;
   options->align_threshold = a.align_threshold;
+  if (a.consistent_check) {
+    options->consistent = a.backend == "fsdp" ? compare::ConsistentBackend::kFsdp : compare::ConsistentBackend::kMegatron;
+  }
   if (a.diff_analyze) {
     options->write_csv = a.csv;
     options->write_xlsx = a.xlsx;
@@ -201,8 +227,9 @@ std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::
   if (auto refused = RefuseMsprobeOnlyFeatures(a)) return refused;
   if (a.target.empty() || a.golden.empty()) return Usage("kernel dump compare needs -tp TARGET_DIR -gp GOLDEN_DIR");
   if (a.diff_analyze || a.fuzzy || !a.data_mapping.empty() || a.layer_mapping_opt->count() || a.json || a.attribute ||
-      a.html || a.align) {
-    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute, --html or --align");
+      a.html || a.align || !a.tensor_postprocess.empty() || a.consistent_check) {
+    return Usage("--rank/--step (kernel dump compare) take no -da, -fm, -dm, -lm, --json, --attribute, --html, "
+                 "--align, --tensor-postprocess or --consistent_check");
   }
   if (a.fail_on_first_diff) {
     return Usage("--rank/--step (kernel dump compare) take no --fail-on-first-diff: it needs -da, which compares "
@@ -216,6 +243,25 @@ std::optional<UsageError> ToKernelCompareOptions(const CompareArgs& a, compare::
   options->ranks = *ranks;
   options->steps = *steps;
   return std::nullopt;
+}
+
+std::optional<UsageError> LoadTensorPostprocess(const CompareArgs& a, compare::RightMatmul* rm,
+                                                std::vector<std::string>* warnings) {
+  if (a.tensor_postprocess.empty()) return std::nullopt;
+  std::vector<compare::RightMatmulMap> maps;
+  for (const std::string& yaml : a.tensor_postprocess) {
+    Result<compare::RightMatmulMap> map = compare::LoadRightMatmulYaml(yaml, warnings);
+    if (!map.ok()) return UsageError{map.status().ToString(), cli::ExitCodeFor(map.status())};
+    maps.push_back(std::move(*map));
+  }
+  *rm = compare::RightMatmul::Load(maps, warnings);
+  return std::nullopt;
+}
+
+void PrintRightMatmulFailures(const compare::RightMatmul& rm, const std::string& prefix) {
+  if (rm.failures() == 0) return;
+  fmt::print(stderr, "msprobe-compare: {}warning: {} tensor(s) compared as dumped, their right_matmul failed (e.g. {})\n",
+             prefix, rm.failures(), rm.first_failure());
 }
 
 void PrintReport(const compare::CompareReport& report, bool quiet) {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/single_dash_flags.h"
 #include "msprobe/compare/jobs/compare_job.h"
@@ -34,10 +35,11 @@ struct CompareArgs {
   bool align = false;
   float align_threshold = compare::kDefaultAlignThreshold;
   CLI::Option* align_threshold_opt = nullptr;
+  std::vector<std::string> tensor_postprocess;  // right_matmul yamls, applied in order
+  bool consistent_check = false;
+  std::string backend;  // fsdp, megatron; alone it changes nothing, as in msprobe
   // msprobe flags of compare features we do not have (docs/compatibility.md, "Compare features of
   // msprobe not in msprobe-compare"): accepted by the parser only to be refused with the reason.
-  bool consistent_check = false;
-  std::string backend;
   std::string fusion_rule, close_fusion_rule, quant_fusion_rule;
 };
 
@@ -49,6 +51,14 @@ struct UsageError {
 };
 // Fills `options`; a usage error (missing paths, a flag not supported yet, a bad compare.json) otherwise.
 std::optional<UsageError> ToCompareOptions(const CompareArgs& args, compare::CompareOptions* options);
+
+// --tensor-postprocess: the right_matmul yamls read and their calibration tensors loaded into `rm`;
+// `warnings` gets the entries and files that will be skipped. A usage error (exit 3) for a yaml that
+// cannot be read.
+std::optional<UsageError> LoadTensorPostprocess(const CompareArgs& args, compare::RightMatmul* rm,
+                                                std::vector<std::string>* warnings);
+// The rows compared as dumped because their right_matmul failed, once per run (and per process).
+void PrintRightMatmulFailures(const compare::RightMatmul& rm, const std::string& prefix);
 
 // --rank/--step select the kernel-dump compare (docs/kernel_dump.md §6) of two dump trees.
 bool IsKernelCompare(const CompareArgs& args);

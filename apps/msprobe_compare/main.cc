@@ -23,6 +23,7 @@ Examples:
   msprobe-compare -tp npu/step0 -gp gpu/step0 -o out -da --fail-on-first-diff   # first diff across ranks
   msprobe-compare -tp npu/step0 -gp gpu/step0 --fail-on error --junit out/compare.xml   # a CI gate
   msprobe-compare -tp npu/step0/rank0 -gp gpu/step0/rank0 --attribute   # which op caused it (tensor dumps)
+  msprobe-compare -tp npu/step0 -gp gpu/step0 --tensor-postprocess right_matmul.yaml   # rotated tensors
   msprobe-compare -tp npu_kernel -gp gpu_kernel --rank 0 --fail-on error --junit out/kernel.xml   # kernel dumps
   mpirun -np 8 msprobe-compare -tp npu/step0 -gp gpu/step0 -o out   # MPI build: 8 processes, any hosts
 
@@ -63,6 +64,16 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);
       return usage->exit_code;
     }
+    msprobe::compare::RightMatmul right_matmul;
+    std::vector<std::string> warnings;
+    if (auto error = msprobe::compare_app::LoadTensorPostprocess(compare_args, &right_matmul, &warnings)) {
+      if (session.root()) fmt::print(stderr, "msprobe-compare: error: {}\n", error->message);
+      return error->exit_code;
+    }
+    if (session.root()) {
+      for (const std::string& warning : warnings) fmt::print(stderr, "msprobe-compare: warning: {}\n", warning);
+    }
+    if (!right_matmul.empty()) options.right_matmul = &right_matmul;
     if (kernel && session.several()) {
       if (session.root()) fmt::print(stderr, "msprobe-compare: error: kernel-dump compares (--rank/--step) run in one process\n");
       return int{msprobe::cli::kExitUsage};
@@ -78,6 +89,7 @@ int main(int argc, char** argv) {
                                       }};
     auto report = kernel ? msprobe::compare::RunKernelCompare(kernel_options, context)
                          : msprobe::compare::RunCompare(options, context);
+    msprobe::compare_app::PrintRightMatmulFailures(right_matmul, session.Prefix());
     int code = msprobe::cli::kExitOk;
     if (!report.ok()) {
       code = session.root() ? msprobe::cli::ReportAndExit("msprobe-compare", report.status())

@@ -50,6 +50,14 @@ struct RecomputeArgs {
 };
 int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& common);
 
+// msprobe-dump overflow-check -i STEP_DIR [-o OUT] (msprobe overflow_check): the first op whose output
+// overflows from clean inputs, across the ranks; anomaly_analyze_{ns}.json when one is found.
+struct OverflowCheckArgs {
+  std::string input_dir;
+  std::string output_dir = "./output";
+};
+int RunOverflowCheckCommand(const OverflowCheckArgs& args, const cli::CommonOptions& common);
+
 // msprobe-dump data2db --db DIR --data ROOT (msprobe data2db): the trend database of a dump root or
 // monitor output, and with --html its trend page.
 struct Data2DbArgs {

@@ -17,6 +17,7 @@ Examples:
   msprobe-dump verify dump/step0/rank0/debug.json
   msprobe-dump recompute dump/step0/rank0 -o out  # each op's own error against float64
   msprobe-dump statistic kernel_dump/rank_0      # statistic.csv for an npy kernel dump
+  msprobe-dump overflow-check -i dump/step0 -o out   # the first op overflowing from clean inputs
   msprobe-dump run --dir cap -- python train.py   # capture every aclop kernel's tensors
   msprobe-dump run --mode stats --ops 'MatMul|Softmax' --ranks 0 -- ./train
   msprobe-dump data2db --db trend --data dump     # msprobe's trend database: trend/dump_data.trend.db
@@ -74,6 +75,14 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--shim", run.shim, "Path of libmsprobe_capture.so (default: found next to msprobe-dump)");
     run_cmd->add_option("command", run.command, "The program and its arguments, after --")->required();
 
+    msprobe::dump_app::OverflowCheckArgs overflow;
+    CLI::App* overflow_cmd = app.add_subcommand(
+        "overflow-check", "Find the op whose output first overflows (inf/NaN) from clean inputs, across the ranks of "
+                          "one dump, as msprobe overflow_check does (no golden run needed)");
+    overflow_cmd->add_option("-i,--input_path", overflow.input_dir, "A step directory: rank*/ with dump.json, "
+                                                                     "construct.json and stack.json")->required();
+    overflow_cmd->add_option("-o,--output_path", overflow.output_dir, "Output directory (default ./output)");
+
     msprobe::dump_app::Data2DbArgs data2db;
     CLI::App* data2db_cmd = app.add_subcommand(
         "data2db", "Load the statistics of every step, rank and module into msprobe's trend database (SQLite), as "
@@ -107,6 +116,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return msprobe::dump_app::RunCapture(run, common);
     if (*recompute_cmd) return msprobe::dump_app::RunRecomputeCommand(recompute, common);
     if (*statistic_cmd) return msprobe::dump_app::RunStatistic(statistic, common);
+    if (*overflow_cmd) return msprobe::dump_app::RunOverflowCheckCommand(overflow, common);
     if (*data2db_cmd) return msprobe::dump_app::RunData2Db(data2db, common);
     if (*trend_cmd) return msprobe::dump_app::RunTrendPage(trend, common);
     return msprobe::dump_app::RunVerify(verify, common);

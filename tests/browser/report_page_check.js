@@ -1,19 +1,30 @@
 // Opens a compare_report_*.html in Debian's Chromium, headless and offline, and checks what an
 // engineer would do with it: the first error named in the header, the tree expanded to it, the table
 // filtered by name and by verdict, the tree searched, the chart hovered. Fails on any console error, page error, or
-// request for anything but the page itself. Usage (tests/cli/html_report_browser_test.sh runs it):
-//   node report_page_check.js PAGE.html SUMMARY.json SCREENSHOT.png
+// request for anything but the page itself. With ANOMALY_OP, the header's first overflow_check anomaly
+// names it and its link selects its row. Usage (tests/cli/html_report_browser_test.sh runs it):
+//   node report_page_check.js PAGE.html SUMMARY.json SCREENSHOT.png [ANOMALY_OP]
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const {checkPage} = require('./browser_page');
 
 async function main() {
-  const [page_path, summary_path, screenshot] = process.argv.slice(2);
+  const [page_path, summary_path, screenshot, anomaly_op] = process.argv.slice(2);
   const summary = JSON.parse(fs.readFileSync(summary_path, 'utf8'));
   const first = summary.first_error;
   assert.ok(first, 'the test data must have an error row');
   await checkPage(page_path, async page => {
+    // overflow_check's anomaly: named in the header, its link selects its first row.
+    if (anomaly_op) {
+      assert.ok((await page.locator('#anomaly-0').innerText()).includes(anomaly_op), 'the anomaly is named');
+      await page.locator('#anomaly-0 a').click();
+      await page.waitForFunction(op => {
+        const row = document.querySelector('#rows .row.selected');
+        return row && row.innerText.includes(op);
+      }, anomaly_op);
+    }
+
     // The first error, by name, in the rendered header.
     const header = await page.locator('#first-error').innerText();
     assert.ok(header.includes(first.npu_name), `first error ${first.npu_name} not in "${header}"`);

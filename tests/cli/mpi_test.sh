@@ -2,9 +2,10 @@
 # msprobe-compare and msprobe-merge across MPI processes (docs/distributed.md), in the MPI build:
 # every output of a run with mpirun -np 1, 2 and 4 equals the single-process run's byte for byte once
 # timestamps are normalized (scripts/normalize_outputs.sh), on the samples (2 ranks), on one pair
-# split by rows (tensor and statistics), with --align, on a 16-rank dump, for msprobe-merge over its
-# 16 workbooks, and with -da (8 ranks, first diff marked in the xlsx); then the failures: a bad dump
-# on one rank, a setup failure on one process only, and a process killed mid-run.
+# split by rows (tensor, MoE scratch rows and --consistent_check included, and statistics), with --align,
+# on a 16-rank dump, for msprobe-merge over its 16 workbooks, and with -da (8 ranks, first diff marked in
+# the xlsx); then the failures: a bad dump on one rank, a setup failure on one process only, and a process
+# killed mid-run.
 # Skips (77) in the plain build or without mpirun.
 source "$(dirname "$0")/lib.sh"
 [ "${MSPROBE_MPI:-OFF}" = ON ] || { echo "plain build: no MPI"; exit 77; }
@@ -62,6 +63,12 @@ for mode in tensor statistics; do
     -gp "$MSPROBE_ROOT/tests/data/align/softmax/$mode/golden/dump.json" --align --json --html
   grep -q ',Match$' "$TMP/align_$mode/np4/out/"compare_result_TS.csv || fail "align_$mode: no Match column"
 done
+# MoE scratch rows (tests/data/moe): each process's slice of the rows cleans the target outputs it holds.
+moe=$MSPROBE_ROOT/tests/data/moe/tensor
+same_as_alone moe -tp "$moe/npu/dump.json" -gp "$moe/bench/dump.json" --csv --json --html
+# --consistent_check (tests/data/verl): each process pairs the whole dumps, computes its slice's tensors.
+verl=$MSPROBE_ROOT/tests/data/verl/megatron/tensor
+same_as_alone verl -tp "$verl/train/dump.json" -gp "$verl/infer/dump.json" --consistent_check --backend megatron --csv --json
 
 # 16 ranks: the sample ranks copied, each rank's golden with one value changed so every pair differs.
 for side in npu_t bench_t; do

@@ -32,10 +32,10 @@ done
 run "$cmp" -m torchair -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" --rank 0 -o "$TMP/refused"
 expect_code 2
 expect_err "Compare features of msprobe not in msprobe-compare"
-run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" --consistent_check --backend fsdp -o "$TMP/refused"
+run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" --consistent_check -o "$TMP/refused"
 expect_code 2
 expect_one_error_line msprobe-compare
-expect_err "--consistent_check"
+expect_err "the 'backend' parameter must be set to 'fsdp' or 'megatron'"
 run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -fr rule.json -o "$TMP/refused"
 expect_code 2
 expect_one_error_line msprobe-compare

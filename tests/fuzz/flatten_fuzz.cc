@@ -1,5 +1,6 @@
 // Fuzzes dump.json/debug.json flattening (docs/compare.md §2): any JSON document, with and without
-// being read as a debug.json, and the document reused as its own stack.json.
+// being read as a debug.json, and the document reused as its own stack.json; MoE entries go through
+// ScratchEntryOf (corpus: moe_scratch.json).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

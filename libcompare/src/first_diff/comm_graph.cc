@@ -1,24 +1,19 @@
 #include "first_diff/comm_graph_internal.h"
 
 #include <algorithm>
-#include <cmath>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
-#include "msprobe/dump/text/python_parse.h"
-
 namespace msprobe::compare {
 namespace {
 
-enum class Direction { kSrc, kDst, kLink };
-
-Direction Opposite(Direction d) {
-  return d == Direction::kSrc ? Direction::kDst : d == Direction::kDst ? Direction::kSrc : Direction::kLink;
+CommDirection Opposite(CommDirection d) {
+  return d == CommDirection::kSrc ? CommDirection::kDst : d == CommDirection::kDst ? CommDirection::kSrc : CommDirection::kLink;
 }
 
-// DiffAnalyseConst.P2P_API_MAPPING: a send connects to a recv and back.
+// P2P_API_MAPPING: a send connects to a recv and back.
 std::string_view PeerApi(std::string_view api) {
   static const std::pair<std::string_view, std::string_view> kPairs[] = {
       {"send", "recv"}, {"recv", "send"}, {"isend", "irecv"}, {"irecv", "isend"},
@@ -29,33 +24,19 @@ std::string_view PeerApi(std::string_view api) {
   return api;
 }
 
-// DiffAnalyseConst.DIRECTED_API: these never link to a node that names no ranks.
+// DIRECTED_API: these never link to a node that names no ranks.
 bool IsDirectedApi(std::string_view api) {
   static const std::string_view kDirected[] = {"send", "recv", "isend", "irecv", "broadcast", "scatter",
                                                "gather", "send_object_list", "recv_object_list"};
   return std::find(std::begin(kDirected), std::end(kDirected), api) != std::end(kDirected);
 }
 
-// The value msprobe reads from an input: its md5 when the row has one, else its NPU max.
-const Cell* RankValue(const DiffIo& io) {
-  if (const Cell* md5 = io.Metric("NPU MD5")) return md5;
-  return io.Metric("NPU max");
-}
-
-// Python int(value) of a number or a decimal text; nullopt where Python would raise (msprobe then
-// stops with an exception; we skip the value).
-std::optional<int64_t> IntOf(const Cell* cell) {
-  if (cell == nullptr) return std::nullopt;
-  if (cell->kind() == Cell::Kind::kInt || cell->kind() == Cell::Kind::kBool) return cell->integer();
-  if (cell->kind() == Cell::Kind::kFloat) {
-    if (!std::isfinite(cell->number())) return std::nullopt;
-    return static_cast<int64_t>(std::trunc(cell->number()));
-  }
-  return PythonInt(cell->text());
-}
-
-bool EqualsRank(const Cell* cell, int rank) {
-  return cell != nullptr && (cell->is_number() || cell->kind() == Cell::Kind::kBool) && cell->number() == rank;
+// op_name.split('.')[1]
+std::string ApiOf(const std::string& op_name) {
+  const size_t first = op_name.find('.');
+  if (first == std::string::npos) return {};
+  const size_t second = op_name.find('.', first + 1);
+  return op_name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
 }
 
 struct ComputeOp {
@@ -67,45 +48,40 @@ struct Node {
   std::string id;  // "<rank>.<op name>"
   size_t rank_pos = 0, op = 0;
   int rank = 0;
-  bool is_diff = false;
   int layer = 0, sub_layer = 0;
-  std::string api;  // op_name.split('.')[1]
-  Direction type = Direction::kLink;
+  std::string api;
+  CommDirection type = CommDirection::kLink;
   std::vector<ComputeOp> compute_ops;
   std::set<size_t> links, dsts, srcs;
   bool deleted = false;
 };
 
-struct Connection {
-  std::vector<int> ranks;  // ascending, as Python iterates a set of small ints
-  std::string api;         // "Distributed.<peer api>"
-  Direction type;
+struct Found {
+  DiffNodeRef ref;
+  int layer, sub_layer;
 };
 
 class Graph {
  public:
-  explicit Graph(const std::vector<RankDiffs>& ranks) : ranks_(ranks), per_rank_(ranks.size()) {
-    for (size_t pos = 0; pos < ranks.size(); ++pos) rank_pos_[ranks[pos].rank] = pos;
+  Graph(const CommOps& ops, const CommRules& rules) : ops_(ops), rules_(rules), per_rank_(ops.RankCount()) {
+    for (size_t pos = 0; pos < ops.RankCount(); ++pos) rank_pos_[ops.Rank(pos)] = pos;
   }
 
-  // _analyze_comm_nodes: returns the rank's first differing compute op after its last communication op.
+  // _analyze_comm_nodes: returns the rank's first flagged compute op after its last communication op.
   std::optional<size_t> Build(size_t rank_pos, size_t first_comm) {
-    const RankDiffs& rank = ranks_[rank_pos];
     std::vector<ComputeOp> compute_ops;
     int sub_layer = 0;
     std::optional<size_t> last;
-    for (size_t op_idx = first_comm; op_idx < rank.ops.size(); ++op_idx) {
-      const DiffOp& op = rank.ops[op_idx];
-      if (IsCommunicationOp(op.name)) {
+    for (size_t op = first_comm; op < ops_.OpCount(rank_pos); ++op) {
+      if (ops_.IsCommunication(rank_pos, op)) {
         Node node;
-        node.id = std::to_string(rank.rank) + "." + op.name;
+        node.rank = ops_.Rank(rank_pos);
+        node.id = std::to_string(node.rank) + "." + ops_.Name(rank_pos, op);
         node.rank_pos = rank_pos;
-        node.op = op_idx;
-        node.rank = rank.rank;
-        node.is_diff = op.is_diff;
+        node.op = op;
         node.sub_layer = sub_layer;
-        node.api = ApiOf(op.name);
-        node.type = ResolveType(op, rank.rank);
+        node.api = ApiOf(ops_.Name(rank_pos, op));
+        node.type = ops_.Direction(rank_pos, op);
         node.compute_ops = std::move(compute_ops);
         compute_ops.clear();
         if (last) node.layer = nodes_[*last].layer + 1;
@@ -113,8 +89,8 @@ class Graph {
         per_rank_[rank_pos].push_back(nodes_.size());
         nodes_.push_back(std::move(node));
         sub_layer = 0;
-      } else if (!IsIgnoredOp(op.name)) {
-        if (op.is_diff) compute_ops.push_back({op_idx, sub_layer});
+      } else if (!ops_.IsIgnored(rank_pos, op)) {
+        if (ops_.Flagged(rank_pos, op)) compute_ops.push_back({op, sub_layer});
         ++sub_layer;
       }
     }
@@ -125,33 +101,33 @@ class Graph {
   // _connect_comm_nodes: every rank but the last looks for its partners in the ranks after it.
   void Connect() {
     std::set<int> searched;
-    for (size_t pos = 0; pos + 1 < ranks_.size(); ++pos) {
-      searched.insert(ranks_[pos].rank);
+    for (size_t pos = 0; pos + 1 < ops_.RankCount(); ++pos) {
+      searched.insert(ops_.Rank(pos));
       std::vector<bool> seen(nodes_.size(), false);
       // Per rank, where its scan may start: nodes before it are all seen already. Partners are
       // mostly found in call order, so this keeps msprobe's scan from the front linear overall.
-      std::vector<size_t> first_unseen(ranks_.size(), 0);
+      std::vector<size_t> first_unseen(ops_.RankCount(), 0);
       std::optional<size_t> last;
       for (size_t idx : per_rank_[pos]) {
         Node& cur = nodes_[idx];
-        if (last && nodes_[*last].layer >= cur.layer) cur.layer = nodes_[*last].layer + 1;
-        Connection conn = FindConnected(idx);
-        if (conn.ranks.empty()) {
-          for (const RankDiffs& r : ranks_) conn.ranks.push_back(r.rank);
+        if (rules_.relayer_on_connect && last && nodes_[*last].layer >= cur.layer) cur.layer = nodes_[*last].layer + 1;
+        std::vector<int> ranks = ops_.Peers(cur.rank_pos, cur.op);
+        if (ranks.empty()) {
+          for (size_t p = 0; p < ops_.RankCount(); ++p) ranks.push_back(ops_.Rank(p));
         }
         last = idx;
-        FindConnection(conn, idx, searched, &seen, &first_unseen);
+        FindConnection(ranks, idx, searched, &seen, &first_unseen);
       }
     }
   }
 
-  // _pruning: a node that neither differs nor follows differing compute ops goes.
+  // _pruning: a node that is not kept and follows no flagged compute op goes.
   void Prune() {
     for (std::vector<size_t>& list : per_rank_) {
       std::vector<size_t> kept;
       for (size_t idx : list) {
         Node& node = nodes_[idx];
-        if (node.is_diff || !node.compute_ops.empty()) {
+        if (ops_.KeptByPruning(node.rank_pos, node.op) || !node.compute_ops.empty()) {
           kept.push_back(idx);
           continue;
         }
@@ -164,8 +140,8 @@ class Graph {
     }
   }
 
-  // _search_first_diff: take the next node of every rank in layer order, gather the connected
-  // groups they belong to, and stop at the first round where a group holds a differing node.
+  // The search: take the next node of every rank in layer order, gather the connected groups they
+  // belong to, and stop at the first round where a group holds a flagged op.
   std::vector<DiffNodeRef> Search() {
     std::vector<std::vector<size_t>> queues = per_rank_;
     for (std::vector<size_t>& queue : queues) {
@@ -189,105 +165,70 @@ class Graph {
           }
         }
         if (!node) continue;
-        if (groups.empty() || !in_groups.count(*node)) {
+        if (groups.empty() || in_groups.count(*node) == (rules_.new_group_only_if_grouped ? 1U : 0U)) {
           groups.push_back(Members(*node));
           in_groups.insert(groups.back().begin(), groups.back().end());
         }
       }
-      struct Found {
-        DiffNodeRef ref;
-        int layer, sub_layer;
-      };
       std::vector<Found> found;
       for (const std::vector<size_t>& group : groups) {
         seen.insert(group.begin(), group.end());
-        // analyze_diff_in_group: the differing compute ops before each node, then the nodes that differ.
-        for (size_t idx : group) {
-          for (const ComputeOp& op : nodes_[idx].compute_ops) {
-            found.push_back({{nodes_[idx].rank_pos, op.op}, nodes_[idx].layer, op.sub_layer});
-          }
-        }
-        for (size_t idx : group) {
-          if (nodes_[idx].is_diff) found.push_back({{nodes_[idx].rank_pos, nodes_[idx].op}, nodes_[idx].layer, nodes_[idx].sub_layer});
-        }
+        CollectFlagged(group, &found);
       }
-      if (found.empty()) continue;
-      const auto key = [](const Found& f) { return std::pair(f.layer, f.sub_layer); };
-      const auto best = key(*std::min_element(found.begin(), found.end(),
-                                              [&](const Found& a, const Found& b) { return key(a) < key(b); }));
-      std::vector<DiffNodeRef> winners;
-      for (const Found& f : found) {
-        if (key(f) == best) winners.push_back(f.ref);
-      }
-      return winners;
+      if (!found.empty()) return Winners(found);
     }
   }
 
  private:
-  static std::string ApiOf(const std::string& op_name) {
-    const size_t first = op_name.find('.');
-    const size_t second = op_name.find('.', first + 1);
-    return op_name.substr(first + 1, second - first - 1);
-  }
-
-  // CommunicationNode._resolve_type: a src/dst input naming this rank makes it that end of the
-  // link, naming another rank the other end; without one it is an undirected link.
-  static Direction ResolveType(const DiffOp& op, int rank) {
-    for (const auto& [prefix, type] : {std::pair{"src", Direction::kSrc}, std::pair{"dst", Direction::kDst}}) {
-      for (const DiffIo& io : op.inputs) {
-        if (io.name.find(prefix) != std::string::npos) return EqualsRank(RankValue(io), rank) ? type : Opposite(type);
+  // analyze_diff_in_group / analyze_anomaly_in_group: the flagged compute ops before the group's
+  // nodes (all of them, or only src/link nodes whose inputs are flagged), then the flagged nodes.
+  void CollectFlagged(const std::vector<size_t>& group, std::vector<Found>* found) const {
+    for (size_t idx : group) {
+      const Node& node = nodes_[idx];
+      if (rules_.compute_ops_of_flagged_inputs_only &&
+          (node.type == CommDirection::kDst || !ops_.InputsFlagged(node.rank_pos, node.op))) {
+        continue;
       }
+      for (const ComputeOp& op : node.compute_ops) found->push_back({{node.rank_pos, op.op}, node.layer, op.sub_layer});
     }
-    return Direction::kLink;
+    for (size_t idx : group) {
+      const Node& node = nodes_[idx];
+      if (ops_.Flagged(node.rank_pos, node.op)) found->push_back({{node.rank_pos, node.op}, node.layer, node.sub_layer});
+    }
   }
 
-  // find_connected_nodes: the ranks a node talks to (src/dst inputs, a group list, P2POp peers).
-  Connection FindConnected(size_t idx) const {
-    const Node& node = nodes_[idx];
-    const DiffOp& op = ranks_[node.rank_pos].ops[node.op];
-    std::set<int> ranks;
-    for (const DiffIo& io : op.inputs) {
-      if (io.name.find("dst") != std::string::npos || io.name.find("src") != std::string::npos) {
-        // msprobe drops rank 0 here (`if rank_val:`); so do we.
-        if (const std::optional<int64_t> v = IntOf(RankValue(io)); v && *v != 0) ranks.insert(static_cast<int>(*v));
-      } else if (io.name.size() >= 6 && io.name.compare(io.name.size() - 6, 6, ".group") == 0) {
-        const Cell* value = RankValue(io);
-        if (value && value->is_text() && value->text().size() >= 2 && value->text().front() == '[' &&
-            value->text().back() == ']') {
-          std::string_view list = value->text();
-          list = list.substr(1, list.size() - 2);
-          for (size_t start = 0; start <= list.size();) {
-            const size_t comma = std::min(list.find(',', start), list.size());
-            const Cell part = Cell::Text(std::string(list.substr(start, comma - start)));
-            if (const std::optional<int64_t> v = IntOf(&part)) ranks.insert(static_cast<int>(*v));
-            start = comma + 1;
-          }
-        }
-      } else if (const Cell* peer = io.Metric("NPU P2POp peer"); peer && !peer->IsText("None")) {
-        // msprobe keeps the peer as text, which then never equals a rank; we read it as the rank it names.
-        if (const std::optional<int64_t> v = IntOf(peer)) ranks.insert(static_cast<int>(*v));
-      }
+  std::vector<DiffNodeRef> Winners(const std::vector<Found>& found) const {
+    const auto key = [](const Found& f) { return std::pair(f.layer, f.sub_layer); };
+    const Found& first = *std::min_element(found.begin(), found.end(),
+                                           [&](const Found& a, const Found& b) { return key(a) < key(b); });
+    if (rules_.first_winner_only) return {first.ref};
+    std::vector<DiffNodeRef> winners;
+    for (const Found& f : found) {
+      if (key(f) == key(first)) winners.push_back(f.ref);
     }
-    return {std::vector<int>(ranks.begin(), ranks.end()), "Distributed." + std::string(PeerApi(node.api)),
-            Opposite(node.type)};
+    return winners;
   }
 
-  void FindConnection(const Connection& conn, size_t cur_idx, const std::set<int>& searched, std::vector<bool>* seen,
-                      std::vector<size_t>* first_unseen) {
-    for (int connected_rank : conn.ranks) {
+  void FindConnection(const std::vector<int>& ranks, size_t cur_idx, const std::set<int>& searched,
+                      std::vector<bool>* seen, std::vector<size_t>* first_unseen) {
+    const Node& cur = nodes_[cur_idx];
+    const std::string api(PeerApi(cur.api));
+    const CommDirection type = Opposite(cur.type);
+    for (int connected_rank : ranks) {
       if (searched.count(connected_rank)) continue;
       const auto pos = rank_pos_.find(connected_rank);
-      if (pos == rank_pos_.end()) continue;  // a rank that was not compared
-      const std::string prefix = std::to_string(connected_rank) + "." + conn.api;
+      if (pos == rank_pos_.end()) continue;  // a rank that was not read
+      const std::string prefix = std::to_string(connected_rank) + ".Distributed." + api;
       const std::vector<size_t>& candidates = per_rank_[pos->second];
       size_t& from = (*first_unseen)[pos->second];
       while (from < candidates.size() && (*seen)[candidates[from]]) ++from;
       for (size_t k = from; k < candidates.size(); ++k) {
         const size_t idx = candidates[k];
         const Node& search = nodes_[idx];
-        if ((*seen)[idx] || search.id.compare(0, prefix.size(), prefix) != 0 || search.type != conn.type) continue;
-        const std::vector<int> search_ranks = FindConnected(idx).ranks;
-        const bool names_cur = std::find(search_ranks.begin(), search_ranks.end(), nodes_[cur_idx].rank) != search_ranks.end();
+        const bool same_api = rules_.exact_api ? search.api == api : search.id.compare(0, prefix.size(), prefix) == 0;
+        if ((*seen)[idx] || !same_api || search.type != type) continue;
+        const std::vector<int> search_ranks = ops_.Peers(search.rank_pos, search.op);
+        const bool names_cur = std::find(search_ranks.begin(), search_ranks.end(), cur.rank) != search_ranks.end();
         if ((search_ranks.empty() && !IsDirectedApi(search.api)) || names_cur) {
           Link(cur_idx, idx, seen);
           break;
@@ -300,19 +241,17 @@ class Graph {
     (*seen)[search_idx] = true;
     Node& cur = nodes_[cur_idx];
     Node& search = nodes_[search_idx];
-    if (search.type == Direction::kDst) {  // cur sends to search
+    if (search.type == CommDirection::kDst) {  // cur sends to search
       cur.dsts.insert(search_idx);
       search.srcs.insert(cur_idx);
-      search.layer = cur.layer;
-    } else if (search.type == Direction::kSrc) {  // search sends to cur
-      search.layer = cur.layer;
+    } else if (search.type == CommDirection::kSrc) {  // search sends to cur
       search.dsts.insert(cur_idx);
       cur.srcs.insert(search_idx);
     } else {
       cur.links.insert(search_idx);
       search.links.insert(cur_idx);
-      search.layer = cur.layer;
     }
+    search.layer = cur.layer;
   }
 
   // find_all_members: everything reachable over links, srcs and dsts, by rank then call order.
@@ -331,7 +270,8 @@ class Graph {
     return {members.begin(), members.end()};  // node indices grow by rank, then call order
   }
 
-  const std::vector<RankDiffs>& ranks_;
+  const CommOps& ops_;
+  const CommRules& rules_;
   std::vector<Node> nodes_;
   std::vector<std::vector<size_t>> per_rank_;  // live node indices per rank, in call order
   std::unordered_map<int, size_t> rank_pos_;
@@ -339,17 +279,49 @@ class Graph {
 
 }  // namespace
 
-CommunicationSearch SearchCommunication(const std::vector<RankDiffs>& ranks,
-                                        const std::vector<std::optional<size_t>>& first_comm) {
-  Graph graph(ranks);
-  CommunicationSearch result;
-  for (size_t pos = 0; pos < ranks.size(); ++pos) {
+CommRules DiffAnalyzeRules() {
+  return {.skip_ignored_before_comm = true, .relayer_on_connect = true, .exact_api = false,
+          .new_group_only_if_grouped = false, .compute_ops_of_flagged_inputs_only = false, .first_winner_only = false};
+}
+
+CommRules OverflowCheckRules() {
+  return {.skip_ignored_before_comm = false, .relayer_on_connect = false, .exact_api = true,
+          .new_group_only_if_grouped = true, .compute_ops_of_flagged_inputs_only = true, .first_winner_only = true};
+}
+
+FirstDiff SearchFirstFlagged(const CommOps& ops, const CommRules& rules) {
+  // Before communication: per rank, the first flagged op ahead of its first communication op.
+  FirstDiff result;
+  std::vector<std::optional<size_t>> first_comm(ops.RankCount());
+  for (size_t pos = 0; pos < ops.RankCount(); ++pos) {
+    for (size_t op = 0; op < ops.OpCount(pos); ++op) {
+      if (rules.skip_ignored_before_comm && ops.IsIgnored(pos, op)) continue;
+      if (ops.IsCommunication(pos, op)) {
+        first_comm[pos] = op;
+        break;
+      }
+      if (ops.Flagged(pos, op)) {
+        result.nodes.push_back({pos, op});
+        break;
+      }
+    }
+  }
+  if (!result.nodes.empty()) {
+    result.stage = DiffStage::kBeforeCommunication;
+    return result;
+  }
+  Graph graph(ops, rules);
+  std::vector<DiffNodeRef> after;
+  for (size_t pos = 0; pos < ops.RankCount(); ++pos) {
     if (!first_comm[pos]) continue;
-    if (const std::optional<size_t> after = graph.Build(pos, *first_comm[pos])) result.after.push_back({pos, *after});
+    if (const std::optional<size_t> op = graph.Build(pos, *first_comm[pos])) after.push_back({pos, *op});
   }
   graph.Connect();
   graph.Prune();
-  result.during = graph.Search();
+  if (std::vector<DiffNodeRef> during = graph.Search(); !during.empty()) {
+    return {DiffStage::kDuringCommunication, std::move(during)};
+  }
+  if (!after.empty()) return {DiffStage::kAfterCommunication, std::move(after)};
   return result;
 }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <optional>
+#include <set>
 #include <string_view>
 
 #include "first_diff/comm_graph_internal.h"
@@ -116,32 +119,99 @@ const char* DiffStageName(DiffStage stage) {
   return "none";
 }
 
-FirstDiff FindFirstDiff(const std::vector<RankDiffs>& ranks) {
-  // Before communication: per rank, the first differing op ahead of its first communication op.
-  FirstDiff diff;
-  std::vector<std::optional<size_t>> first_comm(ranks.size());
-  for (size_t rank_pos = 0; rank_pos < ranks.size(); ++rank_pos) {
-    const std::vector<DiffOp>& ops = ranks[rank_pos].ops;
-    for (size_t op_idx = 0; op_idx < ops.size(); ++op_idx) {
-      if (IsIgnoredOp(ops[op_idx].name)) continue;
-      if (IsCommunicationOp(ops[op_idx].name)) {
-        first_comm[rank_pos] = op_idx;
-        break;
-      }
-      if (ops[op_idx].is_diff) {
-        diff.nodes.push_back({rank_pos, op_idx});
-        break;
+namespace {
+
+// The value msprobe reads from an input: its md5 when the row has one, else its NPU max.
+const Cell* RankValue(const DiffIo& io) {
+  if (const Cell* md5 = io.Metric("NPU MD5")) return md5;
+  return io.Metric("NPU max");
+}
+
+// Python int(value) of a number or a decimal text; nullopt where Python would raise (msprobe then
+// stops with an exception; we skip the value).
+std::optional<int64_t> IntOf(const Cell* cell) {
+  if (cell == nullptr) return std::nullopt;
+  if (cell->kind() == Cell::Kind::kInt || cell->kind() == Cell::Kind::kBool) return cell->integer();
+  if (cell->kind() == Cell::Kind::kFloat) {
+    if (!std::isfinite(cell->number())) return std::nullopt;
+    return static_cast<int64_t>(std::trunc(cell->number()));
+  }
+  return PythonInt(cell->text());
+}
+
+bool EqualsRank(const Cell* cell, int rank) {
+  return cell != nullptr && (cell->is_number() || cell->kind() == Cell::Kind::kBool) && cell->number() == rank;
+}
+
+// -da's view of the ranks' compare results: a compute op is flagged when it differs, and so is a
+// communication op, which pruning then keeps.
+class DiffCommOps : public CommOps {
+ public:
+  explicit DiffCommOps(const std::vector<RankDiffs>& ranks) : ranks_(ranks) {}
+  size_t RankCount() const override { return ranks_.size(); }
+  int Rank(size_t pos) const override { return ranks_[pos].rank; }
+  size_t OpCount(size_t pos) const override { return ranks_[pos].ops.size(); }
+  const std::string& Name(size_t pos, size_t op) const override { return ranks_[pos].ops[op].name; }
+  bool IsCommunication(size_t pos, size_t op) const override { return IsCommunicationOp(Name(pos, op)); }
+  bool IsIgnored(size_t pos, size_t op) const override { return IsIgnoredOp(Name(pos, op)); }
+  bool Flagged(size_t pos, size_t op) const override { return ranks_[pos].ops[op].is_diff; }
+  bool KeptByPruning(size_t pos, size_t op) const override { return Flagged(pos, op); }
+  bool InputsFlagged(size_t pos, size_t op) const override { return Flagged(pos, op); }
+
+  // CommunicationNode._resolve_type: a src/dst input naming this rank makes it that end of the
+  // link, naming another rank the other end; without one it is an undirected link.
+  CommDirection Direction(size_t pos, size_t op) const override {
+    for (const auto& [prefix, type] : {std::pair{"src", CommDirection::kSrc}, std::pair{"dst", CommDirection::kDst}}) {
+      for (const DiffIo& io : ranks_[pos].ops[op].inputs) {
+        if (io.name.find(prefix) == std::string::npos) continue;
+        if (EqualsRank(RankValue(io), ranks_[pos].rank)) return type;
+        return type == CommDirection::kSrc ? CommDirection::kDst : CommDirection::kSrc;
       }
     }
+    return CommDirection::kLink;
   }
-  if (!diff.nodes.empty()) {
-    diff.stage = DiffStage::kBeforeCommunication;
-    return diff;
+
+  // find_connected_nodes: the ranks a node talks to (src/dst inputs, a group list, P2POp peers).
+  std::vector<int> Peers(size_t pos, size_t op) const override {
+    std::set<int> ranks;
+    for (const DiffIo& io : ranks_[pos].ops[op].inputs) {
+      if (io.name.find("dst") != std::string::npos || io.name.find("src") != std::string::npos) {
+        // msprobe drops rank 0 here (`if rank_val:`); so do we.
+        if (const std::optional<int64_t> v = IntOf(RankValue(io)); v && *v != 0) ranks.insert(static_cast<int>(*v));
+      } else if (io.name.size() >= 6 && io.name.compare(io.name.size() - 6, 6, ".group") == 0) {
+        AddGroupRanks(RankValue(io), &ranks);
+      } else if (const Cell* peer = io.Metric("NPU P2POp peer"); peer && !peer->IsText("None")) {
+        // msprobe keeps the peer as text, which then never equals a rank; we read it as the rank it names.
+        if (const std::optional<int64_t> v = IntOf(peer)) ranks.insert(static_cast<int>(*v));
+      }
+    }
+    return {ranks.begin(), ranks.end()};
   }
-  CommunicationSearch comm = SearchCommunication(ranks, first_comm);
-  if (!comm.during.empty()) return {DiffStage::kDuringCommunication, std::move(comm.during)};
-  if (!comm.after.empty()) return {DiffStage::kAfterCommunication, std::move(comm.after)};
-  return diff;
+
+ private:
+  // A group row's value: the text "[0, 1, ...]".
+  static void AddGroupRanks(const Cell* value, std::set<int>* ranks) {
+    if (!value || !value->is_text() || value->text().size() < 2 || value->text().front() != '[' ||
+        value->text().back() != ']') {
+      return;
+    }
+    std::string_view list = value->text();
+    list = list.substr(1, list.size() - 2);
+    for (size_t start = 0; start <= list.size();) {
+      const size_t comma = std::min(list.find(',', start), list.size());
+      const Cell part = Cell::Text(std::string(list.substr(start, comma - start)));
+      if (const std::optional<int64_t> v = IntOf(&part)) ranks->insert(static_cast<int>(*v));
+      start = comma + 1;
+    }
+  }
+
+  const std::vector<RankDiffs>& ranks_;
+};
+
+}  // namespace
+
+FirstDiff FindFirstDiff(const std::vector<RankDiffs>& ranks) {
+  return SearchFirstFlagged(DiffCommOps(ranks), DiffAnalyzeRules());
 }
 
 Status WriteDiffAnalyzeJson(const std::string& path, const std::vector<RankDiffs>& ranks, const FirstDiff& diff) {

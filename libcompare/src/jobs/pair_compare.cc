@@ -64,7 +64,8 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
   }
   // A header member after "data" that changes how the rows were read, or -da batches that a whole
   // table would check differently: compare again in memory (the files written so far are dropped).
-  if (npu.is_debug != first->is_debug || npu.framework != first->framework || outputs->split_api()) {
+  if (npu.is_debug != first->is_debug || npu.framework != first->framework || outputs->split_api() ||
+      outputs->ints_as_floats()) {
     return std::optional<PairOutcome>();
   }
   MSP_RETURN_IF_ERROR(FinishStreamed(std::move(*outputs), mode, start, &outcome));

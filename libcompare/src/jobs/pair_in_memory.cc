@@ -12,7 +12,10 @@
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/metrics/verdict.h"
 #include "msprobe/compare/rows/call_alignment.h"
+#include "msprobe/compare/rows/consistent_match.h"
 #include "msprobe/compare/rows/result_builder.h"
+#include "msprobe/compare/rows/scratch_rows.h"
+#include "msprobe/compare/table/stat_columns.h"
 #include "msprobe/dump/framework/dump_layout.h"
 
 namespace msprobe::compare::internal {
@@ -21,15 +24,15 @@ namespace {
 // Fills the six metrics of rows [begin, end); returns, per row, why its tensor file could not be read
 // (missing, refused or unreadable: msprobe's "unsupported" row), ok when it could.
 std::vector<Status> ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vector<ResultRow>* rows,
-                                         size_t begin, size_t end,
+                                         size_t begin, size_t end, const TensorCompareOptions& options,
                                          const std::function<void(uint64_t, uint64_t)>& progress) {
   const std::string npu_dir = TensorDataDir(npu.json_path), bench_dir = TensorDataDir(bench.json_path);
   std::atomic<uint64_t> done{0};
   std::vector<Status> unreadable(end - begin);
   tbb::parallel_for(begin, end, [&](size_t i) {
     ResultRow& r = (*rows)[i];
-    TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir};
-    const std::array<Cell, 6> metrics = CompareTensors(input, {}, &unreadable[i - begin]);
+    TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir, r.npu_valid_rows};
+    const std::array<Cell, 6> metrics = CompareTensors(input, options, &unreadable[i - begin]);
     r.metrics.assign(metrics.begin(), metrics.end());
     if (progress) progress(++done, end - begin);
   });
@@ -52,11 +55,13 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
   p.start = start;
   // The two sides parse independently: one core each.
   Result<FlatDump> npu_flat = Status::Internal("", "not run"), bench_parsed = Status::Internal("", "not run");
+  EntryFilter keep;  // --consistent_check reads the training side by msprobe's parse rules
+  if (options.consistent != ConsistentBackend::kNone) keep = VerlParseFilter(options.consistent);
   if (bench_flat) {
-    npu_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take());
+    npu_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take(), std::move(keep));
     bench_parsed = std::move(*bench_flat);
   } else {
-    tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take()); },
+    tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take(), std::move(keep)); },
                          [&] { bench_parsed = FlattenDump(spec.golden_json, "", op_rows.Take()); });
   }
   MSP_ASSIGN_OR_RETURN(p.npu, std::move(npu_flat));
@@ -65,6 +70,14 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
   if (p.npu.rows.empty() || p.bench.rows.empty()) {
     p.outcome.result.skipped_reason = kNoRows;
     p.skipped = true;
+    return p;
+  }
+  p.table.mode = ComparedMode(options, p.npu.mode);
+  p.table.with_stack = !p.stack.empty();
+  if (options.consistent != ConsistentBackend::kNone) {
+    MSP_RETURN_IF_ERROR(CheckConsistentDumps(p.npu, p.bench));
+    const ConsistentOptions consistent{options.consistent, options.write_csv ? ";  " : ";\n"};
+    MSP_ASSIGN_OR_RETURN(p.table.rows, BuildConsistentRows(p.npu.rows, p.bench.rows, consistent, spec.target_json));
     return p;
   }
   MatchOptions match = steps_.PairMatchOptions(p.npu, p.bench);
@@ -77,14 +90,13 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
     match.data_mapping = &layer_rows;
   }
   p.pairs = MatchRows(p.npu.rows, p.bench.rows, match);
-  p.table.mode = ComparedMode(options, p.npu.mode);
   std::vector<float> aligned;
   if (options.align) {
     const AlignOptions align{options.align_threshold, p.table.mode == CompareMode::kMd5};
     aligned = AlignUnmatchedCalls(p.npu.rows, p.bench.rows, match, align, &p.pairs);
   }
-  p.table.with_stack = !p.stack.empty();
   p.table.rows = BuildResultRows(&p.npu.rows, &p.bench.rows, p.pairs, steps_.result_rows().Take());
+  if (p.table.mode == CompareMode::kTensor) MarkScratchRows(p.npu.scratch_entries, p.npu.json_path, &p.table.rows);
   if (options.align) {
     p.table.with_match = true;
     MarkMatchOrigins(p.pairs, aligned, match, &p.table.rows);
@@ -97,9 +109,13 @@ MetricSlice PairInMemory::ComputeSlice(PreparedPair* p, size_t begin, size_t end
   const Progress& progress = steps_.progress();
   MetricSlice slice;
   slice.begin = begin;
-  slice.unreadable = ComputeTensorMetrics(p->npu, p->bench, &p->table.rows, begin, end, [&](uint64_t d, uint64_t t) {
-    if (progress) progress(label, d, t);
-  });
+  TensorCompareOptions tensor_options;
+  tensor_options.right_matmul = steps_.options().right_matmul;
+  tensor_options.consistent = steps_.options().consistent;
+  slice.unreadable = ComputeTensorMetrics(p->npu, p->bench, &p->table.rows, begin, end, tensor_options,
+                                          [&](uint64_t d, uint64_t t) {
+                                            if (progress) progress(label, d, t);
+                                          });
   return slice;
 }
 
@@ -108,6 +124,7 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
   const CompareOptions& options = steps_.options();
   PairResult& result = p.outcome.result;
   ResultTable& table = p.table;
+  ApplyStatColumnTypes(&table);  // pandas types the columns before msprobe diffs them
   if (table.mode == CompareMode::kTensor) {
     // Slices computed elsewhere bring their metrics; this process's own are in the rows already.
     for (const MetricSlice& slice : slices) {
@@ -126,7 +143,7 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
   std::vector<P2pColumns> p2p;
   if (options.diff_analyze) p2p = P2pOf(p.npu.rows, p.bench.rows, p.pairs);
   tbb::parallel_invoke([&] { steps_.op_rows().Give(&p.npu.rows); }, [&] { steps_.op_rows().Give(&p.bench.rows); });
-  ApplyVerdicts(&table.rows, table.mode);
+  ApplyVerdicts(&table.rows, table.mode, options.consistent);
   if (options.attribute && table.mode == CompareMode::kTensor) {
     MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, &table));
   } else if (options.attribute) {

@@ -94,6 +94,7 @@ Status PairOutputs::Append(const ResultTable& table, const std::vector<P2pColumn
   if (!opened_) MSP_RETURN_IF_ERROR(Open(table));
   const size_t offset = rows_;
   rows_ += table.rows.size();
+  stat_columns_.Add(table);
   std::vector<ApiCheck> checks;
   if (options_.diff_analyze) checks = CollectDiffs(table, p2p, offset);
   // The writers only read the table: side by side.

@@ -19,6 +19,7 @@
 #include "jobs/run_report_internal.h"
 #include "msprobe/compare/first_diff/diff_analyze.h"
 #include "msprobe/compare/jobs/compare_job.h"
+#include "msprobe/compare/table/stat_columns.h"
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/output/json_writer.h"
 #include "msprobe/compare/table/result_table.h"
@@ -63,6 +64,9 @@ class PairOutputs {
   // -da: an API of this table ran on from, or came back after, an earlier table's. Its checks
   // would differ from one table's: the caller compares the pair in memory instead.
   bool split_api() const { return split_api_; }
+  // A statistic column of the tables so far is pandas' float64 (table/stat_columns.h): its integers
+  // print as floats, which only the whole table can say; the caller compares the pair in memory.
+  bool ints_as_floats() const { return stat_columns_.AnyIntsBecomeFloats(); }
 
  private:
   Status Open(const ResultTable& shape);
@@ -86,6 +90,7 @@ class PairOutputs {
   std::string last_row_api_, batch_api_;  // -da: across tables, the last row's API and its batch's
   std::unordered_set<std::string> apis_;  // -da: the APIs that started a batch so far
   bool split_api_ = false;
+  StatColumns stat_columns_;
 };
 
 }  // namespace msprobe::compare::internal

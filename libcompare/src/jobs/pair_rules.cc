@@ -50,7 +50,8 @@ CompareMode ComparedMode(const CompareOptions& options, CompareMode mode) {
 // as such).
 bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
   if (options.stream_batch_rows == 0 || options.fuzzy_match || !options.data_mapping.empty() || options.cell_mapping ||
-      options.api_mapping || options.layer_mapping || options.align) {
+      options.api_mapping || options.layer_mapping || options.align ||
+      options.consistent != ConsistentBackend::kNone) {
     return false;
   }
   const std::optional<DumpJsonHeader> golden = HeaderBeforeData(spec.golden_json);

@@ -53,7 +53,7 @@ Result<PairOutcome> StatisticsSliceCompare::ConcludeSlices(const ComparePairSpec
                                                            SlicedOutputs sliced, Clock::time_point start) const {
   // Outputs not finished are dropped, never committed.
   if (sliced.whole || sliced.golden_rows == 0 || (own.md5_unseen && sliced.md5) || !sliced.outputs ||
-      sliced.outputs->split_api()) {
+      sliced.outputs->split_api() || sliced.outputs->ints_as_floats()) {
     return whole_.ComparePair(spec);
   }
   PairOutcome outcome = NewOutcome(spec);

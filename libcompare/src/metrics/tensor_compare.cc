@@ -2,9 +2,6 @@
 // docs/compare.md §4.2. The reductions themselves are in pair_kernel.cc.
 #include "msprobe/compare/metrics/tensor_compare.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
@@ -21,17 +18,23 @@
 #include "msprobe/compare/table/result_row.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/tensor/element_types.h"
-#include "msprobe/dump/formats/npy_reader.h"
-#include "msprobe/dump/formats/pt_reader.h"
-#include "msprobe/dump/files/tensor_file.h"
 #include "msprobe/dump/tensor/tensor_source.h"
+#include "metrics/joined_tensor_internal.h"
+#include "metrics/loaded_tensor_internal.h"
+#include "metrics/numpy_types_internal.h"
 #include "metrics/pair_kernel_internal.h"
+#include "metrics/right_matmul_internal.h"
 
 namespace msprobe::compare {
 namespace {
 
+using internal::ApplyRightMatmul;
+using internal::LoadedTensor;
 using internal::PairSums;
+using internal::Promote;
 using internal::RelPrecision;
+using internal::ScalarType;
+using internal::ScalarTypeOf;
 
 using Cells = std::array<Cell, 6>;
 
@@ -43,150 +46,9 @@ Cells All(const Cell& cell) {
   return cells;
 }
 
-// Files up to this size are read whole with one read() instead of being mapped: with 4 KiB tensors
-// the mmap/munmap calls (and their lock, shared by the threads) cost more than the metrics.
-constexpr uint64_t kSmallFileBytes = 64 << 10;
-
-// One side of the pair: a small contiguous tensor held in memory, or a TensorSource streaming windows.
-class LoadedTensor {
- public:
-  static Result<LoadedTensor> Load(const std::string& dir, const std::string& data_name);
-  // A tensor a reader has already described; streamed from its file.
-  static Result<LoadedTensor> FromInfo(TensorInfo info);
-
-  const TensorInfo& info() const { return info_; }
-  uint64_t numel() const { return numel_; }
-  // Points *out at elements [first, first + count) in native byte order; `window` holds them if needed.
-  Status Read(uint64_t first, uint64_t count, ElementWindow* window, Bytes* out) const {
-    if (!source_) {
-      const uint64_t item = Info(info_.dtype).bits / 8;
-      *out = elements_.subspan(first * item, count * item);
-      return Status::Ok();
-    }
-    MSP_RETURN_IF_ERROR(source_->Read(first, count, window));
-    *out = window->bytes();
-    return Status::Ok();
-  }
-
- private:
-  TensorInfo info_;
-  uint64_t numel_ = 0;
-  std::optional<TensorSource> source_;
-  std::vector<std::byte> file_;
-  Bytes elements_;
-};
-
-// The whole file when it is a regular file of at most kSmallFileBytes; nullopt otherwise.
-std::optional<std::vector<std::byte>> ReadSmallFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not wait for a writer
-  if (fd < 0) return std::nullopt;
-  std::optional<std::vector<std::byte>> bytes;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= kSmallFileBytes) {
-    std::vector<std::byte> buffer(static_cast<size_t>(st.st_size));
-    size_t done = 0;
-    while (done < buffer.size()) {
-      const ssize_t got = ::pread(fd, buffer.data() + done, buffer.size() - done, static_cast<off_t>(done));
-      if (got <= 0) break;
-      done += static_cast<size_t>(got);
-    }
-    if (done == buffer.size()) bytes = std::move(buffer);
-  }
-  ::close(fd);
-  return bytes;
-}
-
-Result<LoadedTensor> LoadedTensor::Load(const std::string& dir, const std::string& data_name) {
-  MSP_ASSIGN_OR_RETURN(std::string path, ResolveDataName(dir, data_name));
-  LoadedTensor t;
-  std::optional<std::vector<std::byte>> small = ReadSmallFile(path);
-  if (small) {
-    // ReadTensorFile's dispatch on the leading bytes, over the bytes already read.
-    const Bytes bytes(small->data(), small->size());
-    const std::string_view head = AsChars(bytes.first(std::min<size_t>(bytes.size(), 8)));
-    if (head.starts_with("\x93NUMPY")) {
-      MSP_ASSIGN_OR_RETURN(t.info_, ParseNpy(bytes, path));
-    } else if (head.starts_with("PK\x03\x04") || head.starts_with("\x80\x02")) {
-      MSP_ASSIGN_OR_RETURN(t.info_, ParsePt(bytes, path));
-    } else {
-      MSP_ASSIGN_OR_RETURN(t.info_, ReadTensorFile(path));  // fails, explaining why
-    }
-  } else {
-    MSP_ASSIGN_OR_RETURN(t.info_, ReadTensorFile(path));
-  }
-  if (!internal::KernelSupports(t.info_.dtype)) return Status::Unsupported(path, "int4 tensors cannot be compared");
-  t.numel_ = t.info_.Numel();
-  const uint64_t item = Info(t.info_.dtype).bits / 8;
-  const uint64_t storage_bytes = ByteSize(t.info_.dtype, t.info_.storage_elements);
-  if (small && t.info_.IsContiguous() && (!t.info_.big_endian || item == 1) &&
-      t.info_.data_offset <= small->size() && storage_bytes <= small->size() - t.info_.data_offset) {
-    // The readers checked that the elements lie inside the storage (ValidateExtent).
-    t.file_ = std::move(*small);
-    t.elements_ = Bytes(t.file_.data() + t.info_.data_offset + static_cast<uint64_t>(t.info_.storage_offset) * item,
-                        t.numel_ * item);
-    return t;
-  }
-  MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(t.info_));
-  t.source_.emplace(std::move(source));
-  return t;
-}
-
-Result<LoadedTensor> LoadedTensor::FromInfo(TensorInfo info) {
-  if (!internal::KernelSupports(info.dtype)) return Status::Unsupported(info.path, "int4 tensors cannot be compared");
-  LoadedTensor t;
-  t.info_ = std::move(info);
-  t.numel_ = t.info_.Numel();
-  MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(t.info_));
-  t.source_.emplace(std::move(source));
-  return t;
-}
-
-// np.squeeze: the shape without its size-1 dims (docs/compare.md §6).
-std::vector<int64_t> Squeezed(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> out;
-  for (int64_t d : shape) {
-    if (d != 1) out.push_back(d);
-  }
-  return out;
-}
-
 Cell Fv(double x) { return Cell::Float(RoundTo12Decimals(x)); }
 
 // ---- 0-d tensors (§4.2 step 4 "0-d" and step 6.6) ---------------------------------------------------
-
-// A numpy scalar type as msprobe sees it after loading (bf16/float8 already float32).
-struct ScalarType {
-  enum Kind : uint8_t { kBool, kSigned, kUnsigned, kFloat } kind;
-  int bits;
-};
-
-ScalarType ScalarTypeOf(DType t) {
-  const DTypeInfo& info = Info(t);
-  switch (info.kind) {
-    case DTypeKind::kBool: return {ScalarType::kBool, 8};
-    case DTypeKind::kSigned: return {ScalarType::kSigned, info.bits};
-    case DTypeKind::kUnsigned: return {ScalarType::kUnsigned, info.bits};
-    case DTypeKind::kComplex: return {ScalarType::kFloat, 64};  // real part, as astype(float)
-    case DTypeKind::kFloat: return {ScalarType::kFloat, t == DType::kF16 ? 16 : t == DType::kF64 ? 64 : 32};
-  }
-  return {ScalarType::kFloat, 64};
-}
-
-// numpy's promote_types for the scalar kinds above (numpy 1.x: when every operand is 0-d, the usual
-// type promotion applies).
-ScalarType Promote(ScalarType a, ScalarType b) {
-  if (a.kind == b.kind) return {a.kind, std::max(a.bits, b.bits)};
-  if (a.kind == ScalarType::kBool) return b;
-  if (b.kind == ScalarType::kBool) return a;
-  if (b.kind == ScalarType::kFloat) std::swap(a, b);
-  if (a.kind == ScalarType::kFloat) {  // int with float: a float that holds every value of the int
-    return {ScalarType::kFloat, std::max(a.bits, b.bits == 8 ? 16 : b.bits == 16 ? 32 : 64)};
-  }
-  if (a.kind == ScalarType::kUnsigned) std::swap(a, b);  // a signed, b unsigned
-  if (a.bits > b.bits) return a;
-  if (b.bits < 64) return {ScalarType::kSigned, std::max(a.bits, 2 * b.bits)};
-  return {ScalarType::kFloat, 64};
-}
 
 // One element as numpy holds it: integers exactly, everything else as double.
 struct Scalar {
@@ -314,7 +176,20 @@ struct Partial {
   Status status;
 };
 
-Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, uint64_t chunk_elements) {
+// The NPU side's window [first, first + count) with its elements from `zero_from` on read as zeros
+// (all-zero bytes are zero in every dtype), copied into `zeroed`. `bytes`: what was read, the
+// elements before zero_from at least.
+Bytes ZeroTail(Bytes bytes, uint64_t first, uint64_t count, uint64_t zero_from, uint64_t item,
+               std::vector<std::byte>* zeroed) {
+  const uint64_t keep = zero_from > first ? zero_from - first : 0;
+  zeroed->assign(count * item, std::byte{0});
+  if (keep > 0) std::memcpy(zeroed->data(), bytes.data(), keep * item);
+  return Bytes(zeroed->data(), zeroed->size());
+}
+
+// `zero_from`: the NPU elements from this one on are read as zeros (numel: none).
+Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, uint64_t chunk_elements,
+                            uint64_t zero_from) {
   const uint64_t numel = npu.numel();
   // Windows start at multiples of kBlock so the sums do not depend on the window size (pair_kernel).
   const uint64_t block = internal::kBlock;
@@ -323,33 +198,42 @@ Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, 
   const DType npu_dtype = npu.info().dtype, bench_dtype = bench.info().dtype;
   const RelPrecision precision = internal::RelPrecisionOf(npu_dtype, bench_dtype);
 
-  auto consume = [&](uint64_t index, ElementWindow* a, ElementWindow* b, Partial* partial) {
+  const uint64_t npu_item = Info(npu_dtype).bits / 8;
+
+  // One window per side, and the NPU window's zeroed copy, alive per task: memory bounded by the window size.
+  struct Windows {
+    ElementWindow npu, bench;
+    std::vector<std::byte> zeroed;
+  };
+  auto consume = [&](uint64_t index, Windows* w, Partial* partial) {
     if (!partial->status.ok()) return;
     const uint64_t first = index * window;
     const uint64_t count = std::min(window, numel - first);
+    const bool npu_read = first < zero_from;  // a window of zeros only is not read
     Bytes npu_bytes, bench_bytes;
-    Status status = npu.Read(first, count, a, &npu_bytes);
-    if (status.ok()) status = bench.Read(first, count, b, &bench_bytes);
+    Status status = npu_read ? npu.Read(first, count, &w->npu, &npu_bytes) : Status::Ok();
+    if (status.ok()) status = bench.Read(first, count, &w->bench, &bench_bytes);
     if (!status.ok()) {
       partial->status = std::move(status);
       return;
     }
+    if (first + count > zero_from) npu_bytes = ZeroTail(npu_bytes, first, count, zero_from, npu_item, &w->zeroed);
     internal::ConsumePair(npu_dtype, npu_bytes.data(), bench_dtype, bench_bytes.data(), count, precision,
                           &partial->sums);
-    status = a->Intact();
-    partial->status = status.ok() ? b->Intact() : std::move(status);
+    status = npu_read ? w->npu.Intact() : Status::Ok();
+    partial->status = status.ok() ? w->bench.Intact() : std::move(status);
   };
 
   Partial total;
   if (windows <= kParallelWindows) {
-    ElementWindow a, b;
-    for (uint64_t index = 0; index < windows; ++index) consume(index, &a, &b, &total);
+    Windows w;
+    for (uint64_t index = 0; index < windows; ++index) consume(index, &w, &total);
   } else {
     total = tbb::parallel_deterministic_reduce(
         tbb::blocked_range<uint64_t>(0, windows, 1), total,
         [&](const tbb::blocked_range<uint64_t>& range, Partial partial) {
-          ElementWindow a, b;  // one window per side alive per task: memory bounded by the window size
-          for (uint64_t index = range.begin(); index != range.end(); ++index) consume(index, &a, &b, &partial);
+          Windows w;
+          for (uint64_t index = range.begin(); index != range.end(); ++index) consume(index, &w, &partial);
           return partial;
         },
         [](Partial left, const Partial& right) {
@@ -391,17 +275,24 @@ Cells MetricCells(const PairSums& sums, uint64_t numel) {
   return cells;
 }
 
-// Steps 4-6 of §4.2 on two loaded tensors.
+// The first NPU element that step 3's scratch-row cleaning reads as zero: rows from `valid_rows` on
+// along axis 0 of the squeezed `shape` (numel when nothing is cleaned).
+uint64_t ZeroFrom(int64_t valid_rows, const std::vector<int64_t>& shape, uint64_t numel) {
+  if (valid_rows < 0 || shape.empty() || valid_rows >= shape[0]) return numel;
+  return static_cast<uint64_t>(valid_rows) * (numel / static_cast<uint64_t>(shape[0]));
+}
+
+// Steps 4-6 of §4.2 on two loaded tensors, the NPU rows from `npu_valid_rows` on read as zeros.
 Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const TensorCompareOptions& options,
-                    Status* unreadable) {
+                    int64_t npu_valid_rows, Status* unreadable) {
   // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
   if (npu.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
-  const auto shape_of = [&](const LoadedTensor& t) { return options.squeeze ? Squeezed(t.info().shape) : t.info().shape; };
-  const std::vector<int64_t> shape = shape_of(npu);
-  if (shape != shape_of(bench)) return All(Cell::Text("shape unmatched"));
+  const std::vector<int64_t> shape = npu.CompareShape(options.squeeze);
+  if (shape != bench.CompareShape(options.squeeze)) return All(Cell::Text("shape unmatched"));
   if (shape.empty()) return CompareZeroDim(npu, bench, unreadable);
 
-  Result<PairSums> sums = StreamPair(npu, bench, options.chunk_elements);
+  Result<PairSums> sums =
+      StreamPair(npu, bench, options.chunk_elements, ZeroFrom(npu_valid_rows, shape, npu.numel()));
   if (!sums.ok()) return Unreadable(sums.status(), unreadable);
   if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
   Cells cells = MetricCells(*sums, npu.numel());
@@ -418,11 +309,31 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
     return All(Cell::Unsupported());
   }
   // Step 2, load: a missing, unreadable or refused file is "No data" -> "unsupported".
-  Result<LoadedTensor> npu = LoadedTensor::Load(input.npu_tensor_dir, input.npu_data_name);
+  const auto load = [&](bool target, const std::string& dir, const std::string& data_name) {
+    return internal::ReadsJoined(options.consistent, target, data_name) ? internal::LoadJoined(dir, data_name)
+                                                                        : LoadedTensor::Load(dir, data_name);
+  };
+  Result<LoadedTensor> npu = load(true, input.npu_tensor_dir, input.npu_data_name);
   if (!npu.ok()) return Unreadable(npu.status(), unreadable);
-  Result<LoadedTensor> bench = LoadedTensor::Load(input.bench_tensor_dir, input.bench_data_name);
+  Result<LoadedTensor> bench = load(false, input.bench_tensor_dir, input.bench_data_name);
   if (!bench.ok()) return Unreadable(bench.status(), unreadable);
-  return CompareLoaded(*npu, *bench, options, unreadable);
+  // Step 3: the scratch rows are zeroed before a product, which then holds them.
+  int64_t npu_valid_rows = input.npu_valid_rows;
+  if (options.right_matmul != nullptr && !options.right_matmul->empty()) {
+    const uint64_t zero_from = ZeroFrom(npu_valid_rows, npu->CompareShape(options.squeeze), npu->numel());
+    Result<std::optional<LoadedTensor>> n =
+        ApplyRightMatmul(*options.right_matmul, true, input.npu_data_name, *npu, options.squeeze, zero_from);
+    if (!n.ok()) return Unreadable(n.status(), unreadable);
+    if (*n) {
+      *npu = std::move(**n);
+      npu_valid_rows = -1;
+    }
+    Result<std::optional<LoadedTensor>> b =
+        ApplyRightMatmul(*options.right_matmul, false, input.bench_data_name, *bench, options.squeeze, bench->numel());
+    if (!b.ok()) return Unreadable(b.status(), unreadable);
+    if (*b) *bench = std::move(**b);
+  }
+  return CompareLoaded(*npu, *bench, options, npu_valid_rows, unreadable);
 }
 
 Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_info, const TensorCompareOptions& options) {
@@ -430,7 +341,7 @@ Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_inf
   if (!npu.ok()) return All(Cell::Unsupported());
   Result<LoadedTensor> bench = LoadedTensor::FromInfo(bench_info);
   if (!bench.ok()) return All(Cell::Unsupported());
-  return CompareLoaded(*npu, *bench, options, nullptr);
+  return CompareLoaded(*npu, *bench, options, -1, nullptr);
 }
 
 }  // namespace msprobe::compare

@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -14,7 +15,10 @@
 
 #include "msprobe/compare/metrics/stats_diff.h"
 #include "msprobe/compare/metrics/thresholds.h"
+#include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/text/python_parse.h"
+
+#include <fmt/format.h>
 
 namespace msprobe::compare {
 namespace {
@@ -194,7 +198,7 @@ void Parameters(const ApiGroup& g) {
 void Dtype(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
-    if (IsUnmatched(r)) continue;
+    if (IsUnmatched(r) || r.npu_name == "N/A") continue;  // a rollout-only row (--consistent_check)
     const bool fused = std::any_of(kDtypeCheckSkipNames.begin(), kDtypeCheckSkipNames.end(),
                                    [&](std::string_view s) { return r.bench_name.find(s) != std::string::npos; });
     if (fused || r.npu_dtype.empty() || r.bench_dtype.empty()) continue;
@@ -206,6 +210,53 @@ void Shape(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
     if (!IsUnmatched(r) && r.npu_shape != r.bench_shape) Flag(e, Verdict::kError, kShapeMsg);
+  }
+}
+
+// s.split(",") with each part stripped of whitespace.
+std::vector<std::string_view> SplitStrip(std::string_view s) {
+  std::vector<std::string_view> parts = PythonSplit(s, ',');
+  for (std::string_view& p : parts) p = Strip(p, " \t\n\r\f\v");
+  return parts;
+}
+
+// VerlShapeErrChecker's squeeze_shape_str: "[1, 217, 1, 896]" → "[217,896]" (text, '[' and ']'
+// stripped from both ends, the parts "1" dropped).
+std::string SqueezedShapeText(std::string_view shape) {
+  const std::vector<std::string_view> parts = SplitStrip(Strip(shape, "[]"));
+  std::string out = "[";
+  bool first = true;
+  for (std::string_view p : parts) {
+    if (p == "1") continue;
+    if (!first) out += ',';
+    out += p;
+    first = false;
+  }
+  return out + "]";
+}
+
+void VerlShape(const ApiGroup& g, ConsistentBackend backend) {
+  for (Entry* e : g.Checked()) {
+    const ResultRow& r = *e->row;
+    if (r.npu_name == "N/A" || r.bench_name == "N/A") continue;
+    if (backend == ConsistentBackend::kFsdp && (r.bench_name.find("qkv") != std::string::npos ||
+                                                 r.bench_name.find("gate_up") != std::string::npos)) {
+      continue;  // a fused rollout row against the training rows it joins
+    }
+    std::string npu = SqueezedShapeText(r.npu_shape);
+    const std::string bench = SqueezedShapeText(r.bench_shape);
+    const std::vector<std::string_view> dims = SplitStrip(Strip(npu, "[]"));
+    if (backend == ConsistentBackend::kMegatron && dims.size() == 3 && dims.size() != SplitStrip(Strip(bench, "[]")).size()) {
+      // Megatron's [T, 1, d] activations against the rollout's [T, d]: the last two dims merged.
+      int64_t d[3];
+      bool ints = true;
+      for (size_t k = 0; k < 3; ++k) {
+        const auto [end, ec] = std::from_chars(dims[k].data(), dims[k].data() + dims[k].size(), d[k]);
+        ints = ints && ec == std::errc() && end == dims[k].data() + dims[k].size();
+      }
+      if (ints) npu = fmt::format("[{},{}]", d[0], d[1] * d[2]);
+    }
+    if (npu != bench) Flag(e, Verdict::kError, kShapeMsg);
   }
 }
 
@@ -237,9 +288,29 @@ void Crc32(const ApiGroup& g) {
   }
 }
 
+// msprobe's calculate_excel_result_df lists the rows group after group (each group's rows in table
+// order) and writes their verdicts onto the table's rows 0, 1, 2, ... in that order.
+void WriteBackInGroupOrder(const std::vector<ApiGroup>& groups, std::vector<ResultRow>* rows) {
+  std::vector<const ResultRow*> listed;
+  listed.reserve(rows->size());
+  for (const ApiGroup& g : groups) {
+    std::vector<const ResultRow*> members;
+    for (const Entry* e : g.All()) members.push_back(e->row);
+    std::sort(members.begin(), members.end());  // table order: the rows are one array
+    listed.insert(listed.end(), members.begin(), members.end());
+  }
+  std::vector<std::pair<Verdict, std::vector<std::string>>> verdicts;
+  verdicts.reserve(listed.size());
+  for (const ResultRow* r : listed) verdicts.emplace_back(r->result, r->err_messages);
+  for (size_t i = 0; i < rows->size(); ++i) {
+    (*rows)[i].result = verdicts[i].first;
+    (*rows)[i].err_messages = std::move(verdicts[i].second);
+  }
+}
+
 }  // namespace
 
-void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
+void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode, ConsistentBackend consistent) {
   const size_t n = rows->size();
   std::vector<Entry> entries(n);
   // Groups are numbered in order of first appearance; each keeps its inputs then its outputs in
@@ -285,6 +356,12 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
     g.ignore = IgnoreOf(g);
     switch (mode) {
       case CompareMode::kTensor:
+        if (consistent != ConsistentBackend::kNone) {
+          for (auto* check : {InfNan, OneThousandth, Parameters, Dtype}) check(g);
+          VerlShape(g, consistent);
+          CosineWarn(g);
+          break;
+        }
         for (auto* check : {InfNan, OneThousandth, RequiresGrad, Parameters, Dtype, Shape, CosineWarn}) check(g);
         break;
       case CompareMode::kSummary:
@@ -293,6 +370,7 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode) {
       case CompareMode::kMd5: Crc32(g); break;
     }
   });
+  if (consistent != ConsistentBackend::kNone) WriteBackInGroupOrder(groups, rows);
 }
 
 }  // namespace msprobe::compare

@@ -60,6 +60,10 @@ class CsvRowFormatter : public ResultCellVisitor {
     Separate();
     AppendCsvField(out_, cell);
   }
+  void ListText(std::string_view text) override {
+    Separate();
+    AppendCsvQuoted(out_, text);
+  }
   void EndRow() {
     *out_ += '\n';
     first_ = true;
@@ -99,8 +103,19 @@ Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile*
 }  // namespace
 
 // The cheap pattern test first: most texts start with neither a formula character nor hold a ';'.
-// G3 lets texts float() takes through ("-1.00 or +1.00 should be considered as digit numbers").
-bool LooksLikeFormula(std::string_view text) { return MatchesBlackList(text) && !PythonFloat(text).has_value(); }
+// G3 lets texts through whose ';'-separated pieces float() all takes ("-1.00 or +1.00 should be
+// considered as digit numbers"; --consistent_check's joined means are such texts).
+bool LooksLikeFormula(std::string_view text) {
+  if (!MatchesBlackList(text)) return false;
+  for (size_t start = 0;;) {
+    const size_t semi = text.find(';', start);
+    if (!PythonFloat(text.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start))) {
+      return true;
+    }
+    if (semi == std::string_view::npos) return false;
+    start = semi + 1;
+  }
+}
 
 void AppendCsvField(std::string* out, const Cell& cell) {
   switch (cell.kind()) {

@@ -17,6 +17,26 @@ void AppendKey(const char* key, std::string* out) {
   out->push_back(':');
 }
 
+void AppendAnomalies(const HtmlReportMeta& meta, std::string* out) {
+  if (meta.anomaly_file.empty()) {
+    *out += "null";
+    return;
+  }
+  *out += '{';
+  AppendKey("file", out);
+  AppendJsonString(meta.anomaly_file, out);
+  *out += ',';
+  AppendKey("nodes", out);
+  *out += '[';
+  for (size_t i = 0; i < meta.anomalies.size(); ++i) {
+    if (i) *out += ',';
+    *out += '[' + std::to_string(meta.anomalies[i].rank) + ',';
+    AppendJsonString(meta.anomalies[i].op_name, out);
+    *out += ']';
+  }
+  *out += "]}";
+}
+
 void AppendLink(const std::optional<ReportRowLink>& link, std::string* out) {
   if (link) {
     fmt::format_to(std::back_inserter(*out), "[{},{}]", link->part, link->row);
@@ -138,6 +158,9 @@ void AppendReportData(const std::vector<ReportPart>& parts, const HtmlReportMeta
   *out += ',';
   AppendKey("firstCause", out);
   AppendLink(meta.first_cause, out);
+  *out += ',';
+  AppendKey("anomalies", out);
+  AppendAnomalies(meta, out);
   size_t size = out->size() + encoded.size() + 16;
   for (const std::string& text : encoded) size += text.size();
   out->reserve(size);

@@ -4,6 +4,7 @@
 //   {"title", "mode": the parts' ReportColumns::kind ("ALL", "SUMMARY", "MD5", "RECOMPUTE"),
 //    "mainMetric": its main_metric ("1 - Cosine", "|NormRelativeErr|", "" for none, …),
 //    "firstDiff": [part, row] | null, "firstCause": [part, row] | null,
+//    "anomalies": {"file", "nodes": [[rank, op name], ...]} | null   (overflow_check's)
 //    "parts": [{"label", "strings": [...],
 //               "tree": {"names", "parents", "note"},   nodes 0..n-1 are the part's APIs
 //               "api", "tail": per row, NPU Name = tree.names[api] + strings[tail]

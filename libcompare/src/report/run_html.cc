@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "output/output_timestamp_internal.h"
+#include "report/anomaly_file_internal.h"
 
 namespace msprobe::compare::internal {
 namespace {
@@ -41,6 +42,10 @@ Result<std::string> WriteRunHtml(const std::string& output_dir, const std::strin
       meta.first_cause = LinkTo(report, pair.RowFile(), pair.first_cause->row);
       break;
     }
+  }
+  if (std::optional<AnomalyFile> anomalies = FindAnomalyFile(output_dir)) {
+    meta.anomaly_file = std::move(anomalies->name);
+    meta.anomalies = std::move(anomalies->anomalies);
   }
   const std::string path = (fs::path(output_dir) / ("compare_report_" + OutputTimestamp() + ".html")).string();
   MSP_RETURN_IF_ERROR(html.Write(path, meta));

@@ -15,7 +15,8 @@ namespace msprobe::compare::internal {
 ReportPart CompareReportPart(const std::string& label, const std::string& target_json, CompareMode mode,
                              bool with_match);
 
-// Writes compare_report_{ts}.html into `output_dir`, titled "TARGET vs GOLDEN"; returns its path.
+// Writes compare_report_{ts}.html into `output_dir`, titled "TARGET vs GOLDEN", with the anomalies of
+// an overflow_check analyze file found there; returns its path.
 Result<std::string> WriteRunHtml(const std::string& output_dir, const std::string& title, const CompareReport& report,
                                  const HtmlReport& html);
 

@@ -400,6 +400,7 @@ class Flattener : public DumpJsonVisitor {
 
   // The entries come with their call orders given, one per entry in turn (they are some of a dump's).
   void GiveOrders(const std::vector<CallOrder>* orders) { given_orders_ = orders; }
+  void Keep(EntryFilter keep) { keep_ = std::move(keep); }
   bool has_md5() const { return has_md5_; }
 
   // Rows go into `storage` (its rows dropped, its capacity kept), with room for `rows` of them.
@@ -451,6 +452,7 @@ class Flattener : public DumpJsonVisitor {
     }
     const std::string key(key_view);
     has_md5_ = has_md5_ || EntryHasMd5(key, value, dump_.is_debug);
+    if (keep_ && !keep_(key)) return Status::Ok();
     // The entry's rows go straight to their place at the end of the dump.
     const auto first_row = static_cast<std::ptrdiff_t>(dump_.rows.size());
     MSP_RETURN_IF_ERROR(ReadEntry(value, key, source_, &dump_.rows));
@@ -468,6 +470,7 @@ class Flattener : public DumpJsonVisitor {
       return Status::Ok();
     }
     const CallOrder order = given_orders_ ? given_orders_->at(entries_++) : call_counts_.Next(parts);
+    if (std::optional<ScratchEntry> scratch = ScratchEntryOf(key, value)) dump_.scratch_entries.push_back(*scratch);
 
     // read_op gives inputs, outputs, then parameters: a stable sort by OrderClass puts the
     // parameters before the outputs. Most entries have none and are in order already.
@@ -543,6 +546,7 @@ class Flattener : public DumpJsonVisitor {
   CallCounter call_counts_;
   const std::vector<CallOrder>* given_orders_ = nullptr;
   size_t entries_ = 0;  // of given_orders_, the entries read
+  EntryFilter keep_;
 };
 
 }  // namespace
@@ -557,8 +561,9 @@ Result<FlatDump> FlattenDocument(const JsonValue& root, const JsonValue* stack, 
 namespace {
 
 Result<FlatDump> Flatten(const std::string& json_path, const std::string& stack_json, std::vector<OpRow> storage,
-                         size_t batch_rows, const FlatRowSink* sink) {
+                         size_t batch_rows, const FlatRowSink* sink, EntryFilter keep = {}) {
   Flattener flattener(json_path, stack_json);
+  flattener.Keep(std::move(keep));
   flattener.StreamTo(batch_rows, sink);
   std::error_code ec;
   // msprobe's indent-1 json spends about 250 bytes on a tensor row, fewer on a scalar: reserve for
@@ -577,8 +582,9 @@ Result<FlatDump> Flatten(const std::string& json_path, const std::string& stack_
 }  // namespace
 
 Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
-                             std::vector<OpRow> storage) {
-  return Flatten(json_path, stack_json, std::move(storage), std::numeric_limits<size_t>::max(), nullptr);
+                             std::vector<OpRow> storage, EntryFilter keep) {
+  return Flatten(json_path, stack_json, std::move(storage), std::numeric_limits<size_t>::max(), nullptr,
+                 std::move(keep));
 }
 
 Result<FlatDump> StreamFlatDump(const std::string& json_path, const std::string& stack_json, size_t batch_rows,
@@ -626,7 +632,7 @@ Result<FlatDump> StreamFlatDumpAhead(const std::string& json_path, const std::st
         changed.wait(lock, [&] { return !ready || stopped; });
         if (stopped) return Status::Internal(json_path, "stopped");
         ready = Batch{FlatDump{header.json_path, header.task, header.level, header.framework, header.is_debug,
-                               header.mode, {}},
+                               header.mode, {}, {}},
                       std::move(*rows)};
         changed.notify_all();
         return Status::Ok();

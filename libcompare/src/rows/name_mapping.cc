@@ -10,29 +10,13 @@
 
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/text/text_file.h"
+#include "rows/yaml_guard_internal.h"
 
 namespace msprobe::compare {
 namespace {
 
-// yaml-cpp marks are 0-based and -1 when unknown.
-std::string LineOf(const YAML::Mark& mark) {
-  return mark.line >= 0 ? fmt::format("line {}: ", mark.line + 1) : std::string();
-}
-
-Status YamlError(const std::string& source, const YAML::Node& node, std::string_view problem) {
-  return Status::InvalidInput(source, LineOf(node.Mark()) + std::string(problem));
-}
-
-// yaml-cpp reports errors by exception; every use of it runs inside this guard, the one place
-// they become a Status.
-template <class Body>
-auto GuardYaml(const std::string& source, Body&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const YAML::Exception& e) {
-    return Status::InvalidInput(source, LineOf(e.mark) + "invalid yaml: " + e.msg);
-  }
-}
+using internal::GuardYaml;
+using internal::YamlError;
 
 // A flat {scalar: scalar} map in document order; a repeated key keeps its first position and its
 // last value, as a Python dict built by yaml.safe_load does.

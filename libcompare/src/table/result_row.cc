@@ -119,7 +119,7 @@ void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, Res
   visitor->Text(VerdictName(r.result));
   visitor->Text(ErrMessageText(r, layout));
   if (with_stack) visitor->Text(r.stack_info);
-  if (mode == CompareMode::kTensor) visitor->Text(PythonListOfStrings({r.npu_data_name, r.bench_data_name}));
+  if (mode == CompareMode::kTensor) visitor->ListText(PythonListOfStrings({r.npu_data_name, r.bench_data_name}));
 }
 
 std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_stack, ResultLayout layout) {

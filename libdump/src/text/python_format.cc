@@ -189,6 +189,16 @@ double PythonRound(double x, int ndigits) {
   return std::strtod(buf, nullptr);
 }
 
+std::vector<std::string_view> PythonSplit(std::string_view s, char sep) {
+  std::vector<std::string_view> pieces;
+  for (size_t start = 0;;) {
+    const size_t at = s.find(sep, start);
+    pieces.push_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return pieces;
+    start = at + 1;
+  }
+}
+
 std::string PythonReplace(std::string_view s, std::string_view old, std::string_view replacement,
                           int count) {
   std::string out;

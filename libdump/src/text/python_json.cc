@@ -227,6 +227,41 @@ void PyJsonWriter::StringList(const std::vector<std::string>& items) {
   EndArray();
 }
 
+void PyJsonWriter::Value(const JsonValue& v) {
+  if (v.IsNull()) return Null();
+  if (v.IsBool()) return Bool(v.GetBool());
+  if (v.IsInt64()) return Int(v.GetInt64());
+  if (v.IsUint64()) {  // past int64: Python's int keeps it
+    BeforeValue();
+    char* p = Room(24);
+    len_ += static_cast<size_t>(fmt::format_to(p, "{}", v.GetUint64()) - p);
+    return;
+  }
+  if (v.IsNumber()) return Float(v.GetDouble());
+  if (v.IsString()) return String({v.GetString(), v.GetStringLength()});
+  if (v.IsArray()) {
+    BeginArray();
+    for (const JsonValue& item : v.GetArray()) Value(item);
+    return EndArray();
+  }
+  BeginObject();
+  const auto members = v.GetObject();
+  for (auto m = members.begin(); m != members.end(); ++m) {
+    const std::string_view key(m->name.GetString(), m->name.GetStringLength());
+    const auto same_key = [&](const auto& other) {
+      return std::string_view(other.name.GetString(), other.name.GetStringLength()) == key;
+    };
+    if (std::any_of(members.begin(), m, same_key)) continue;  // written at its first place
+    const JsonValue* last = &m->value;
+    for (auto later = m + 1; later != members.end(); ++later) {
+      if (same_key(*later)) last = &later->value;
+    }
+    Key(key);
+    Value(*last);
+  }
+  EndObject();
+}
+
 std::string JsonDumpsStrings(const std::vector<std::string>& items) {
   size_t room = 2;
   for (const std::string& s : items) room += kEscapedRoom * s.size() + 4;

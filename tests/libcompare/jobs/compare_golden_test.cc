@@ -4,13 +4,11 @@
 
 #include <mutex>
 
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "libcompare/jobs/msprobe_csv.h"
 #include "msprobe/compare/jobs/compare_job.h"
 #include "test_support.h"
 
@@ -18,65 +16,12 @@ namespace msprobe::compare {
 namespace {
 
 namespace fs = std::filesystem;
-using Table = std::vector<std::vector<std::string>>;
 
-// RFC 4180 fields, one record per line (no cell of these files holds a newline).
-Table ReadCsv(const std::string& path) {
-  Table table;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> row(1);
-    bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-      const char c = line[i];
-      if (quoted) {
-        if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') row.back() += line[++i];
-        else if (c == '"') quoted = false;
-        else row.back() += c;
-      } else if (c == '"') {
-        quoted = true;
-      } else if (c == ',') {
-        row.emplace_back();
-      } else {
-        row.back() += c;
-      }
-    }
-    table.push_back(std::move(row));
-  }
-  return table;
-}
-
-bool ParseDouble(const std::string& s, double* v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  *v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size();
-}
-
-// msprobe's xlsx keeps 15-16 significant digits; EucDist may differ in the last ulps (docs/compare.md §4.2).
-bool SameCell(const std::string& column, std::string ours, const std::string& theirs) {
-  if (ours == " inf" || ours == " -inf") ours.erase(0, 1);  // G3 CSV's spelling of a float inf
-  if (ours == theirs) return true;
-  double a, b;
-  if (!ParseDouble(ours, &a) || !ParseDouble(theirs, &b)) return false;
-  const double rtol = column == "EucDist" ? 1e-12 : 1e-15;
-  return std::fabs(a - b) <= rtol * std::max(std::fabs(a), std::fabs(b));
-}
-
-// Our csv of one pair against msprobe's for `rank` of the shared 2-rank dumps.
+// Our csv of one pair against msprobe's for `rank` of the shared 2-rank dumps. msprobe's xlsx keeps
+// 15-16 significant digits.
 void ExpectCsvSameAsMsprobe(const std::string& ours_csv, const std::string& mode, const std::string& rank) {
-  const Table ours = ReadCsv(ours_csv);
-  const Table theirs = ReadCsv(testing::TestData("compare/golden/msprobe_cmp_" + mode + "_" + rank + ".csv"));
-  ASSERT_EQ(ours.size(), theirs.size()) << rank;
-  ASSERT_EQ(ours[0], theirs[0]) << rank << ": header";
-  for (size_t r = 1; r < ours.size(); ++r) {
-    ASSERT_EQ(ours[r].size(), theirs[r].size()) << rank << " row " << r;
-    for (size_t c = 0; c < ours[r].size(); ++c) {
-      EXPECT_TRUE(SameCell(ours[0][c], ours[r][c], theirs[r][c]))
-          << rank << " row " << r << " (" << ours[r][0] << ") column " << ours[0][c] << ": ours '" << ours[r][c]
-          << "', msprobe '" << theirs[r][c] << "'";
-    }
-  }
+  msprobe_csv::ExpectSameCsv(ours_csv, testing::TestData("compare/golden/msprobe_cmp_" + mode + "_" + rank + ".csv"),
+                             1e-15);
 }
 
 void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, const std::string& mode) {

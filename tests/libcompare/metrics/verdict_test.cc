@@ -403,6 +403,42 @@ void CheckGoldenRank(const std::string& cmp_dir, const std::string& rank) {
   EXPECT_GT(errors, 0);
 }
 
+// --consistent_check, tensor mode: no requires_grad check; shapes compared with their 1s dropped,
+// fsdp's fused rollout rows skipped, megatron's [T, 1, d] against [T, d] merged.
+TEST(VerdictTest, VerlShapesAreSqueezed) {
+  std::vector<ResultRow> rows = {WithTensorMetrics(Tensor("A", "input.0"), 1, 1), WithTensorMetrics(Tensor("A", "output.0"), 1, 1),
+                                 WithTensorMetrics(Tensor("B", "output.0"), 1, 1)};
+  rows[0].npu_shape = "[1, 3, 4]";
+  rows[0].bench_shape = "[3, 4]";
+  rows[0].npu_requires_grad = "True";
+  rows[1].npu_shape = "[3, 4];[3, 4]";
+  rows[1].bench_shape = "[3, 8]";
+  rows[1].bench_name = "x.qkv_proj.y";
+  rows[2].npu_shape = "[3, 2, 4]";
+  rows[2].bench_shape = "[3, 8]";
+  ApplyVerdicts(&rows, CompareMode::kTensor, ConsistentBackend::kFsdp);
+  EXPECT_EQ(rows[0].err_messages, Messages{});
+  EXPECT_EQ(rows[1].err_messages, Messages{});
+  EXPECT_EQ(rows[2].err_messages, Messages{kShapeMsg});
+  ApplyVerdicts(&rows, CompareMode::kTensor, ConsistentBackend::kMegatron);
+  EXPECT_EQ(rows[1].err_messages, Messages{kShapeMsg});  // megatron skips no fused row
+  EXPECT_EQ(rows[2].err_messages, Messages{});           // [3,2,4] read as [3,8]
+}
+
+// msprobe writes the verdicts back group after group onto rows 0, 1, 2...: the rows of a group that
+// is not adjacent take their neighbours' verdicts.
+TEST(VerdictTest, ConsistentVerdictsAreWrittenInGroupOrder) {
+  std::vector<ResultRow> rows = {Tensor("A", "input.0"), Tensor("B", "input.0"), Tensor("A", "input.1")};
+  for (ResultRow& r : rows) r.metrics.assign(8, Cell::Text("0"));
+  rows[2].bench_shape = "[9]";
+  ApplyVerdicts(&rows, CompareMode::kSummary, ConsistentBackend::kFsdp);
+  EXPECT_EQ(rows[0].result, Verdict::kPass);
+  EXPECT_EQ(rows[1].err_messages, Messages{kShapeMsg});  // A's second row's verdict
+  EXPECT_EQ(rows[2].result, Verdict::kPass);             // B's
+  ApplyVerdicts(&rows, CompareMode::kSummary);
+  EXPECT_EQ(rows[2].err_messages, Messages{kShapeMsg});
+}
+
 TEST(VerdictGoldenTest, StatisticsCsvOfMsprobeRank0) {
   MSP_REQUIRE_SHARED(cmp_dir, "msprobe_samples/dist2_da/cmp");
   CheckGoldenRank(cmp_dir, "rank0");

@@ -162,6 +162,11 @@ TEST(CsvWriterTest, FormulaLikeTextsGetAnApostrophe) {
   EXPECT_TRUE(LooksLikeFormula("-0x10"));
   EXPECT_FALSE(LooksLikeFormula("a-b"));
   EXPECT_FALSE(LooksLikeFormula("N/A"));
+  // ';'-joined numbers (--consistent_check's joined means) are numbers piece by piece; one piece that
+  // is not makes the whole text suspect.
+  EXPECT_EQ(CsvField(Cell::Text("-0.5;-1e-05;2")), "-0.5;-1e-05;2");
+  EXPECT_TRUE(LooksLikeFormula("-0.5;None"));
+  EXPECT_TRUE(LooksLikeFormula("0.5;-x"));
 }
 
 TEST(CsvWriterTest, SplitsIntoPartFilesOnlyPastTheLimit) {

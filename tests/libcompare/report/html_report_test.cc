@@ -8,6 +8,8 @@
 #include <cmath>
 #include <string>
 
+#include "report/anomaly_file_internal.h"
+#include "report/run_html_internal.h"
 #include "test_support.h"
 
 namespace msprobe::compare {
@@ -115,6 +117,7 @@ TEST(HtmlReportTest, PageIsSelfContainedAndCarriesTheColumns) {
   EXPECT_EQ(data["mainMetric"], "|NormRelativeErr|");
   EXPECT_EQ(data["firstDiff"], json::array({0, 1}));
   EXPECT_TRUE(data["firstCause"].is_null());
+  EXPECT_TRUE(data["anomalies"].is_null());
   const json& part = data["parts"][0];
   EXPECT_EQ(part["verdict"], json::array({0, 2}));
   EXPECT_EQ(part["main"], json::array({0.01, 3}));  // numbers as numbers
@@ -193,6 +196,35 @@ TEST(HtmlReportTest, NumbersKeepSixSignificantDigits) {
   EXPECT_EQ(shown[0].dump(), "0.5");
   EXPECT_NE(page.find("[5e-1,-125e-1,"), std::string::npos) << "mantissa and exponent, shortest";
   EXPECT_NE(page.find(",1,1e2,3e-1]"), std::string::npos) << "0.1 + 0.2 rounds to 0.3";
+}
+
+// overflow_check's newest analyze file in the output directory: its anomalies on the page.
+TEST(HtmlReportTest, AnomaliesOfTheNewestAnalyzeFile) {
+  TempDir dir;
+  testing::WriteFile(dir.Path("anomaly_analyze_100.json"), R"({"rank_3": [{"op_name": "Old.op.0.forward"}]})");
+  testing::WriteFile(dir.Path("anomaly_analyze_2000.json"),
+                     R"({"rank_1": [{"op_name": "Tensor.__mul__.0.forward", "data_info": {"output": [{"Max": NaN}]}}],
+                         "rank_0": [{"op_name": "Functional.linear.0.forward"}]})");
+  testing::WriteFile(dir.Path("anomaly_analyze_x.json"), "not json");
+  const auto found = internal::FindAnomalyFile(dir.Path(""));
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->name, "anomaly_analyze_2000.json");
+  ASSERT_EQ(found->anomalies.size(), 2u);
+  EXPECT_EQ(found->anomalies[0].rank, 1);
+  EXPECT_EQ(found->anomalies[1].op_name, "Functional.linear.0.forward");
+
+  CompareReport report;
+  HtmlReport html;
+  ReportPart part("rank0", CompareMode::kSummary, "");
+  part.AddRow(Row("Functional.linear.0.forward", ".output.0", Verdict::kPass, Stats("1%")));
+  html.AddPart(std::move(part));
+  const Result<std::string> page = internal::WriteRunHtml(dir.Path(""), "t", report, html);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  const json data = PageData(testing::ReadFile(*page));
+  EXPECT_EQ(data["anomalies"]["file"], "anomaly_analyze_2000.json");
+  EXPECT_EQ(data["anomalies"]["nodes"], json::parse(R"([[1, "Tensor.__mul__.0.forward"], [0, "Functional.linear.0.forward"]])"));
+  testing::WriteFile(dir.Path("anomaly_analyze_3000.json"), R"({"rank_x": []})");
+  EXPECT_FALSE(internal::FindAnomalyFile(dir.Path("")));  // the newest is not one: none
 }
 
 }  // namespace

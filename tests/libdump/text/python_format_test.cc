@@ -128,6 +128,14 @@ TEST(PythonFormatTest, RoundingAsPercentTwelveFAndRound) {
   EXPECT_TRUE(std::isnan(PythonRound(NAN, 6)));                     // round(float('nan'), 6)
 }
 
+TEST(PythonFormatTest, SplitAsStrSplit) {
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(PythonSplit("a.b.c", '.'), (V{"a", "b", "c"}));  // 'a.b.c'.split('.')
+  EXPECT_EQ(PythonSplit("a..b.", '.'), (V{"a", "", "b", ""}));
+  EXPECT_EQ(PythonSplit("", ';'), (V{""}));                 // ''.split(';')
+  EXPECT_EQ(PythonSplit("x", ';'), (V{"x"}));
+}
+
 TEST(PythonFormatTest, ReplaceAsStrReplace) {
   EXPECT_EQ(PythonReplace("aabb", "ab", ""), "ab");             // 'aabb'.replace('ab', '')
   EXPECT_EQ(PythonReplace("x.x.x", "x.x", ""), ".x");           // 'x.x.x'.replace('x.x', '')

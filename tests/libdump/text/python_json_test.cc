@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string>
 
+#include "msprobe/dump/text/json_file.h"
+
 namespace msprobe {
 namespace {
 
@@ -67,6 +69,22 @@ TEST(PythonJsonTest, LongOutputsGrowTheBufferIntact) {
   for (int i = 0; i < 3000; ++i) expected += (i ? ",\n " : "\n ") + std::to_string(i);
   expected += ",\n \"" + long_text + "\"\n]";
   EXPECT_EQ(text, expected);
+}
+
+// json.dump(json.load(text), indent=2): numbers re-printed, a repeated key at its first place with its
+// last value, NaN and Infinity tokens, non-ASCII escaped (overflow_check's analyze file).
+TEST(PythonJsonTest, ValuesAsJsonDumpWritesWhatJsonLoadMade) {
+  const auto doc = ParseJsonText(R"({"a": [1, 2.50, 1e5, NaN, -Infinity, 18446744073709551615], "b": {}, "a": "é",
+                                     "c": {"x": null, "y": [], "x": true}})", "t");
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  PyJsonWriter w(2);
+  w.Value(*doc);
+  EXPECT_EQ(std::move(w).Finish(),
+            "{\n  \"a\": \"\\u00e9\",\n  \"b\": {},\n  \"c\": {\n    \"x\": true,\n    \"y\": []\n  }\n}");
+  const auto list = ParseJsonText("[1, 2.50, 1e5, NaN, -Infinity, 18446744073709551615]", "t");
+  PyJsonWriter l(0);
+  l.Value(*list);
+  EXPECT_EQ(std::move(l).Finish(), "[\n1,\n2.5,\n100000.0,\nNaN,\n-Infinity,\n18446744073709551615\n]");
 }
 
 TEST(PythonJsonTest, StringListsAsJsonDumpsWritesThem) {

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "msprobe/compare/metrics/right_matmul.h"
 #include "msprobe/compare/output/compare_report.h"
+#include "msprobe/compare/rows/consistent_keys.h"
 #include "msprobe/compare/recompute/attribution.h"
 #include "msprobe/compare/rows/call_alignment.h"
 #include "msprobe/dump/util/job_context.h"
@@ -42,6 +44,12 @@ struct CompareOptions {
   // pair in memory (a streamed pair reads its target once, in order).
   bool align = false;
   float align_threshold = kDefaultAlignThreshold;
+  // --tensor-postprocess (tensor mode): the right_matmul products before the metrics (docs/compare.md
+  // §4.2 step 3); null: none. Owned by the caller for the run.
+  const RightMatmul* right_matmul = nullptr;
+  // --consistent_check --backend: msprobe's verl train (target) vs rollout (golden) compare
+  // (docs/compare.md §3.9); kNone for the usual compare.
+  ConsistentBackend consistent = ConsistentBackend::kNone;
   std::optional<Verdict> fail_on;     // --fail-on: the gate's Result level (warning or error); none: no gate
   bool fail_on_first_diff = false;    // --fail-on-first-diff
   std::string junit_path;             // --junit FILE; empty: none

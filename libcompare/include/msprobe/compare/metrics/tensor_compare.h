@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "msprobe/compare/metrics/right_matmul.h"
+#include "msprobe/compare/rows/consistent_keys.h"
 #include "msprobe/compare/table/cell.h"
 #include "msprobe/dump/util/status.h"
 #include "msprobe/dump/tensor/tensor.h"
@@ -17,6 +19,9 @@ struct TensorCompareInput {
   std::string npu_data_name = "-1", bench_data_name = "N/A";  // "-1": no data file; bench "N/A": unmatched
   bool bench_matched = false;                                  // false: the "api unmatched" row
   std::string npu_tensor_dir, bench_tensor_dir;                // <dir of dump.json>/dump_tensor_data
+  // Rows (along axis 0 of the squeezed NPU tensor) from this one on are read as zeros: MoE scratch
+  // rows (docs/compare.md §4.2 step 3). -1: none.
+  int64_t npu_valid_rows = -1;
 };
 
 struct TensorCompareOptions {
@@ -26,6 +31,11 @@ struct TensorCompareOptions {
   // G3 np.squeezes both tensors first (docs/compare.md §4.2); the kernel-dump compare does not, and gives a
   // length-1 vector an "unsupported" Cosine (docs/kernel_dump.md §6.2).
   bool squeeze = true;
+  // --tensor-postprocess: the right_matmul products of step 3; null or empty: none.
+  const RightMatmul* right_matmul = nullptr;
+  // --consistent_check: a joined row's files are read as msprobe's verl reader reads them (one, or
+  // concatenated; docs/compare.md §3.9).
+  ConsistentBackend consistent = ConsistentBackend::kNone;
 };
 
 // The six metric cells in TensorMetric order, as msprobe G3 fills them (docs/compare.md §4.2 steps 1-6):

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "msprobe/compare/rows/consistent_keys.h"
 #include "msprobe/compare/table/result_row.h"
 
 namespace msprobe::compare {
@@ -16,6 +17,10 @@ namespace msprobe::compare {
 //   kMd5:     CRC32
 // REQUIRES: row->metrics holds the mode's cells (6 TensorMetric, 8 StatsDiff or 2 md5 cells);
 // a missing cell reads as "N/A".
-void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode);
+// `consistent` (--consistent_check, docs/compare.md §3.9): tensor mode runs msprobe's verl checkers
+// (InfNan, OneThousandth, Parameters, DType, VerlShape, CosineWarn), and the verdicts are written back
+// as msprobe writes them: group after group, onto the rows in table order (the same rows when each
+// group's rows are adjacent; shifted otherwise).
+void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode, ConsistentBackend consistent = ConsistentBackend::kNone);
 
 }  // namespace msprobe::compare

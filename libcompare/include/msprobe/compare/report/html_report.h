@@ -22,10 +22,19 @@ struct ReportRowLink {
   size_t row = 0;
 };
 
+// An anomaly of overflow_check's analyze file (docs/compare.md §11): the page links it to the
+// first row of that API in the rank's part.
+struct ReportAnomaly {
+  int rank = 0;
+  std::string op_name;
+};
+
 struct HtmlReportMeta {
   std::string title;                       // e.g. the two compared paths
   std::optional<ReportRowLink> first_diff;   // -da's first diff
   std::optional<ReportRowLink> first_cause;  // --attribute's first cause
+  std::string anomaly_file;                  // overflow_check's anomaly_analyze_{ns}.json, "" for none
+  std::vector<ReportAnomaly> anomalies;
   // The first error is found from the rows themselves (the first row whose Result is error).
 };
 

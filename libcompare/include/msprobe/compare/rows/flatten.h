@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "msprobe/compare/rows/scratch_rows.h"
 #include "msprobe/compare/table/op_row.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/text/json_file.h"
@@ -22,6 +23,7 @@ struct FlatDump {
   bool is_debug = false;                          // a debug.json: keys are names, not API calls
   CompareMode mode = CompareMode::kSummary;
   std::vector<OpRow> rows;                        // msprobe's row order
+  std::vector<ScratchEntry> scratch_entries;      // the entries with MoE scratch rows, in file order
 };
 
 // The parts of an API key that numbering and matching use (split_data_name_components, docs/compare.md
@@ -63,8 +65,11 @@ std::string NameSuffix(const OpRow& row);
 // not an object, a task that compare cannot use ("structure", "nan_check", ...), an entry that
 // is not an object, nesting deeper than msprobe's limit of 400, a stack that is not a list.
 // `storage` lends its capacity to the rows (a finished pair's vector: no new pages to fault in).
+// `keep` (optional) is asked about every entry key in file order; an entry it refuses gives no rows
+// and takes no call order (msprobe's --consistent_check parse rules).
+using EntryFilter = std::function<bool(std::string_view key)>;
 Result<FlatDump> FlattenDump(const std::string& json_path, const std::string& stack_json,
-                             std::vector<OpRow> storage = {});
+                             std::vector<OpRow> storage = {}, EntryFilter keep = {});
 
 // Receives a streamed dump's rows, whole entries at a time in msprobe's row order, with the dump's
 // header as read when "data" opened (its mode is not known until the end). It may take the rows.

@@ -62,6 +62,9 @@ struct ResultRow {
   int32_t attribution = -1;  // --attribute: the index of the row's API in ResultTable::attributions
   MatchOrigin match_origin = MatchOrigin::kName;  // --align: ResultTable::with_match writes it
   float align_score = 0;                          // kAligned: the score of the row's call pair
+  // Tensor mode: rows of the squeezed NPU tensor from this one on are read as zeros (MoE scratch rows,
+  // rows/scratch_rows.h); -1 reads them all.
+  int64_t npu_valid_rows = -1;
 };
 
 // The exact header of a result table (stack adds NPU_Stack_Info to the kCompare layout).
@@ -75,6 +78,9 @@ class ResultCellVisitor {
   virtual ~ResultCellVisitor() = default;
   virtual void Text(std::string_view text) = 0;
   virtual void Value(const Cell& cell) = 0;
+  // Data_name: a Python list in msprobe's table, rendered as text. msprobe's csv writer looks at
+  // strings only for formulas, so writers that defuse texts leave this one as it is.
+  virtual void ListText(std::string_view text) { Text(text); }
 };
 void VisitResultCells(const ResultRow& row, CompareMode mode, bool with_stack, ResultLayout layout,
                       ResultCellVisitor* visitor);

@@ -45,6 +45,9 @@ std::string NumpyShapeStr(const JsonValue* v);
 double RoundTo12Decimals(double x);
 // round(x, ndigits) (round-half-even on the exact binary value).
 double PythonRound(double x, int ndigits);
+// s.split(sep) with one separator character: every piece, empty ones included ("a..b" → a, "", b).
+std::vector<std::string_view> PythonSplit(std::string_view s, char sep);
+
 // s.replace(old, new[, count]): at most `count` replacements (all when count < 0), left to right; an
 // empty `old` matches before every character and at the end.
 std::string PythonReplace(std::string_view s, std::string_view old, std::string_view replacement,

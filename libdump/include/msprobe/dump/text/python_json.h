@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "msprobe/dump/text/json_file.h"
+
 
 namespace msprobe {
 
@@ -35,6 +37,9 @@ class PyJsonWriter {
   void Bool(bool v);
   void Null();
   void StringList(const std::vector<std::string>& items);
+  // What json.dump writes for what json.load made of `v`: key order kept, a repeated key at its
+  // first place with its last value, numbers re-printed (floats by repr(), NaN/Infinity tokens).
+  void Value(const JsonValue& v);
 
   void Reserve(size_t bytes);  // room for this much text up front
   std::string_view text() const { return {buf_.get(), len_}; }

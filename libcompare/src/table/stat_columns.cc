@@ -1,0 +1,55 @@
+#include "msprobe/compare/table/stat_columns.h"
+
+#include <algorithm>
+
+namespace msprobe::compare {
+namespace {
+
+const Cell& StatCell(const ResultRow& row, int column) {
+  return column < 4 ? row.npu_stats[column] : row.bench_stats[column - 4];
+}
+
+}  // namespace
+
+void StatColumns::Add(const ResultTable& table) {
+  if (table.layout != ResultLayout::kCompare || table.mode == CompareMode::kMd5) return;
+  for (const ResultRow& row : table.rows) {
+    for (int c = 0; c < 8; ++c) {
+      Column& column = columns_[c];
+      switch (StatCell(row, c).kind()) {
+        case Cell::Kind::kInt: column.has_int = true; break;
+        case Cell::Kind::kFloat: column.has_float = true; break;
+        case Cell::Kind::kText:
+        case Cell::Kind::kBool: column.other = true; break;
+      }
+    }
+  }
+}
+
+bool StatColumns::IntsBecomeFloats(int column) const {
+  const Column& c = columns_[column];
+  return !c.other && c.has_int && c.has_float;
+}
+
+bool StatColumns::AnyIntsBecomeFloats() const {
+  for (int c = 0; c < 8; ++c) {
+    if (IntsBecomeFloats(c)) return true;
+  }
+  return false;
+}
+
+void ApplyStatColumnTypes(ResultTable* table) {
+  StatColumns columns;
+  columns.Add(*table);
+  if (!columns.AnyIntsBecomeFloats()) return;
+  for (ResultRow& row : table->rows) {
+    for (int c = 0; c < 8; ++c) {
+      Cell& cell = c < 4 ? row.npu_stats[c] : row.bench_stats[c - 4];
+      if (columns.IntsBecomeFloats(c) && cell.kind() == Cell::Kind::kInt) {
+        cell = Cell::Float(static_cast<double>(cell.integer()));
+      }
+    }
+  }
+}
+
+}  // namespace msprobe::compare
