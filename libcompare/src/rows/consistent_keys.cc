@@ -40,18 +40,18 @@ size_t AfterLastLayer(std::string_view s) {
   return std::string_view::npos;
 }
 
-// The first layers.N's number (str.extract(r'layers\.(\d+)')), else -1.
-int64_t LayerOf(std::string_view s) {
+// The first layers.N's number (str.extract(r'layers\.(\d+)')), else none.
+LayerNumber LayerOf(std::string_view s) {
   for (size_t at = s.find("layers."); at != std::string_view::npos; at = s.find("layers.", at + 1)) {
-    size_t end = at + 7;
+    size_t begin = at + 7;
+    size_t end = begin;
     while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
-    if (end > at + 7) {
-      int64_t n = 0;
-      for (size_t i = at + 7; i < end; ++i) n = n * 10 + (s[i] - '0');
-      return n;
+    if (end > begin) {
+      while (begin + 1 < end && s[begin] == '0') ++begin;
+      return {std::string(s.substr(begin, end - begin))};
     }
   }
-  return -1;
+  return {};
 }
 
 // re.split('_fsdp_wrapped_module.', s)[-1]: the pattern's '.' is any character.

@@ -43,7 +43,7 @@ TEST(ConsistentKeysTest, FsdpModulesMapToTheRollouts) {
     return KeyOf(Row(key, suffix, order), ConsistentBackend::kFsdp, true);
   };
   const ConsistentKey q = train("Module._fsdp_wrapped_module.model.layers.3._fsdp_wrapped_module.self_attn.q_proj.Linear.forward.7", ".output.0", 2);
-  EXPECT_EQ(q, (ConsistentKey{"forward.2", ".output.0", 3, "qkv_proj"}));
+  EXPECT_EQ(q, (ConsistentKey{"forward.2", ".output.0", {"3"}, "qkv_proj"}));
   EXPECT_EQ(train("Module._fsdp_wrapped_module.model.norm.Qwen3RMSNorm.forward.0").module_mapping, "norm");
   EXPECT_EQ(train("Module._fsdp_wrapped_module.model.embed_tokens.Embedding.forward.0").module_mapping, "embed_tokens");
   EXPECT_EQ(train("Module._fsdp_wrapped_module.model.layers.0._fsdp_wrapped_module.Qwen3DecoderLayer.forward.0").module_mapping, "");
@@ -51,7 +51,7 @@ TEST(ConsistentKeysTest, FsdpModulesMapToTheRollouts) {
   EXPECT_EQ(train("Module.model.norm.RMSNorm.backward.4", ".input.0", 9).call_direction, "backward.4");
   const ConsistentKey rollout = KeyOf(Row("Module.model.layers.3.self_attn.qkv_proj.QKVParallelLinear.forward.7", ".output.0"),
                                       ConsistentBackend::kFsdp, false);
-  EXPECT_EQ(rollout, (ConsistentKey{"forward.7", ".output.0", 3, "qkv_proj"}));
+  EXPECT_EQ(rollout, (ConsistentKey{"forward.7", ".output.0", {"3"}, "qkv_proj"}));
   EXPECT_EQ(KeyOf(Row("Module.model.norm.RMSNorm.forward.0", ".input.0"), ConsistentBackend::kFsdp, false).module_mapping, "norm");
 }
 
@@ -69,7 +69,22 @@ TEST(ConsistentKeysTest, MegatronModulesMapAfterTheirFirstPart) {
   };
   EXPECT_EQ(rollout("Module.model.layers.0.shared_expert.gate_up_proj.MergedColumnParallelLinear.forward.0"), "gate_up_proj");
   EXPECT_EQ(rollout("Module.model.embed_tokens.VocabParallelEmbedding.forward.0"), "embed_tokens");
-  EXPECT_EQ(KeyOf(Row("Module.model.layers.12.mlp.Qwen3MLP.forward.0", ".input.0"), ConsistentBackend::kMegatron, false).layer, 12);
+  EXPECT_EQ(KeyOf(Row("Module.model.layers.12.mlp.Qwen3MLP.forward.0", ".input.0"), ConsistentBackend::kMegatron, false).layer,
+            LayerNumber{"12"});
+}
+
+// pandas reads the layer as a number: 9 sorts before 10, 007 is 7, and no name has a layer too long to read.
+TEST(ConsistentKeysTest, LayersCompareAsNumbersOfAnyLength) {
+  const auto layer = [](const std::string& key) {
+    return KeyOf(Row(key, ".input.0"), ConsistentBackend::kMegatron, false).layer;
+  };
+  EXPECT_LT(layer("Module.model.layers.9.mlp.MLP.forward.0"), layer("Module.model.layers.10.mlp.MLP.forward.0"));
+  EXPECT_EQ(layer("Module.model.layers.007.mlp.MLP.forward.0"), LayerNumber{"7"});
+  EXPECT_EQ(layer("Module.model.layers.000.mlp.MLP.forward.0"), LayerNumber{"0"});
+  EXPECT_LT(layer("Module.model.norm.RMSNorm.forward.0"), layer("Module.model.layers.0.mlp.MLP.forward.0"));
+  const std::string huge = "123456789012345678901234567890";
+  EXPECT_EQ(layer("Module.model.layers." + huge + ".mlp.MLP.forward.0"), LayerNumber{huge});
+  EXPECT_LT(layer("Module.model.layers.99999999999999999999.mlp.MLP.forward.0"), LayerNumber{huge});
 }
 
 TEST(ConsistentKeysTest, ApiKeysRenumberTheirFirstPart) {

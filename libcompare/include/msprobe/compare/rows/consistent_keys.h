@@ -3,6 +3,7 @@
 // module renamed to the rollout's, its renumbered call and its suffix.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,11 +30,24 @@ class VerlParseFilter {
   bool parsing_ = true;
 };
 
+// The number of a name's first `layers.N`, compared as numbers compare (pandas sorts the merge keys), of
+// any length: a fuzzed name's 30-digit layer neither overflows nor meets another. None sorts first, as
+// msprobe's -1.
+struct LayerNumber {
+  std::string digits;  // without leading zeros ("0" for zero); empty when the name has no layer
+
+  bool operator==(const LayerNumber&) const = default;
+  std::strong_ordering operator<=>(const LayerNumber& other) const {
+    if (auto by_length = digits.size() <=> other.digits.size(); by_length != 0) return by_length;
+    return digits <=> other.digits;
+  }
+};
+
 // A row's key for the train-vs-rollout outer merge.
 struct ConsistentKey {
   std::string call_direction;  // the train side's forward calls renumbered by call order
   std::string suffix;          // what the row's name adds to its entry key (".input.0")
-  int64_t layer = -1;          // the first layers.N, else -1
+  LayerNumber layer;           // the first layers.N
   std::string module_mapping;  // the module as the rollout names it
 
   bool operator==(const ConsistentKey&) const = default;
