@@ -6,6 +6,8 @@ extern "C" const char msprobe_report_page_js_begin[], msprobe_report_page_js_end
 extern "C" const char msprobe_report_page_css_begin[], msprobe_report_page_css_end[];
 extern "C" const char msprobe_report_trend_js_begin[], msprobe_report_trend_js_end[];
 extern "C" const char msprobe_report_trend_css_begin[], msprobe_report_trend_css_end[];
+extern "C" const char msprobe_report_consistency_js_begin[], msprobe_report_consistency_js_end[];
+extern "C" const char msprobe_report_consistency_css_begin[], msprobe_report_consistency_css_end[];
 
 namespace msprobe::compare::internal {
 
@@ -24,6 +26,15 @@ std::string_view TrendPageJs() {
 }
 std::string_view TrendPageCss() {
   return {msprobe_report_trend_css_begin, static_cast<size_t>(msprobe_report_trend_css_end - msprobe_report_trend_css_begin)};
+}
+
+std::string_view ConsistencyPageJs() {
+  return {msprobe_report_consistency_js_begin,
+          static_cast<size_t>(msprobe_report_consistency_js_end - msprobe_report_consistency_js_begin)};
+}
+std::string_view ConsistencyPageCss() {
+  return {msprobe_report_consistency_css_begin,
+          static_cast<size_t>(msprobe_report_consistency_css_end - msprobe_report_consistency_css_begin)};
 }
 
 }  // namespace msprobe::compare::internal

@@ -1,6 +1,6 @@
 // The files the HTML pages inline, embedded in the binary at build time (report_assets.S.in): the
 // charting library as npm installed it from report/package-lock.json, and our pages' scripts and
-// styles from report/ (the compare report's, the trend page's).
+// styles from report/ (the compare report's, the trend page's, the consistency page's).
 #pragma once
 
 #include <string_view>
@@ -12,5 +12,7 @@ std::string_view PageJs();          // report/page.js
 std::string_view PageCss();         // report/page.css
 std::string_view TrendPageJs();     // report/trend.js
 std::string_view TrendPageCss();    // report/trend.css
+std::string_view ConsistencyPageJs();   // report/consistency.js
+std::string_view ConsistencyPageCss();  // report/consistency.css
 
 }  // namespace msprobe::compare::internal
