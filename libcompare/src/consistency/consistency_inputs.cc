@@ -23,6 +23,9 @@ Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& inp
   std::error_code ec;
   if (!fs::exists(input, ec)) return Status::NotFound(input, "no such directory");
   if (!fs::is_directory(input, ec)) return Status::InvalidInput(input, std::string("a file, not a directory: ") + kWhatToGive);
+  if (fs::exists(fs::path(input) / "dump.json", ec)) {
+    return Status::InvalidInput(input, "one rank's dump: the check compares ranks; give the step folder above it");
+  }
   std::vector<ConsistencyStep> steps;
   MSP_ASSIGN_OR_RETURN(const DumpRootScan scan, ScanDumpRoot(input, warn));
   for (const TrendStepDir& step : scan.steps) steps.push_back({step.step, step.ranks});
@@ -31,9 +34,6 @@ Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& inp
     if (!ranks.empty()) steps.push_back({StepNumber(input), std::move(ranks)});
   }
   if (steps.empty()) {
-    if (fs::exists(fs::path(input) / "dump.json", ec)) {
-      return Status::InvalidInput(input, "one rank's dump: the check compares ranks; give the step folder above it");
-    }
     return Status::NotFound(input, std::string("no rank*/dump.json below it: ") + kWhatToGive);
   }
   for (const ConsistencyStep& step : steps) {
