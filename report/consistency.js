@@ -143,3 +143,4 @@ chart.on('click', params => {
   input.dispatchEvent(new Event('input'));
 });
 window.addEventListener('resize', () => chart.resize());
+document.body.dataset.ready = 'true';

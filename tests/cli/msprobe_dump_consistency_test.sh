@@ -2,23 +2,13 @@
 # msprobe-dump consistency (docs/consistency.md) on real 4-rank msprobe dumps (tests/data/consistency):
 # nothing found in the intact dumps (exit 0); one rank's all_reduce result changed in its last digits
 # named (exit 1, summary.json's first_inconsistency); a pair's disagreement names both; a parameter;
-# a tensor file changed, found only with --recompute-stats; one-line errors.
+# an md5; a tensor file changed, found only with --recompute-stats; one-line errors.
 source "$(dirname "$0")/lib.sh"
 dump=$MSPROBE_BIN/msprobe-dump
 data=$MSPROBE_ROOT/tests/data/consistency
 
-# edit DUMP_JSON KEY SIDE INDEX STAT: that statistic's last digit changed (1 ulp-ish in the text).
-edit() {
-  python3 - "$@" <<'PY' || fail "edit $*"
-import json, sys
-path, key, side, index, stat = sys.argv[1:6]
-d = json.load(open(path))
-arg = d["data"][key][side][int(index)] if side != "parameters" else d["data"][key][side][index]
-text = repr(arg[stat])
-arg[stat] = float(text[:-1] + ("1" if text[-1] != "1" else "2"))
-json.dump(d, open(path, "w"), indent=1)
-PY
-}
+# edit DUMP_JSON KEY SIDE INDEX STAT: that statistic changed in its last digit.
+edit() { python3 "$data/edit_stat.py" "$@" || fail "edit $*"; }
 # summary FIELD: a field of $1/summary.json, as Python prints it.
 summary() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {'d': d}))" "$1/summary.json" "$2"; }
 
@@ -94,6 +84,17 @@ if [ $? -eq 0 ]; then
 else
   echo "note: no torch in /usr/bin/python3; the tensor-file edit is not checked"
 fi
+
+# md5 dumps: the CRCs must agree too; rank 1's all_reduce result CRC changed in its last digit.
+run "$dump" consistency "$data/md5_4" -o "$TMP/md5_intact"
+expect_code 0
+[ "$(summary "$TMP/md5_intact" 'd["mode"]')" = md5 ] || fail "md5 mode"
+cp -r "$data/md5_4" "$TMP/md5"
+edit "$TMP/md5/step0/rank1/dump.json" Distributed.all_reduce.2.forward output 0 md5
+run "$dump" consistency "$TMP/md5" -o "$TMP/md5_out"
+expect_code 1
+expect_out "first inconsistency: step 0, rank 1, Distributed.all_reduce.2.forward.output.0 (3 of the group's 4 ranks agree on another value)"
+checks=$((checks + 1))
 
 # --fail-on suspect: the intact dumps' suspects fail the gate.
 run "$dump" consistency "$data/stat4" -o "$TMP/suspect" --fail-on suspect

@@ -89,7 +89,7 @@ def run(rank, args):
         loss.backward()
         for p in model.parameters():
             dist.all_reduce(p.grad, group=everyone)
-            p.grad /= world
+            p.grad = p.grad / world  # not in place: msprobe CRCs a CPU tensor in a thread, after the call returns
         losses = [torch.zeros(()) for _ in range(world)]
         dist.all_gather(losses, loss.detach())
         opt.step()
