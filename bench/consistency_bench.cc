@@ -2,8 +2,9 @@
 // dumps (default 1,000) against the time to stream-parse the same dump.json files (StreamDumpJson,
 // entries visited and dropped), measured in the same run, warm page cache. Each rank's dump.json is
 // about KB_PER_FILE KB: layers of Functional.linear forward/backward, module parameters, parameter
-// gradients and the all_reduce of each (its result alike on every rank, except rank RANKS/2's last,
+// gradients and the all_reduce of each (its result alike on every rank, except rank RANKS/2's first,
 // changed in its last digit). Reports MB/s of JSON for both, their ratio, the findings and peak RSS.
+// The baseline parses on one thread; the job reads the ranks on all cores (TBB).
 // Usage: consistency_bench [DIR] [KB_PER_FILE] [RANKS]
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -46,12 +47,16 @@ void WriteRank(const fs::path& dir, uint64_t bytes, int rank, int corrupt_rank) 
     const std::string module = fmt::format("Module.layers.{}.Linear.forward.0", layer);
     data += fmt::format("  \"{}\": {{\n   \"input_args\": [\n{}\n   ],\n   \"parameters\": {{\n    \"weight\": {}\n   }}\n  }},\n",
                         module, Stats(own), Stats(shared).substr(4));
-    entry(fmt::format("Functional.linear.{}.forward", layer), "input_args", Stats(own) + ",\n" + Stats(shared), Stats(own));
-    entry(fmt::format("Functional.linear.{}.backward", layer), "input", Stats(own), Stats(own));
+    const std::string x = Stats(own), weight = Stats(shared), y = Stats(own), dy = Stats(own), dx = Stats(own);
+    entry(fmt::format("Functional.linear.{}.forward", layer), "input_args", fmt::format("{},\n{}", x, weight), y);
+    entry(fmt::format("Functional.linear.{}.backward", layer), "input", dy, dx);
     const std::string grad = Stats(own);
     data += fmt::format("  \"Module.layers.{}.Linear.parameters_grad\": {{\n   \"weight\": [\n{}\n   ]\n  }},\n", layer, grad);
     std::string result = Stats(shared);
-    if (rank == corrupt_rank && data.size() + 2048 >= bytes) result.insert(result.find(",\n     \"Min\""), "1");
+    if (rank == corrupt_rank && layer == 0) {
+      char& last = result[result.find(",\n     \"Min\"") - 1];  // Max's last digit
+      last = last == '9' ? '8' : static_cast<char>(last + 1);
+    }
     entry(fmt::format("Distributed.all_reduce.{}.forward", layer), "input_args", grad, result);
   }
   data += "  \"Distributed.barrier.0.forward\": {}\n }\n}\n";
