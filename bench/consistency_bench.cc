@@ -16,7 +16,7 @@
 #include <string>
 
 #include "msprobe/compare/consistency/consistency_job.h"
-#include "msprobe/dump/framework/dump_json.h"
+#include "stream_parse_baseline.h"
 
 namespace {
 
@@ -65,19 +65,6 @@ void WriteRank(const fs::path& dir, uint64_t bytes, int rank, int corrupt_rank) 
   std::fclose(f);
 }
 
-class Discard : public msprobe::DumpJsonVisitor {
- public:
-  msprobe::Status Entry(std::string_view, const msprobe::JsonValue& value) override {
-    entries_ += value.IsObject() ? 1 : 0;
-    return msprobe::Status::Ok();
-  }
-  uint64_t entries_ = 0;
-};
-
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -92,27 +79,15 @@ int main(int argc, char** argv) {
     files.push_back(rank_dir / "dump.json");
   }
   double json_mb = 0;
-  for (const fs::path& f : files) json_mb += static_cast<double>(fs::file_size(f)) / 1e6;
-
-  auto start = std::chrono::steady_clock::now();
-  Discard discard;
-  for (const fs::path& f : files) {
-    const auto header = msprobe::StreamDumpJson(f.string(), discard, msprobe::EntryParsing::kAhead);
-    if (!header.ok()) {
-      fmt::print(stderr, "stream: {}\n", header.status().ToString());
-      return 1;
-    }
-  }
-  const double parse = Seconds(start);
-  fmt::print("stream-parse only: {} files, {:.0f} MB of JSON, {} entries: {:.2f} s, {:.0f} MB/s\n", files.size(), json_mb,
-             discard.entries_, parse, json_mb / parse);
+  const double parse = msprobe::bench::StreamParseBaseline(files, &json_mb);
+  if (parse < 0) return 1;
 
   msprobe::compare::ConsistencyOptions options;
   options.input = root.string();
   options.output_dir = (dir / "out").string();
-  start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   const auto report = msprobe::compare::RunConsistency(options, {});
-  const double seconds = Seconds(start);
+  const double seconds = msprobe::bench::SecondsSince(start);
   if (!report.ok()) {
     fmt::print(stderr, "consistency: {}\n", report.status().ToString());
     return 1;

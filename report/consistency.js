@@ -3,30 +3,12 @@
 // rank (a stacked bar chart, Apache ECharts inlined before this script) and the findings table, with
 // filters by kind, rank, step and API or argument name. A click on a rank's bar filters to that rank.
 'use strict';
+// make() and parseRanks() come from report/page_util.js, before this script.
 
 const DATA = JSON.parse(document.getElementById('report-data').textContent);
 const F = DATA.findings;
 const ROWS_SHOWN = 500;  // table rows drawn at once; the filters narrow the rest
 const KINDS = ['inconsistency', 'suspect'];
-
-function make(tag, props, ...children) {
-  const node = Object.assign(document.createElement(tag), props || {});
-  node.append(...children);
-  return node;
-}
-
-// "0-3,7" -> a Set; null for empty text, undefined for text that is not such a list.
-function parseRanks(text) {
-  if (!text.trim()) return null;
-  const out = new Set();
-  for (const part of text.split(',')) {
-    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
-    if (!m) return undefined;
-    const a = Number(m[1]), b = m[2] === undefined ? a : Number(m[2]);
-    for (let r = Math.min(a, b); r <= Math.max(a, b) && out.size < 1e6; r++) out.add(r);
-  }
-  return out;
-}
 
 const state = {kind: -1, ranks: null, steps: null, text: ''};
 

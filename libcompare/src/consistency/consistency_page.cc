@@ -21,31 +21,12 @@ void Key(std::string_view key, std::string* out) {
   out->push_back(':');
 }
 
-template <class Get>
-void StringColumn(std::string_view key, const std::vector<ConsistencyFinding>& rows, size_t n, Get get, std::string* out) {
-  std::vector<std::string> column;
+// One column of the first `n` findings: `get` of each, as a JSON array of T.
+template <class T, class Get>
+void Column(std::string_view key, const std::vector<ConsistencyFinding>& rows, size_t n, Get get, std::string* out) {
+  std::vector<T> column;
   column.reserve(n);
-  for (size_t i = 0; i < n; ++i) column.push_back(get(rows[i]));
-  Key(key, out);
-  AppendJsonArray(column, out);
-  out->push_back(',');
-}
-
-template <class Get>
-void IntColumn(std::string_view key, const std::vector<ConsistencyFinding>& rows, size_t n, Get get, std::string* out) {
-  std::vector<int32_t> column;
-  column.reserve(n);
-  for (size_t i = 0; i < n; ++i) column.push_back(static_cast<int32_t>(get(rows[i])));
-  Key(key, out);
-  AppendJsonArray(column, out);
-  out->push_back(',');
-}
-
-template <class Get>
-void NumberColumn(std::string_view key, const std::vector<ConsistencyFinding>& rows, size_t n, Get get, std::string* out) {
-  std::vector<double> column;
-  column.reserve(n);
-  for (size_t i = 0; i < n; ++i) column.push_back(get(rows[i]));
+  for (size_t i = 0; i < n; ++i) column.push_back(static_cast<T>(get(rows[i])));
   Key(key, out);
   AppendJsonArray(column, out);
   out->push_back(',');
@@ -54,18 +35,18 @@ void NumberColumn(std::string_view key, const std::vector<ConsistencyFinding>& r
 void AppendFindings(const std::vector<ConsistencyFinding>& rows, size_t n, std::string* out) {
   using F = ConsistencyFinding;
   out->push_back('{');
-  IntColumn("kind", rows, n, [](const F& f) { return f.kind == F::Kind::kInconsistency ? 0 : 1; }, out);
-  IntColumn("step", rows, n, [](const F& f) { return f.step; }, out);
-  IntColumn("rank", rows, n, [](const F& f) { return f.rank; }, out);
-  NumberColumn("score", rows, n,
-               [](const F& f) { return f.score ? *f.score : std::numeric_limits<double>::quiet_NaN(); }, out);
-  StringColumn("api", rows, n, [](const F& f) { return f.api; }, out);
-  StringColumn("name", rows, n, [](const F& f) { return f.name; }, out);
-  StringColumn("check", rows, n, [](const F& f) { return f.check; }, out);
-  StringColumn("group", rows, n, [](const F& f) { return f.group; }, out);
-  StringColumn("value", rows, n, [](const F& f) { return f.value; }, out);
-  StringColumn("expected", rows, n, [](const F& f) { return f.expected; }, out);
-  StringColumn("reason", rows, n, [](const F& f) { return f.reason; }, out);
+  Column<int32_t>("kind", rows, n, [](const F& f) { return f.kind == F::Kind::kInconsistency ? 0 : 1; }, out);
+  Column<int32_t>("step", rows, n, [](const F& f) { return f.step; }, out);
+  Column<int32_t>("rank", rows, n, [](const F& f) { return f.rank; }, out);
+  Column<double>("score", rows, n,
+                  [](const F& f) { return f.score ? *f.score : std::numeric_limits<double>::quiet_NaN(); }, out);
+  Column<std::string>("api", rows, n, [](const F& f) { return f.api; }, out);
+  Column<std::string>("name", rows, n, [](const F& f) { return f.name; }, out);
+  Column<std::string>("check", rows, n, [](const F& f) { return f.check; }, out);
+  Column<std::string>("group", rows, n, [](const F& f) { return f.group; }, out);
+  Column<std::string>("value", rows, n, [](const F& f) { return f.value; }, out);
+  Column<std::string>("expected", rows, n, [](const F& f) { return f.expected; }, out);
+  Column<std::string>("reason", rows, n, [](const F& f) { return f.reason; }, out);
   out->back() = '}';
 }
 
@@ -115,7 +96,8 @@ Status WriteConsistencyPage(const std::string& path, const ConsistencyOptions& o
                             size_t max_rows) {
   const std::string data = PageData(options, report, max_rows);
   const std::string title = "consistency " + options.input;
-  return WriteHtmlPage(path, {title, ConsistencyPageCss(), data, ConsistencyPageJs()});
+  const std::string script = PageScript(ConsistencyPageJs());
+  return WriteHtmlPage(path, {title, ConsistencyPageCss(), data, script});
 }
 
 }  // namespace msprobe::compare::internal

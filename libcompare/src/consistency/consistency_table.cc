@@ -6,7 +6,6 @@
 
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
-#include "msprobe/dump/io/atomic_file.h"
 #include "xlsx/xlsx_cells_internal.h"
 
 namespace msprobe::compare::internal {
@@ -76,22 +75,7 @@ std::vector<Cell> ConsistencyCells(const ConsistencyFinding& f) {
 }
 
 Status WriteConsistencyCsv(const std::string& path, const std::vector<ConsistencyFinding>& findings) {
-  std::string text;
-  const std::vector<std::string> header = ConsistencyHeader();
-  for (size_t i = 0; i < header.size(); ++i) {
-    if (i > 0) text += ',';
-    AppendCsvText(&text, header[i]);
-  }
-  text += '\n';
-  for (const ConsistencyFinding& f : findings) {
-    const std::vector<Cell> cells = ConsistencyCells(f);
-    for (size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) text += ',';
-      AppendCsvField(&text, cells[i]);
-    }
-    text += '\n';
-  }
-  return WriteFileAtomically(path, text);
+  return WriteSmallCsv(path, ConsistencyHeader(), findings.size(), [&](size_t i) { return ConsistencyCells(findings[i]); });
 }
 
 Status WriteConsistencyXlsx(const std::string& path, const ConsistencyReport& report) {

@@ -3,6 +3,7 @@
 // styles from report/ (the compare report's, the trend page's, the consistency page's).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace msprobe::compare::internal {
@@ -14,5 +15,7 @@ std::string_view TrendPageJs();     // report/trend.js
 std::string_view TrendPageCss();    // report/trend.css
 std::string_view ConsistencyPageJs();   // report/consistency.js
 std::string_view ConsistencyPageCss();  // report/consistency.css
+// The trend or consistency page's script whole: report/page_util.js (what they share), then `page_js`.
+std::string PageScript(std::string_view page_js);
 
 }  // namespace msprobe::compare::internal
