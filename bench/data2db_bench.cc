@@ -15,7 +15,7 @@
 #include <string>
 
 #include "msprobe/compare/trend/data2db_job.h"
-#include "msprobe/dump/framework/dump_json.h"
+#include "stream_parse_baseline.h"
 
 namespace {
 
@@ -68,20 +68,6 @@ void WriteRank(const fs::path& dir, uint64_t bytes, uint64_t seed) {
   }
 }
 
-// The baseline: every entry of every dump.json parsed and dropped.
-class Discard : public msprobe::DumpJsonVisitor {
- public:
-  msprobe::Status Entry(std::string_view, const msprobe::JsonValue& value) override {
-    entries_ += value.IsObject() ? 1 : 0;
-    return msprobe::Status::Ok();
-  }
-  uint64_t entries_ = 0;
-};
-
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,28 +84,16 @@ int main(int argc, char** argv) {
     }
   }
   double json_mb = 0;
-  for (const fs::path& f : files) json_mb += static_cast<double>(fs::file_size(f)) / 1e6;
-
-  auto start = std::chrono::steady_clock::now();
-  Discard discard;
-  for (const fs::path& f : files) {
-    const auto header = msprobe::StreamDumpJson(f.string(), discard, msprobe::EntryParsing::kAhead);
-    if (!header.ok()) {
-      fmt::print(stderr, "stream: {}\n", header.status().ToString());
-      return 1;
-    }
-  }
-  const double parse = Seconds(start);
-  fmt::print("stream-parse only: {} files, {:.0f} MB of JSON, {} entries: {:.2f} s, {:.0f} MB/s\n", files.size(), json_mb,
-             discard.entries_, parse, json_mb / parse);
+  const double parse = msprobe::bench::StreamParseBaseline(files, &json_mb);
+  if (parse < 0) return 1;
 
   msprobe::compare::Data2DbOptions options;
   options.data_dir = root.string();
   options.db_dir = (dir / "db").string();
   options.format = msprobe::compare::TrendFormat::kDump;
-  start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   const auto report = msprobe::compare::RunData2Db(options, {});
-  const double seconds = Seconds(start);
+  const double seconds = msprobe::bench::SecondsSince(start);
   if (!report.ok()) {
     fmt::print(stderr, "data2db: {}\n", report.status().ToString());
     return 1;

@@ -10,7 +10,8 @@ set(LAYERS
   libdump/kernel
   libops/args libops/tensor libops/reference libops/check
   libcompare/util libcompare/table libcompare/xlsx libcompare/rows libcompare/metrics libcompare/first_diff
-  libcompare/output libcompare/report libcompare/recompute libcompare/trend libcompare/cluster libcompare/merge
+  libcompare/output libcompare/report libcompare/recompute libcompare/trend libcompare/consistency libcompare/cluster
+  libcompare/merge
   libcompare/jobs libcompare/mpi
   apps/common apps/programs)
 set(NAMESPACE_LIBRARY_dump libdump)

@@ -3,6 +3,7 @@
 // two of step × rank × module, the third fixed, and the lines of clicked cells along the third.
 // Plain DOM; the charts are Apache ECharts (inlined before this script).
 'use strict';
+// make() and parseRanks() come from report/page_util.js, before this script.
 
 const DATA = JSON.parse(document.getElementById('report-data').textContent);
 // msprobe stores +inf as 1e9 + 1 and -inf as -(1e9 + 1), and clamps finite values to ±1e9: such
@@ -10,13 +11,6 @@ const DATA = JSON.parse(document.getElementById('report-data').textContent);
 const INF = 1e9 + 1;
 const CLAMP = 1e9;
 const SHOWN_AT_FIRST = 60;  // rows and columns of the heat map in view before zooming out
-
-// A DOM element with properties and children (text is added as text, never parsed as HTML).
-function make(tag, props, ...children) {
-  const node = Object.assign(document.createElement(tag), props || {});
-  node.append(...children);
-  return node;
-}
 
 function describe(v) {
   if (v === null || Number.isNaN(v)) return 'none';
@@ -53,19 +47,6 @@ const state = {metric: 0, stat: 0, fixed: 'rank', fixedValue: null, tag: -1, mod
 let heatmap = null, line = null;
 
 // ---- filters ----
-// "0-3,7" -> a Set of ranks; null for empty text, undefined for text that is not such a list.
-function parseRanks(text) {
-  if (!text.trim()) return null;
-  const out = new Set();
-  for (const part of text.split(',')) {
-    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
-    if (!m) return undefined;
-    const a = Number(m[1]), b = m[2] === undefined ? a : Number(m[2]);
-    for (let r = Math.min(a, b); r <= Math.max(a, b) && out.size < 1e6; r++) out.add(r);
-  }
-  return out;
-}
-
 function visibleRanks() { return allRanks.filter(r => !state.ranks || state.ranks.has(r)); }
 function visibleSteps() {
   return allSteps.filter(s => (state.from === null || s >= state.from) && (state.to === null || s <= state.to));

@@ -81,4 +81,18 @@ struct TrendArgs {
 };
 int RunTrendPage(const TrendArgs& args, const cli::CommonOptions& common);
 
+// msprobe-dump consistency DUMP -o OUT: the ranks of a step (or of every step of a dump root) checked
+// against each other, no golden run; exit 1 when an inconsistency is found.
+struct ConsistencyArgs {
+  std::string input;
+  std::string output_dir = "./output";
+  std::string data_parallel = "auto";
+  bool grads_reduced = false;
+  double z_threshold = 3.5;
+  bool recompute_stats = false;
+  std::string fail_on = "inconsistency";  // or "suspect"
+  bool html = false;
+};
+int RunConsistencyCommand(const ConsistencyArgs& args, const cli::CommonOptions& common);
+
 }  // namespace msprobe::dump_app

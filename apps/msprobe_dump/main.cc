@@ -1,4 +1,5 @@
-// msprobe-dump: inspect, verify and recompute dumps, and load their statistics into a trend database.
+// msprobe-dump: inspect, verify and recompute dumps, load their statistics into a trend database, and
+// check their ranks against each other.
 // Parses arguments and hands over to the subcommands.
 #include <CLI/CLI.hpp>
 
@@ -23,8 +24,33 @@ Examples:
   msprobe-dump data2db --db trend --data dump     # msprobe's trend database: trend/dump_data.trend.db
   msprobe-dump data2db --db trend --data dump --html   # and its page, trend/dump_data.trend.html
   msprobe-dump trend trend/dump_data.trend.db -o trend.html --ranks 0,1
+  msprobe-dump consistency dump/step3 -o out   # the ranks of one step against each other (exit 1: inconsistent)
+  msprobe-dump consistency dump -o out --html -q    # every step of a dump root; the page too
+  msprobe-dump consistency dump -o out --data-parallel 0-3/4-7 --z-threshold 5
 
-Exit codes: 0 all agree, 1 verify found a problem or recompute an op beyond its tolerance, 2 usage error, 3 input error (data2db: nothing to import), 4 internal error.)";
+Exit codes: 0 all agree, 1 verify found a problem, recompute an op beyond its tolerance or consistency an inconsistency, 2 usage error, 3 input error (data2db: nothing to import), 4 internal error.)";
+
+// consistency's options, apart to keep main short.
+CLI::App* AddConsistencyCommand(CLI::App& app, msprobe::dump_app::ConsistencyArgs* args) {
+  CLI::App* cmd = app.add_subcommand(
+      "consistency", "Check the ranks of a dump against each other, no golden run: collective results and "
+                     "data-parallel parameters must agree exactly; Norm and Max far from the other ranks' are suspects");
+  cmd->add_option("dump", args->input, "A step folder (rank*/dump.json) or a dump root (step*/rank*/)")->required();
+  cmd->add_option("-o,--output", args->output_dir, "Output directory (default ./output)");
+  cmd->add_option("--data-parallel", args->data_parallel,
+                  "auto (default): groups from the collective reducing each gradient; none; all; or "
+                  "groups such as 0-3/4-7");
+  cmd->add_flag("--grads-reduced", args->grads_reduced,
+                "The dumped parameter gradients are already reduced: check them like parameters");
+  cmd->add_option("--z-threshold", args->z_threshold, "A suspect's |modified z-score| is above this (default 3.5)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--recompute-stats", args->recompute_stats,
+                "Tensor dumps: statistics and CRC-32 from the tensor files, not the json");
+  cmd->add_option("--fail-on", args->fail_on, "inconsistency (default) or suspect: what exits 1")
+      ->check(CLI::IsMember({"inconsistency", "suspect"}));
+  cmd->add_flag("--html", args->html, "Also write consistency_report_{ts}.html: one self-contained page");
+  return cmd;
+}
 
 }  // namespace
 
@@ -110,6 +136,9 @@ int main(int argc, char** argv) {
     trend_cmd->add_option("--ranks", trend.ranks, "Show these ranks only, e.g. 0,3,7")->delimiter(',');
     trend_cmd->add_option("--max-rows", trend.max_rows, "Refuse a page of more rows than this (default 2000000)");
 
+    msprobe::dump_app::ConsistencyArgs consistency;
+    CLI::App* consistency_cmd = AddConsistencyCommand(app, &consistency);
+
     if (auto early = msprobe::cli::Parse(app, argc, argv)) return *early;
     const auto threads = msprobe::cli::ApplyThreads(common);
     if (*stats_cmd) return msprobe::dump_app::RunStats(stats, common);
@@ -119,6 +148,7 @@ int main(int argc, char** argv) {
     if (*overflow_cmd) return msprobe::dump_app::RunOverflowCheckCommand(overflow, common);
     if (*data2db_cmd) return msprobe::dump_app::RunData2Db(data2db, common);
     if (*trend_cmd) return msprobe::dump_app::RunTrendPage(trend, common);
+    if (*consistency_cmd) return msprobe::dump_app::RunConsistencyCommand(consistency, common);
     return msprobe::dump_app::RunVerify(verify, common);
   });
 }

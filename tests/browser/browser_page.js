@@ -1,6 +1,6 @@
 // Opens one of our self-contained pages in Debian's Chromium, headless and offline, and hands it to a
 // check; any console error or warning, page error, or request for anything but the page itself fails
-// the check. Shared by report_page_check.js and trend_page_check.js.
+// the check. Shared by report_page_check.js, trend_page_check.js and consistency_page_check.js.
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

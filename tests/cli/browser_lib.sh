@@ -1,4 +1,4 @@
-# What the browser tests share (html_report_browser_test.sh, trend_page_browser_test.sh); sourced after
+# What the browser tests share (html_report_, trend_page_ and consistency_page_browser_test.sh); sourced after
 # lib.sh. Skips the test (exit 77) without Debian's Chromium (.ci/run installs it; scripts/deps.sh does
 # not); sets $chromium, $node_modules (playwright-core, from the build's npm ci) and $artifacts
 # (ci-artifacts/, or MSPROBE_ARTIFACTS), where the screenshots are kept.

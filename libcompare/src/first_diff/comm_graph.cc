@@ -1,4 +1,5 @@
 #include "first_diff/comm_graph_internal.h"
+#include "msprobe/compare/first_diff/comm_args.h"
 
 #include <algorithm>
 #include <set>
@@ -29,14 +30,6 @@ bool IsDirectedApi(std::string_view api) {
   static const std::string_view kDirected[] = {"send", "recv", "isend", "irecv", "broadcast", "scatter",
                                                "gather", "send_object_list", "recv_object_list"};
   return std::find(std::begin(kDirected), std::end(kDirected), api) != std::end(kDirected);
-}
-
-// op_name.split('.')[1]
-std::string ApiOf(const std::string& op_name) {
-  const size_t first = op_name.find('.');
-  if (first == std::string::npos) return {};
-  const size_t second = op_name.find('.', first + 1);
-  return op_name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
 }
 
 struct ComputeOp {
@@ -80,7 +73,7 @@ class Graph {
         node.rank_pos = rank_pos;
         node.op = op;
         node.sub_layer = sub_layer;
-        node.api = ApiOf(ops_.Name(rank_pos, op));
+        node.api = CommApiOf(ops_.Name(rank_pos, op));
         node.type = ops_.Direction(rank_pos, op);
         node.compute_ops = std::move(compute_ops);
         compute_ops.clear();

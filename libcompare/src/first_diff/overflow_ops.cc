@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 
+#include "msprobe/compare/first_diff/comm_args.h"
 #include "msprobe/compare/first_diff/overflow_check.h"
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/text/python_format.h"
@@ -54,14 +55,6 @@ bool EqualsRank(const JsonValue* v, int rank) {
   if (v == nullptr) return false;
   if (v->IsBool()) return (v->GetBool() ? 1 : 0) == rank;
   return v->IsNumber() && v->GetDouble() == rank;
-}
-
-// An integral JSON number as a rank (what a Python set of them would hold and look up).
-std::optional<int> RankOf(const JsonValue* v) {
-  if (v == nullptr || !v->IsNumber()) return std::nullopt;
-  const double d = v->GetDouble();
-  if (!std::isfinite(d) || d != std::trunc(d) || std::fabs(d) > 1e9) return std::nullopt;
-  return static_cast<int>(d);
 }
 
 const JsonValue* ValueOf(const JsonValue* record) {
@@ -122,12 +115,8 @@ std::vector<int> PeersOf(const JsonValue* args, const JsonValue* kwargs) {
       if (const std::optional<int> r = RankOf(ValueOf(&item))) ranks.insert(*r);
     }
   }
-  if (const JsonValue* group = TruthyMember(kwargs, "group"); group != nullptr && group->IsObject()) {
-    if (const JsonValue* members = Member(*group, "group_ranks"); members != nullptr && members->IsArray()) {
-      for (const JsonValue& m : members->GetArray()) {
-        if (const std::optional<int> r = RankOf(&m)) ranks.insert(*r);
-      }
-    }
+  if (const JsonValue* group = TruthyMember(kwargs, "group")) {
+    if (const std::optional<std::vector<int>> members = ProcessGroupRanks(*group)) ranks.insert(members->begin(), members->end());
   }
   return {ranks.begin(), ranks.end()};
 }
@@ -183,8 +172,7 @@ Result<OverflowOp> ReadOverflowOp(std::string_view key, const JsonValue& entry, 
   if (!op.communication) return op;
   const size_t parts = static_cast<size_t>(std::count(key.begin(), key.end(), '.')) + 1;
   if (parts < 4) return Status::InvalidInput(source, fmt::format("invalid op_name: {}", key));
-  const size_t first = key.find('.'), second = key.find('.', first + 1);
-  op.direction = DirectionOf(key.substr(first + 1, second - first - 1), args, kwargs, rank);
+  op.direction = DirectionOf(CommApiOf(key), args, kwargs, rank);
   op.peers = PeersOf(args, kwargs);
   return op;
 }

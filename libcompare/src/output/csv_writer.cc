@@ -211,4 +211,23 @@ Result<std::vector<std::string>> WriteCsv(const std::string& path, const ResultT
   return std::move(stream).Commit();
 }
 
+Status WriteSmallCsv(const std::string& path, const std::vector<std::string>& header, size_t rows,
+                     const std::function<std::vector<Cell>(size_t)>& row) {
+  std::string text;
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (i > 0) text += ',';
+    AppendCsvText(&text, header[i]);
+  }
+  text += '\n';
+  for (size_t r = 0; r < rows; ++r) {
+    const std::vector<Cell> cells = row(r);
+    for (size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) text += ',';
+      AppendCsvField(&text, cells[i]);
+    }
+    text += '\n';
+  }
+  return WriteFileAtomically(path, text);
+}
+
 }  // namespace msprobe::compare

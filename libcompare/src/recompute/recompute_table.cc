@@ -6,7 +6,6 @@
 
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
-#include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/ops/reference/reference.h"
 #include "xlsx/xlsx_cells_internal.h"
 
@@ -76,22 +75,7 @@ std::vector<Cell> RecomputeCells(const ops::CallCheck& call) {
 }
 
 Status WriteRecomputeCsv(const std::string& path, const std::vector<ops::CallCheck>& calls) {
-  std::string text;
-  const std::vector<std::string> header = RecomputeHeader();
-  for (size_t i = 0; i < header.size(); ++i) {
-    if (i > 0) text += ',';
-    AppendCsvText(&text, header[i]);
-  }
-  text += '\n';
-  for (const ops::CallCheck& call : calls) {
-    const std::vector<Cell> cells = RecomputeCells(call);
-    for (size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) text += ',';
-      AppendCsvField(&text, cells[i]);
-    }
-    text += '\n';
-  }
-  return WriteFileAtomically(path, text);
+  return WriteSmallCsv(path, RecomputeHeader(), calls.size(), [&](size_t i) { return RecomputeCells(calls[i]); });
 }
 
 Status WriteRecomputeXlsx(const std::string& path, const std::vector<ops::CallCheck>& calls) {

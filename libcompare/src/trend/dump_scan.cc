@@ -36,8 +36,9 @@ std::optional<int64_t> NumberAfterPrefix(const fs::path& dir, const std::string&
   return PythonInt(std::string_view(name).substr(4));
 }
 
-// The ranks of one step directory, numbered as msprobe numbers them.
-Result<std::vector<TrendRankDir>> ScanStep(const fs::path& step_dir, const Warn& warn) {
+}  // namespace
+
+Result<std::vector<TrendRankDir>> ScanStepDir(const fs::path& step_dir, const Warn& warn) {
   MSP_ASSIGN_OR_RETURN(std::vector<std::string> names, ListNames(step_dir));
   std::vector<TrendRankDir> ranks, procs;
   std::vector<std::string> skipped;
@@ -77,8 +78,6 @@ Result<std::vector<TrendRankDir>> ScanStep(const fs::path& step_dir, const Warn&
   return ranks;
 }
 
-}  // namespace
-
 Result<DumpRootScan> ScanDumpRoot(const std::string& root, const Warn& warn) {
   if (!IsDir(root)) return Status::NotFound(root, "no such directory");
   MSP_ASSIGN_OR_RETURN(std::vector<std::string> names, ListNames(root));
@@ -95,7 +94,7 @@ Result<DumpRootScan> ScanDumpRoot(const std::string& root, const Warn& warn) {
                                                       name, *number));
       }
     }
-    MSP_ASSIGN_OR_RETURN(std::vector<TrendRankDir> ranks, ScanStep(dir, warn));
+    MSP_ASSIGN_OR_RETURN(std::vector<TrendRankDir> ranks, ScanStepDir(dir, warn));
     if (!ranks.empty()) scan.steps.push_back(TrendStepDir{*number, dir.string(), std::move(ranks)});
   }
   std::sort(scan.steps.begin(), scan.steps.end(),

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ struct DumpRootScan {
   std::vector<TrendStepDir> steps;  // by step number
   bool any_step_dir = false;        // a step<N> directory was there, with or without ranks
 };
+
+// The ranks of one step directory, numbered as msprobe numbers them (above); empty when it holds
+// none. Errors: the directory cannot be read.
+Result<std::vector<TrendRankDir>> ScanStepDir(const std::filesystem::path& step_dir, const Warn& warn);
 
 // Errors: `root` is not a readable directory, two step directories with one number ("step1",
 // "step01"). Directories passed over are told to `warn`.

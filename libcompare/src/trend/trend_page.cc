@@ -53,8 +53,8 @@ Result<TrendPageReport> WriteTrendPages(const TrendPageOptions& options, const J
                          internal::ReadTrendPageData(db, fs::path(path).filename().string(), filter));
     const std::string page = options.output.empty() ? PageBeside(path) : options.output;
     const std::string title = "trend " + fs::path(path).filename().string();
-    MSP_RETURN_IF_ERROR(
-        internal::WriteHtmlPage(page, {title, internal::TrendPageCss(), data.json, internal::TrendPageJs()}));
+    const std::string script = internal::PageScript(internal::TrendPageJs());
+    MSP_RETURN_IF_ERROR(internal::WriteHtmlPage(page, {title, internal::TrendPageCss(), data.json, script}));
     report.pages.push_back(page);
     report.rows += data.rows;
     if (ctx.progress) ctx.progress(path, i + 1, databases.size());

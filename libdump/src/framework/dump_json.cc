@@ -249,6 +249,11 @@ Result<DumpJsonHeader> VisitDumpJson(const JsonValue& root, const std::string& s
   return header;
 }
 
+Status CollectEntryTensors(std::string_view key, const JsonValue& entry, const std::string& source,
+                           std::vector<TensorRecord>* out) {
+  return TensorCollector(source, out).Walk(std::string(key), entry, "", 0);
+}
+
 Result<DumpJson> ReadDumpJson(const std::string& path) {
   RecordReader reader(path);
   return std::move(reader).Finish(StreamDumpJson(path, reader));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,10 @@ std::string CsvField(const Cell& cell);
 // The same, appended to `out`; AppendCsvText for a text cell given as a view.
 void AppendCsvField(std::string* out, const Cell& cell);
 void AppendCsvText(std::string* out, std::string_view text);
+
+// A small table written whole, atomically: `header`, then `row(i)` for i < rows, fields as above.
+Status WriteSmallCsv(const std::string& path, const std::vector<std::string>& header, size_t rows,
+                     const std::function<std::vector<Cell>(size_t)>& row);
 
 // True when a text cell could be taken for a formula by a spreadsheet: it does not parse as a
 // Python float and matches G3's CSV_BLACK_LIST `^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]`.

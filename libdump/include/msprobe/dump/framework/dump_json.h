@@ -94,6 +94,12 @@ struct DumpJson {
   std::vector<TensorRecord> tensors;   // in file order
 };
 
+// The tensor records of one entry of "data", in the entry's order, appended to *out: what ReadDumpJson
+// keeps of it, for a visitor that streams the file itself. Errors: a malformed tensor object, named
+// with `source`.
+Status CollectEntryTensors(std::string_view key, const JsonValue& entry, const std::string& source,
+                           std::vector<TensorRecord>* out);
+
 // Reads a dump.json or debug.json, streamed: memory holds its tensor records, not its document.
 // Errors: unreadable file, invalid JSON, no "data" object, a malformed tensor object.
 Result<DumpJson> ReadDumpJson(const std::string& path);
