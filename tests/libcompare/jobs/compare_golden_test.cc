@@ -44,8 +44,10 @@ TEST(CompareGoldenTest, TensorModeTwoRanksAgreeWithMsprobe) {
   ExpectSameAsMsprobe(samples + "/npu_t/step0", samples + "/bench_t/step0", "t");
 }
 
-// Two ranks may be compared at once; the report keeps rank order and the progress adds both up.
-TEST(CompareGoldenTest, PairsAreReportedInOrderWithProgressSummedOverPairs) {
+// Two ranks may be compared at once; the report keeps rank order.
+// One bar for the whole run (docs/compare.md §7.5): its total, the bytes of both target dump.json
+// files, is reported before the first pair starts and never changes; it counts up once to that total.
+TEST(CompareGoldenTest, PairsAreReportedInOrderWithOneProgressTotalFixedAtTheStart) {
   const std::string samples = std::string(MSPROBE_SOURCE_DIR) + "/samples/dist2";
   testing::TempDir tmp;
   CompareOptions options;
@@ -53,26 +55,50 @@ TEST(CompareGoldenTest, PairsAreReportedInOrderWithProgressSummedOverPairs) {
   options.golden_path = samples + "/bench_t/step0";
   options.output_dir = tmp.Path("out");
   options.write_xlsx = false;
+  const uint64_t bytes = fs::file_size(options.target_path + "/rank0/dump.json") +
+                         fs::file_size(options.target_path + "/rank1/dump.json");
   std::mutex mutex;
-  uint64_t last_done = 0, last_total = 0, calls = 0;
-  bool done_within_total = true;
-  const JobContext context{.progress = [&](std::string_view, uint64_t done, uint64_t total) {
+  std::vector<std::pair<uint64_t, uint64_t>> reports;
+  const JobContext context{.progress = [&](std::string_view what, uint64_t done, uint64_t total) {
     const std::lock_guard<std::mutex> lock(mutex);
-    done_within_total = done_within_total && done <= total;
-    last_done = done;
-    last_total = total;
-    ++calls;
+    EXPECT_EQ(what, "bytes");
+    reports.emplace_back(done, total);
   }};
   auto report = RunCompare(options, context);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 2u);
   EXPECT_EQ(report->pairs[0].label, "rank0");
   EXPECT_EQ(report->pairs[1].label, "rank1");
-  const uint64_t rows = report->pairs[0].rows + report->pairs[1].rows;
-  EXPECT_EQ(calls, rows);  // one report per compared tensor row
-  EXPECT_EQ(last_total, rows);
-  EXPECT_TRUE(done_within_total);
-  EXPECT_GT(last_done, 0u);
+  ASSERT_FALSE(reports.empty());
+  EXPECT_EQ(reports.front(), std::make_pair(uint64_t{0}, bytes));
+  EXPECT_EQ(reports.back(), std::make_pair(bytes, bytes));
+  for (size_t i = 1; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i].second, bytes) << "report " << i;
+    EXPECT_GE(reports[i].first, reports[i - 1].first) << "report " << i;
+  }
+  EXPECT_GT(reports.size(), 3u);  // the tensor rows move the bar, not only the pairs' ends
+}
+
+// A statistics pair reports no rows of its own: the bar still has its total from the start and is
+// full when the pair is done.
+TEST(CompareGoldenTest, StatisticsCompareReportsProgressFromStartToEnd) {
+  const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/int8/stat";
+  testing::TempDir tmp;
+  CompareOptions options;
+  options.target_path = data + "/npu/dump.json";
+  options.golden_path = data + "/bench/dump.json";
+  options.output_dir = tmp.Path("out");
+  options.write_xlsx = false;
+  const uint64_t bytes = fs::file_size(options.target_path);
+  std::vector<std::pair<uint64_t, uint64_t>> reports;
+  const JobContext context{.progress = [&](std::string_view, uint64_t done, uint64_t total) {
+    reports.emplace_back(done, total);
+  }};
+  auto report = RunCompare(options, context);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports.front(), std::make_pair(uint64_t{0}, bytes));
+  EXPECT_EQ(reports.back(), std::make_pair(bytes, bytes));
 }
 
 // Six ranks, each a copy of rank 0 or 1: the later pairs are built in the row storage the earlier
