@@ -40,8 +40,7 @@ std::optional<int> Parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "{}: error: {}\nRun with --help for more information.\n", program, e.what());
-    return kExitUsage;
+    return ReportUsageError(program, e.what());
   }
   return std::nullopt;
 }
