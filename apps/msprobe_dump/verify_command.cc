@@ -6,6 +6,7 @@
 #include "common/exit_codes.h"
 #include "common/progress.h"
 #include "msprobe/dump/framework/dump_verify.h"
+#include "msprobe/dump/kernel/folder_survey.h"
 #include "msprobe_dump/commands.h"
 
 namespace msprobe::dump_app {
@@ -47,7 +48,7 @@ int RunVerify(const VerifyArgs& args, const cli::CommonOptions& common) {
     cli::ProgressBar bar("verify", common.quiet);  // cleared before the report is printed
     return msprobe::RunVerify({args.path}, {.progress = bar.Callback()});
   }();
-  if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
+  if (!report.ok()) return cli::ReportAndExit("msprobe-dump", ExplainNoDumpJson(args.path, report.status()));
   if (args.json) {
     PrintJson(*report);
   } else {

@@ -34,6 +34,17 @@ run "$cmp" -tp "$TMP/rank0" -gp "$samples/bench_t/step0/rank0" -o "$TMP/out"
 expect_code 3
 expect_err_line "msprobe-compare: error: $TMP/rank0: rank folder without dump.json (it holds: construct.json, dump_tensor_data, stack.json); was the dump interrupted?"
 
+# verify and recompute say the same of the folders they find no dump.json in
+run "$MSPROBE_BIN/msprobe-dump" verify "$TMP/empty"
+expect_code 3
+expect_err_line "msprobe-dump: error: $TMP/empty: empty folder; $expected"
+run "$MSPROBE_BIN/msprobe-dump" recompute "$TMP/rank0" -o "$TMP/rec"
+expect_code 3
+expect_err_line "msprobe-dump: error: $TMP/rank0: rank folder without dump.json (it holds: construct.json, dump_tensor_data, stack.json); was the dump interrupted?"
+run "$MSPROBE_BIN/msprobe-dump" verify "$data/kernel/npu"
+expect_code 3
+expect_err_line "msprobe-dump: error: $data/kernel/npu: an npy kernel dump tree (rank 0), not an msprobe dump; $expected"
+
 # files of the wrong kind: a torch .pt given to convert, a csv given to stats
 pt=$(find "$samples/npu_t/step0/rank0/dump_tensor_data" -name '*.pt' | sort | head -1)
 run "$MSPROBE_BIN/msprobe-convert" -d "$pt" -o "$TMP/conv"

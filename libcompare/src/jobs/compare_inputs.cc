@@ -84,9 +84,6 @@ std::string OtherStep(const fs::path& other, const std::string& step) {
   return kind == FolderSurvey::Kind::kStep ? other.string() : "…/" + step;
 }
 
-constexpr const char* kExpectedDump =
-    "expected a dump: a step folder (rank*/ or proc*/ with dump.json), a rank folder (dump.json), or a dump.json";
-
 // Why `dir` (the `side` of the compare, the other being `other`) is no step folder: what it holds and
 // what to give instead.
 Status NotAStep(const fs::path& dir, const fs::path& other, bool target) {
@@ -94,7 +91,6 @@ Status NotAStep(const fs::path& dir, const fs::path& other, bool target) {
   const FolderSurvey s = SurveyFolder(dir.string());
   const auto invalid = [&](std::string what) { return Status::InvalidInput(dir.string(), std::move(what)); };
   switch (s.kind) {
-    case Kind::kEmpty: return invalid(std::string("empty folder; ") + kExpectedDump);
     case Kind::kDumpRoot: {
       const std::string mine = (dir / s.steps[0]).string(), theirs = OtherStep(other, s.steps[0]);
       return invalid(fmt::format("a dump root with {} step{} ({}); compare one step: -tp {} -gp {}", s.steps.size(),
@@ -107,10 +103,6 @@ Status NotAStep(const fs::path& dir, const fs::path& other, bool target) {
     case Kind::kKernelBin:
       return invalid(fmt::format("a tree of {} kernel .bin dump(s); convert both sides with msprobe-convert, then "
                                  "compare the npy trees with --rank 0", s.bin_dumps));
-    case Kind::kRankWithoutJson:
-      return invalid(fmt::format("rank folder without dump.json (it holds: {}); was the dump interrupted?",
-                                 ListNames(s.names)));
-    case Kind::kJsonNotAFile: return invalid(fmt::format("its dump.json is {}, not a regular file", s.json_type));
     case Kind::kDumpTree:
       return invalid(fmt::format("no dump directly here, {} deeper down; {}", DescribeFolder(s), kExpectedDump));
     case Kind::kStep:
@@ -122,9 +114,9 @@ Status NotAStep(const fs::path& dir, const fs::path& other, bool target) {
     case Kind::kRank:
       return invalid(fmt::format("a rank folder (dump.json), but {} is not; give both sides at the same level: two "
                                  "step folders, two rank folders or two dump.json files", other.string()));
-    case Kind::kOther: break;
+    default: break;  // as a reader of any program finds it
   }
-  return invalid(fmt::format("holds no dump ({}); {}", DescribeFolder(s), kExpectedDump));
+  return invalid(NoDumpReason(s));
 }
 
 // The one proc directory of a step whose side has no rank directories (msprobe's rule), as rank 0.

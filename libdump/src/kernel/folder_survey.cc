@@ -137,4 +137,27 @@ std::string DescribeFolder(const FolderSurvey& s) {
   return fmt::format("{} ({})", Count(s.files, s.files == 1 ? "file" : "files"), ListNames(s.names));
 }
 
+std::string NoDumpReason(const FolderSurvey& s) {
+  using Kind = FolderSurvey::Kind;
+  switch (s.kind) {
+    case Kind::kEmpty: return std::string("empty folder; ") + kExpectedDump;
+    case Kind::kRankWithoutJson:
+      return fmt::format("rank folder without dump.json (it holds: {}); was the dump interrupted?", ListNames(s.names));
+    case Kind::kKernelNpy:
+      return fmt::format("an npy kernel dump tree (rank{} {}), not an msprobe dump; {}", s.ranks.size() == 1 ? "" : "s",
+                         fmt::join(s.ranks, ", "), kExpectedDump);
+    case Kind::kKernelBin:
+      return fmt::format("a tree of {} kernel .bin dump(s), not an msprobe dump; {}", s.bin_dumps, kExpectedDump);
+    case Kind::kJsonNotAFile: return fmt::format("its dump.json is {}, not a regular file", s.json_type);
+    default: break;
+  }
+  return fmt::format("holds no dump ({}); {}", DescribeFolder(s), kExpectedDump);
+}
+
+Status ExplainNoDumpJson(const std::string& path, Status status) {
+  std::error_code ec;
+  if (status.code() != Code::kNotFound || !fs::is_directory(path, ec)) return status;
+  return Status::InvalidInput(path, NoDumpReason(SurveyFolder(path)));
+}
+
 }  // namespace msprobe

@@ -24,13 +24,19 @@ void ExpectCsvSameAsMsprobe(const std::string& ours_csv, const std::string& mode
                              1e-15);
 }
 
-void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, const std::string& mode) {
-  testing::TempDir tmp;
+// A compare of `target` with `golden` writing its csv files only, into `out`.
+CompareOptions CsvOnly(const std::string& target, const std::string& golden, const std::string& out) {
   CompareOptions options;
   options.target_path = target;
   options.golden_path = golden;
-  options.output_dir = tmp.Path("out");
+  options.output_dir = out;
   options.write_xlsx = false;
+  return options;
+}
+
+void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, const std::string& mode) {
+  testing::TempDir tmp;
+  const CompareOptions options = CsvOnly(target, golden, tmp.Path("out"));
   auto report = RunCompare(options);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 2u);
@@ -50,11 +56,7 @@ TEST(CompareGoldenTest, TensorModeTwoRanksAgreeWithMsprobe) {
 TEST(CompareGoldenTest, PairsAreReportedInOrderWithOneProgressTotalFixedAtTheStart) {
   const std::string samples = std::string(MSPROBE_SOURCE_DIR) + "/samples/dist2";
   testing::TempDir tmp;
-  CompareOptions options;
-  options.target_path = samples + "/npu_t/step0";
-  options.golden_path = samples + "/bench_t/step0";
-  options.output_dir = tmp.Path("out");
-  options.write_xlsx = false;
+  const CompareOptions options = CsvOnly(samples + "/npu_t/step0", samples + "/bench_t/step0", tmp.Path("out"));
   const uint64_t bytes = fs::file_size(options.target_path + "/rank0/dump.json") +
                          fs::file_size(options.target_path + "/rank1/dump.json");
   std::mutex mutex;
@@ -84,11 +86,7 @@ TEST(CompareGoldenTest, PairsAreReportedInOrderWithOneProgressTotalFixedAtTheSta
 TEST(CompareGoldenTest, StatisticsCompareReportsProgressFromStartToEnd) {
   const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/int8/stat";
   testing::TempDir tmp;
-  CompareOptions options;
-  options.target_path = data + "/npu/dump.json";
-  options.golden_path = data + "/bench/dump.json";
-  options.output_dir = tmp.Path("out");
-  options.write_xlsx = false;
+  const CompareOptions options = CsvOnly(data + "/npu/dump.json", data + "/bench/dump.json", tmp.Path("out"));
   const uint64_t bytes = fs::file_size(options.target_path);
   std::vector<std::pair<uint64_t, uint64_t>> reports;
   const JobContext context{.progress = [&](std::string_view, uint64_t done, uint64_t total) {
@@ -113,12 +111,7 @@ TEST(CompareGoldenTest, PairsInReusedRowStorageAgreeWithMsprobe) {
                                    tmp.Path(std::string(side) + "/step0/rank" + std::to_string(rank)));
     }
   }
-  CompareOptions options;
-  options.target_path = tmp.Path("npu_t/step0");
-  options.golden_path = tmp.Path("bench_t/step0");
-  options.output_dir = tmp.Path("out");
-  options.write_xlsx = false;
-  auto report = RunCompare(options);
+  auto report = RunCompare(CsvOnly(tmp.Path("npu_t/step0"), tmp.Path("bench_t/step0"), tmp.Path("out")));
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 6u);
   for (size_t rank = 0; rank < 6; ++rank) {

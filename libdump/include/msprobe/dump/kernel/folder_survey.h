@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "msprobe/dump/text/name_list.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 
@@ -42,5 +43,18 @@ FolderSurvey SurveyFolder(const std::string& dir);
 // What the survey found, for a message: "an msprobe dump (dump.json, 12 .pt files)", "an npy kernel
 // dump (mapping.csv, 40 .npy files)", "nothing", "3 other files (a.txt, b.csv, c)".
 std::string DescribeFolder(const FolderSurvey& survey);
+
+// What every program reading msprobe dumps takes, for its errors.
+inline constexpr const char* kExpectedDump =
+    "expected a dump: a step folder (rank*/ or proc*/ with dump.json), a rank folder (dump.json), or a dump.json";
+
+// What a folder without a readable dump is, for the error "DIR: <this>": "empty folder; expected …",
+// "rank folder without dump.json (it holds: …); was the dump interrupted?", "an npy kernel dump tree
+// (ranks 0, 1), not an msprobe dump; …", else what it holds.
+std::string NoDumpReason(const FolderSurvey& survey);
+
+// `status` unchanged unless it is a NotFound for a directory `path` (a reader found no dump.json
+// under it): then an InvalidInput naming what the folder holds instead.
+Status ExplainNoDumpJson(const std::string& path, Status status);
 
 }  // namespace msprobe
