@@ -20,7 +20,7 @@ std::string VersionText(std::string_view program) {
 }
 
 void AddCommonOptions(CLI::App& app, CommonOptions* options) {
-  app.add_flag("-q,--quiet", options->quiet, "No progress bar and no summary lines");
+  app.add_flag("-q,--quiet", options->quiet, "No progress bar, no list of the files written, no summary line (errors and warnings stay)");
   app.add_option("-j,--threads", options->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
   // GNU's "program (package) version" line, which help2man reads, then what the build is and follows.
   app.set_version_flag("--version",

@@ -20,6 +20,8 @@ void PrintJson(const VerifyReport& report) {
   }
   const nlohmann::ordered_json j = {{"ok", report.ok()},
                                     {"json_files", report.json_files},
+                                    {"task", report.task},
+                                    {"entries", report.entries},
                                     {"tensor_records", report.tensor_records},
                                     {"files_checked", report.files_checked},
                                     {"bytes_read", report.bytes_read},

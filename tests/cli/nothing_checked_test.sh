@@ -46,6 +46,10 @@ run "$dump" verify "$stat"
 expect_code 0
 expect_err_line "checked 1 json file(s): 5 entries parsed; a statistics dump has no tensor files, so no statistics were recomputed"
 [ -z "$OUT" ] || fail "verify printed on stdout: $OUT"
+run "$dump" verify --json "$stat"
+expect_code 0
+expect_out '"task":"statistics","entries":5,'
+expect_out '"files_checked":0,'
 run "$dump" verify "$tensor"
 expect_code 0
 expect_err "OK: 1 json file(s), "
