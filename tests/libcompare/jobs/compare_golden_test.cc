@@ -34,6 +34,18 @@ CompareOptions CsvOnly(const std::string& target, const std::string& golden, con
   return options;
 }
 
+// Progress reports (done, total) of one bar: (0, bytes) first, the same total throughout, never
+// counting back, (bytes, bytes) last.
+void ExpectOneBar(const std::vector<std::pair<uint64_t, uint64_t>>& reports, uint64_t bytes) {
+  ASSERT_FALSE(reports.empty());
+  EXPECT_EQ(reports.front(), std::make_pair(uint64_t{0}, bytes));
+  EXPECT_EQ(reports.back(), std::make_pair(bytes, bytes));
+  for (size_t i = 1; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i].second, bytes) << "report " << i;
+    EXPECT_GE(reports[i].first, reports[i - 1].first) << "report " << i;
+  }
+}
+
 void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, const std::string& mode) {
   testing::TempDir tmp;
   const CompareOptions options = CsvOnly(target, golden, tmp.Path("out"));
@@ -71,22 +83,17 @@ TEST(CompareGoldenTest, PairsAreReportedInOrderWithOneProgressTotalFixedAtTheSta
   ASSERT_EQ(report->pairs.size(), 2u);
   EXPECT_EQ(report->pairs[0].label, "rank0");
   EXPECT_EQ(report->pairs[1].label, "rank1");
-  ASSERT_FALSE(reports.empty());
-  EXPECT_EQ(reports.front(), std::make_pair(uint64_t{0}, bytes));
-  EXPECT_EQ(reports.back(), std::make_pair(bytes, bytes));
-  for (size_t i = 1; i < reports.size(); ++i) {
-    EXPECT_EQ(reports[i].second, bytes) << "report " << i;
-    EXPECT_GE(reports[i].first, reports[i - 1].first) << "report " << i;
-  }
+  ExpectOneBar(reports, bytes);
   EXPECT_GT(reports.size(), 3u);  // the tensor rows move the bar, not only the pairs' ends
 }
 
-// A statistics pair reports no rows of its own: the bar still has its total from the start and is
-// full when the pair is done.
+// A statistics pair streamed one row at a time: the bar has its total from the start, moves with the
+// batches and is full when the pair is done.
 TEST(CompareGoldenTest, StatisticsCompareReportsProgressFromStartToEnd) {
-  const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/int8/stat";
+  const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/moe/stat";
   testing::TempDir tmp;
-  const CompareOptions options = CsvOnly(data + "/npu/dump.json", data + "/bench/dump.json", tmp.Path("out"));
+  CompareOptions options = CsvOnly(data + "/npu/dump.json", data + "/bench/dump.json", tmp.Path("out"));
+  options.stream_batch_rows = 1;
   const uint64_t bytes = fs::file_size(options.target_path);
   std::vector<std::pair<uint64_t, uint64_t>> reports;
   const JobContext context{.progress = [&](std::string_view, uint64_t done, uint64_t total) {
@@ -94,9 +101,11 @@ TEST(CompareGoldenTest, StatisticsCompareReportsProgressFromStartToEnd) {
   }};
   auto report = RunCompare(options, context);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
-  ASSERT_EQ(reports.size(), 2u);
-  EXPECT_EQ(reports.front(), std::make_pair(uint64_t{0}, bytes));
-  EXPECT_EQ(reports.back(), std::make_pair(bytes, bytes));
+  ASSERT_EQ(report->pairs.size(), 1u);
+  EXPECT_TRUE(report->pairs[0].streamed);
+  ASSERT_GT(reports.size(), 3u);
+  ExpectOneBar(reports, bytes);
+  EXPECT_LT(reports[reports.size() - 2].first, bytes);  // full only once the pair is done
 }
 
 // Six ranks, each a copy of rank 0 or 1: the later pairs are built in the row storage the earlier
