@@ -20,7 +20,7 @@ std::string VersionText(std::string_view program) {
 }
 
 void AddCommonOptions(CLI::App& app, CommonOptions* options) {
-  app.add_flag("-q,--quiet", options->quiet, "No progress bar and no summary lines");
+  app.add_flag("-q,--quiet", options->quiet, "No progress bar, no list of the files written, no summary line (errors and warnings stay)");
   app.add_option("-j,--threads", options->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
   // GNU's "program (package) version" line, which help2man reads, then what the build is and follows.
   app.set_version_flag("--version",
@@ -40,8 +40,7 @@ std::optional<int> Parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "{}: error: {}\nRun with --help for more information.\n", program, e.what());
-    return kExitUsage;
+    return ReportUsageError(program, e.what());
   }
   return std::nullopt;
 }

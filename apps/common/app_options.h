@@ -12,6 +12,10 @@
 
 namespace msprobe::cli {
 
+// `msprobe parse` runs msprobe-convert with this as its first argument: it writes .pt by default
+// (msprobe parse's default), and its --help shows that default.
+inline constexpr std::string_view kAsMsprobeParse = "--as-msprobe-parse";
+
 struct CommonOptions {
   bool quiet = false;
   int threads = 0;  // 0: all cores

@@ -30,6 +30,14 @@ int ReportAndExit(std::string_view program, const Status& status) {
   return ExitCodeFor(status);
 }
 
+int ReportUsageError(std::string_view program, std::string_view message) {
+  std::string line(message);
+  while (!line.empty() && line.back() == '\n') line.pop_back();
+  for (size_t at = line.find('\n'); at != std::string::npos; at = line.find('\n', at + 2)) line.replace(at, 1, "; ");
+  fmt::print(stderr, "{}: error: {}; run {} --help for usage\n", program, line, program);
+  return kExitUsage;
+}
+
 int GuardedMain(std::string_view program, const std::function<int()>& body) {
   try {
     return body();

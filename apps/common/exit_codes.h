@@ -19,6 +19,9 @@ enum ExitCode : int {
 int ExitCodeFor(const Status& status);
 // Prints "<program>: error: <source>: <message>" on stderr when `status` failed; returns its exit code.
 int ReportAndExit(std::string_view program, const Status& status);
+// Prints "<program>: error: <message>; run <program> --help for usage" as one line (a message's own
+// line breaks become "; "); returns kExitUsage.
+int ReportUsageError(std::string_view program, std::string_view message);
 // Runs `body`, turning any escaping exception into an internal error (exit 4) with one stderr line.
 int GuardedMain(std::string_view program, const std::function<int()>& body);
 

@@ -7,6 +7,12 @@
 
 namespace msprobe::cli {
 
+std::string HumanBytes(uint64_t bytes) {
+  if (bytes >= (uint64_t{1} << 30)) return fmt::format("{:.2f} GiB", bytes / double(uint64_t{1} << 30));
+  if (bytes >= (uint64_t{1} << 20)) return fmt::format("{:.1f} MiB", bytes / double(uint64_t{1} << 20));
+  return fmt::format("{} B", bytes);
+}
+
 ProgressBar::ProgressBar(std::string label, bool quiet)
     : label_(std::move(label)), enabled_(!quiet && ::isatty(STDERR_FILENO)) {}
 
@@ -16,7 +22,7 @@ void ProgressBar::Clear() {
   drawn_ = false;
 }
 
-void ProgressBar::Update(uint64_t done, uint64_t total) {
+void ProgressBar::Update(uint64_t done, uint64_t total, bool bytes) {
   if (!enabled_ || total == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
   const auto now = std::chrono::steady_clock::now();
@@ -25,13 +31,14 @@ void ProgressBar::Update(uint64_t done, uint64_t total) {
   drawn_ = true;
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(kWidth * done / total);
-  fmt::print(stderr, "\r{} [{}{}] {}/{} ({}%)", label_, std::string(filled, '#'), std::string(kWidth - filled, '.'),
-             done, total, 100 * done / total);
+  fmt::print(stderr, "\r{} [{}{}] {}/{} ({}%)\033[K", label_, std::string(filled, '#'), std::string(kWidth - filled, '.'),
+             bytes ? HumanBytes(done) : std::to_string(done), bytes ? HumanBytes(total) : std::to_string(total),
+             100 * done / total);
   std::fflush(stderr);
 }
 
 Progress ProgressBar::Callback() {
-  return [this](std::string_view, uint64_t done, uint64_t total) { Update(done, total); };
+  return [this](std::string_view what, uint64_t done, uint64_t total) { Update(done, total, what == "bytes"); };
 }
 
 }  // namespace msprobe::cli

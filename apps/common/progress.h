@@ -12,14 +12,17 @@
 
 namespace msprobe::cli {
 
+// "1.5 MiB", "2.00 GiB", "512 B".
+std::string HumanBytes(uint64_t bytes);
+
 class ProgressBar {
  public:
   ProgressBar(std::string label, bool quiet);
   ~ProgressBar() { Clear(); }
   void Clear();  // erases the bar so the next output starts on a clean line
-  // Thread-safe; redraws at most ten times a second.
-  void Update(uint64_t done, uint64_t total);
-  // Update as a job's progress (what it counts is not shown). Refers to this bar.
+  // Thread-safe; redraws at most ten times a second. `bytes`: the counts are shown as sizes.
+  void Update(uint64_t done, uint64_t total, bool bytes = false);
+  // Update as a job's progress: counts as sizes when it counts "bytes", else as numbers. Refers to this bar.
   Progress Callback();
 
  private:

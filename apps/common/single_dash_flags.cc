@@ -98,8 +98,7 @@ RewrittenArgs RewriteFlags(int argc, char** argv, const FlagTable& table) {
 std::optional<int> ReportRewrite(std::string_view program, const RewrittenArgs& rewritten) {
   for (const std::string& w : rewritten.warnings) fmt::print(stderr, "{}: {}\n", program, w);
   if (!rewritten.error) return std::nullopt;
-  fmt::print(stderr, "{}: error: {}\nRun with --help for more information.\n", program, *rewritten.error);
-  return kExitUsage;
+  return ReportUsageError(program, *rewritten.error);
 }
 
 ArgvBuffer::ArgvBuffer(std::vector<std::string> args) : args_(std::move(args)) {

@@ -84,15 +84,7 @@ Examples:
 Exit codes: those of the program run; 2 usage error (unknown subcommand, bad -f), 4 the program to
 run is missing.)";
 
-int UsageError(const std::string& message) {
-  fmt::print(stderr, "{}: error: {}\n{}", kProgram, message, kUsage);
-  return msprobe::cli::kExitUsage;
-}
-
-bool IsTypeFlag(std::string_view arg) {
-  return arg == "-t" || arg == "--type" || arg.starts_with("-t=") || arg.starts_with("--type=") ||
-         (arg.starts_with("-t") && arg.size() > 2 && arg[2] != '-');
-}
+int UsageError(const std::string& message) { return msprobe::cli::ReportUsageError(kProgram, message); }
 
 // The directory of the running executable (/proc/self/exe), empty when it cannot be read.
 std::filesystem::path OwnDirectory() {
@@ -161,16 +153,9 @@ int main(int argc, char** argv) {
   const std::string program(route->program);
   std::vector<std::string> args{program};
   if (!route->program_subcommand.empty()) args.emplace_back(route->program_subcommand);
-  bool has_type = false;
-  for (int k = i + 1; k < argc; ++k) {
-    args.emplace_back(argv[k]);
-    has_type = has_type || IsTypeFlag(argv[k]);
-  }
-  // msprobe parse writes .pt unless told otherwise; msprobe-convert's default is npy.
-  if (subcommand == "parse" && !has_type) {
-    args.emplace_back("-t");
-    args.emplace_back("pt");
-  }
+  for (int k = i + 1; k < argc; ++k) args.emplace_back(argv[k]);
+  // msprobe parse writes .pt unless told otherwise (and its --help says so); msprobe-convert's default is npy.
+  if (subcommand == "parse") args.insert(args.begin() + 1, std::string(msprobe::cli::kAsMsprobeParse));
 
   const std::filesystem::path dir = OwnDirectory();
   if (dir.empty()) {

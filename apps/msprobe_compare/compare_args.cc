@@ -264,6 +264,13 @@ void PrintRightMatmulFailures(const compare::RightMatmul& rm, const std::string&
              prefix, rm.failures(), rm.first_failure());
 }
 
+// The files written, one a line on stdout (README, "Output streams"); "" for one not written.
+void PrintPaths(const std::vector<std::string>& files) {
+  for (const std::string& file : files) {
+    if (!file.empty()) fmt::print("{}\n", file);
+  }
+}
+
 void PrintReport(const compare::CompareReport& report, bool quiet) {
   uint64_t rows = 0, passed = 0, warnings = 0, errors = 0, unreadable = 0;
   const std::string* first_unreadable = nullptr;
@@ -273,7 +280,7 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
     }
     unreadable += pair.unreadable_tensors;
     if (first_unreadable == nullptr && pair.unreadable_tensors > 0) first_unreadable = &pair.first_unreadable;
-    for (const std::string& file : pair.outputs) fmt::print("{}\n", file);
+    if (!quiet) PrintPaths(pair.outputs);
     rows += pair.rows;
     passed += pair.passed;
     warnings += pair.warnings;
@@ -284,10 +291,8 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
     fmt::print(stderr, "msprobe-compare: warning: {} row(s) have a tensor file that could not be read, written as "
                        "\"unsupported\" (first: {})\n", unreadable, *first_unreadable);
   }
-  if (!report.first_diff.analyze_file.empty()) fmt::print("{}\n", report.first_diff.analyze_file);
-  if (!report.html_file.empty()) fmt::print("{}\n", report.html_file);
-  if (!report.summary_file.empty()) fmt::print("{}\n", report.summary_file);
   if (quiet) return;
+  PrintPaths({report.first_diff.analyze_file, report.html_file, report.summary_file});
   fmt::print(stderr, "compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows, passed,
              warnings, errors);
   for (const compare::PairResult& pair : report.pairs) {

@@ -1,5 +1,5 @@
 // msprobe-convert: runs the convert job (kernel/convert_job.h), then prints its errors and notes per
-// file, and a summary.
+// file, the output directory (stdout) and a summary (stderr; README, "Output streams").
 #include "msprobe_convert/convert_command.h"
 
 #include <fmt/format.h>
@@ -15,12 +15,6 @@ namespace {
 
 constexpr std::string_view kProgram = "msprobe-convert";
 
-std::string HumanBytes(uint64_t bytes) {
-  if (bytes >= (uint64_t{1} << 30)) return fmt::format("{:.2f} GiB", bytes / double(uint64_t{1} << 30));
-  if (bytes >= (uint64_t{1} << 20)) return fmt::format("{:.1f} MiB", bytes / double(uint64_t{1} << 20));
-  return fmt::format("{} B", bytes);
-}
-
 void PrintSummary(const KernelConvertReport& report) {
   uint64_t skipped_total = 0;
   std::string reasons;
@@ -29,8 +23,8 @@ void PrintSummary(const KernelConvertReport& report) {
     reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : ", ", reason, count);
   }
   const uint64_t failed = report.files.size() - report.converted;
-  fmt::print("{} files, {} tensors written, {} read, {} slots skipped{}{}\n", report.converted, report.tensors,
-             HumanBytes(report.bytes_read), skipped_total, reasons.empty() ? "" : " (" + reasons + ")",
+  fmt::print(stderr, "{} files, {} tensors written, {} read, {} slots skipped{}{}\n", report.converted, report.tensors,
+             cli::HumanBytes(report.bytes_read), skipped_total, reasons.empty() ? "" : " (" + reasons + ")",
              failed == 0 ? "" : fmt::format(", {} files failed", failed));
 }
 
@@ -55,7 +49,10 @@ int RunConvert(const ConvertArgs& args, const cli::CommonOptions& common) {
     }
   }
   for (const Status& st : report->mapping_errors) exit_code = std::max(exit_code, cli::ReportAndExit(kProgram, st));
-  if (!common.quiet) PrintSummary(*report);
+  // When every file failed, their errors have said all there is.
+  if (common.quiet || report->converted == 0) return exit_code;
+  if (report->tensors > 0) fmt::print("{}\n", args.output_path);
+  PrintSummary(*report);
   return exit_code;
 }
 

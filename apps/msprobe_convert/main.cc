@@ -33,6 +33,13 @@ int main(int argc, char** argv) {
     msprobe::cli::CommonOptions common;
     msprobe::cli::AddCommonOptions(app, &common);
     msprobe::convert_app::ConvertArgs args;
+    const bool as_parse = argc > 1 && argv[1] == msprobe::cli::kAsMsprobeParse;
+    if (as_parse) {
+      args.type = "pt";
+      argv[1] = argv[0];  // parsed from here on as if it were not given
+      ++argv;
+      --argc;
+    }
     app.add_option("-d,--dump_path", args.dump_path, "A kernel dump file or a directory tree of them")->required();
     app.add_option("-o,--output_path", args.output_path, "Output directory (created)")->capture_default_str();
     app.add_option("-t,--type,--format", args.type, "Output type: npy, or pt (torch.save files, as msprobe parse -t pt)")

@@ -1,5 +1,6 @@
 // msprobe-dump data2db (msprobe data2db): the trend database of a dump root or monitor output; with
-// --html its trend page too. The databases written (and pages) on stdout, a line of counts for each.
+// --html its trend page too. The databases written (and pages) on stdout, a line of counts for each
+// on stderr (README, "Output streams").
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
@@ -12,9 +13,9 @@ namespace msprobe::dump_app {
 namespace {
 
 void PrintSummary(const compare::TrendDbSummary& db, bool quiet) {
-  fmt::print("{}\n", db.path);
   if (quiet) return;
-  fmt::print("  {} file(s), {} row(s), {} target(s), {} tag(s); ranks 0-{}, steps {}-{}\n", db.files, db.rows,
+  fmt::print("{}\n", db.path);
+  fmt::print(stderr, "{}: {} file(s), {} row(s), {} target(s), {} tag(s); ranks 0-{}, steps {}-{}\n", db.path, db.files, db.rows,
              db.targets, db.tags, db.max_rank, db.min_step, db.max_step);
 }
 
@@ -48,6 +49,7 @@ int RunData2Db(const Data2DbArgs& args, const cli::CommonOptions& common) {
     page.input = (*db)->path;
     Result<compare::TrendPageReport> pages = compare::WriteTrendPages(page, ctx);
     if (!pages.ok()) return cli::ReportAndExit("msprobe-dump", pages.status());
+    if (common.quiet) continue;
     for (const std::string& file : pages->pages) fmt::print("{}\n", file);
   }
   return cli::kExitOk;

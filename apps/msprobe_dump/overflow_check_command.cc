@@ -13,8 +13,8 @@ int RunOverflowCheckCommand(const OverflowCheckArgs& args, const cli::CommonOpti
       compare::RunOverflowCheck({args.input_dir, args.output_dir.empty() ? "./output" : args.output_dir});
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
   for (int rank : report->ranks_without_data) fmt::print(stderr, "msprobe-dump: warning: Rank {} has no dump data!\n", rank);
-  if (!report->analyze_file.empty()) fmt::print("{}\n", report->analyze_file);
   if (common.quiet) return cli::kExitOk;
+  if (!report->analyze_file.empty()) fmt::print("{}\n", report->analyze_file);
   if (report->nodes.empty()) {
     fmt::print(stderr, "Cannot find any anomaly node, no need to generate analyze file.\n");  // msprobe's words
     return cli::kExitOk;

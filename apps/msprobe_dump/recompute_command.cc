@@ -1,5 +1,5 @@
-// msprobe-dump recompute: each forward API call's self error; the result files, a summary line and
-// the first call beyond its tolerance on stdout.
+// msprobe-dump recompute: each forward API call's self error; the result files on stdout, a summary
+// line and the first call beyond its tolerance on stderr (README, "Output streams").
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
@@ -27,11 +27,12 @@ int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& com
     if (!report->html_file.empty()) fmt::print("{}\n", report->html_file);
     fmt::print("{}\n", report->summary_file);
     const compare::RecomputeCounts& n = report->counts;
-    fmt::print("{} API call(s): {} ok, {} exceed their tolerance, {} unsupported\n", n.calls, n.ok, n.exceeds,
+    fmt::print(stderr, "{} API call(s): {} ok, {} exceed their tolerance, {} unsupported\n", n.calls, n.ok, n.exceeds,
                n.unsupported);
   }
   if (!report->first_exceeding) return cli::kExitOk;
-  fmt::print("first exceeding: {} ({})\n", report->first_exceeding->api, report->first_exceeding->dump_json);
+  // Even with -q: the reason for the exit code, as compare's gate line.
+  fmt::print(stderr, "first exceeding: {} ({})\n", report->first_exceeding->api, report->first_exceeding->dump_json);
   return cli::kExitGateFailed;
 }
 

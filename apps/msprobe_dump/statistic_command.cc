@@ -1,4 +1,5 @@
-// msprobe-dump statistic DIR: one line per statistic.csv written (kernel/statistic_job.h does the work).
+// msprobe-dump statistic DIR: each statistic.csv written on stdout, its tensors counted on stderr (README,
+// "Output streams"); kernel/statistic_job.h does the work.
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
@@ -14,8 +15,14 @@ int RunStatistic(const StatisticArgs& args, const cli::CommonOptions& common) {
     return RunKernelStatistic({args.dir, args.force}, {.progress = bar.Callback()});
   }();
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
-  if (!common.quiet) {
-    for (const WrittenStatisticCsv& w : report->written) fmt::print("{}/statistic.csv: {} tensors\n", w.dir, w.tensors);
+  // A run stopped by an error ends with that error's line alone.
+  if (!common.quiet && !report->stopped) {
+    uint64_t tensors = 0;
+    for (const WrittenStatisticCsv& w : report->written) {
+      fmt::print("{}/statistic.csv\n", w.dir);
+      tensors += w.tensors;
+    }
+    fmt::print(stderr, "{} statistic.csv file(s) written: {} tensors\n", report->written.size(), tensors);
   }
   return cli::ReportAndExit("msprobe-dump", report->stopped.value_or(Status::Ok()));
 }

@@ -1,5 +1,5 @@
 // msprobe-dump trend DB_OR_DIR: the trend page of a trend database (ours or msprobe's); the pages
-// written on stdout.
+// written on stdout, the rows shown on stderr (README, "Output streams").
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
@@ -22,8 +22,9 @@ int RunTrendPage(const TrendArgs& args, const cli::CommonOptions& common) {
   };
   Result<compare::TrendPageReport> report = compare::WriteTrendPages(options, ctx);
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
+  if (common.quiet) return cli::kExitOk;
   for (const std::string& page : report->pages) fmt::print("{}\n", page);
-  if (!common.quiet) fmt::print("{} row(s) shown\n", report->rows);
+  fmt::print(stderr, "{} row(s) shown\n", report->rows);
   return cli::kExitOk;
 }
 

@@ -68,8 +68,8 @@ int main(int argc, char** argv) {
       code = session.root() ? msprobe::cli::ReportAndExit("msprobe-merge", report.status())
                             : msprobe::cli::ExitCodeFor(report.status());
     } else if (session.root()) {
-      fmt::print("{}\n", report->output_path);
       if (!common.quiet) {
+        fmt::print("{}\n", report->output_path);
         fmt::print(stderr, "merged {} rank(s): {} row(s) in {} sheet(s)\n", report->ranks.size(), report->rows,
                    report->sheets.size());
       }

@@ -27,7 +27,7 @@ sed -i 's/"data_name": "Functional.linear.0.forward.input.0.pt"/"data_name": "Fu
 grep -q 'input.0.pt\\u0000x' "$TMP/nul/dump.json" || fail "fixture edit did not apply"
 run "$MSPROBE_BIN/msprobe-dump" verify "$TMP/nul"
 expect_code 1
-expect_out 'Functional.linear.0.forward.input.0.pt\0x  Functional.linear.0.forward.input_args.0  refused data_name: contains a NUL byte'
+expect_err 'Functional.linear.0.forward.input.0.pt\0x  Functional.linear.0.forward.input_args.0  refused data_name: contains a NUL byte'
 
 # the non-characters U+FFFE and U+FFFF are valid UTF-8 but not XML characters: in a stack line they
 # reach the xlsx as Excel's escapes, and every part stays well-formed XML

@@ -34,5 +34,10 @@ expect_one_error_line() {
   [ "$(printf '%s\n' "$ERR" | wc -l)" -eq 1 ] || fail "expected one stderr line, got: $ERR"
   grep -q "^$1: error: " <<<"$ERR" || fail "stderr does not start with '$1: error: ': $ERR"
 }
+# The whole of stderr is the one line $1.
+expect_err_line() {
+  checks=$((checks + 1))
+  [ "$ERR" = "$1" ] || fail "stderr is not '$1': $ERR"
+}
 have_shared() { [ -d "$SHARED_DATA/msprobe_samples" ]; }
 finish() { echo "$(basename "$0"): $checks checks passed"; }

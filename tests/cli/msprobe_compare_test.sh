@@ -43,7 +43,7 @@ expect_err "offline_data"
 [ ! -e "$TMP/refused" ] || fail "a refused run wrote $TMP/refused"
 
 # the bundled samples: 2 ranks, tensor mode, csv + xlsx per rank with msprobe's names
-run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$TMP/out" -q
+run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$TMP/out"
 expect_code 0
 for rank in rank0 rank1; do
   ls "$TMP/out" | grep -qE "^compare_result_${rank}_[0-9]{14}\.csv$" || fail "no csv for $rank: $(ls "$TMP/out")"

@@ -23,8 +23,8 @@ echo "not a dump" >"$TMP/tree/notes.txt"
 before=$(cd "$TMP/tree" && md5sum $(find . -type f | sort))
 run "$convert" -d "$TMP/tree" -o "$TMP/out" -j 2
 expect_code 0
-expect_out "20 files, 44 tensors written"
-expect_out "3 slots skipped (buffer/workspace: 2, no decoder for STRING (13): 1)"
+expect_err "20 files, 44 tensors written"
+expect_err "3 slots skipped (buffer/workspace: 2, no decoder for STRING (13): 1)"
 expect_err "output 0: device layout kept: no converter for FRACTAL_ZN_LSTM"
 for f in "$data"/expected/*.npy; do
   checks=$((checks + 1))
@@ -93,8 +93,8 @@ mkdir -p "$TMP/mixed" && cp "$data/malformed/Add.truncated.1.2.1735011096403740"
 run "$convert" -d "$TMP/mixed" -o "$TMP/mixed_out"
 expect_code 3
 expect_err "Add.truncated.1.2.1735011096403740: truncated"
-expect_out "1 files, 2 tensors written"
-expect_out "1 files failed"
+expect_err "1 files, 2 tensors written"
+expect_err "1 files failed"
 
 # msprobe-dump stats on a .bin: one line per input/output slot (the §1.5 vector: fp16 0..5).
 run "$MSPROBE_BIN/msprobe-dump" stats "$data/cases/Add.Default_Add-op1.3.2.1735011096403740"

@@ -28,10 +28,10 @@ expect_code 2
 # golden: every call within its tolerance → exit 0, both tables and summary.json listed
 run "$dump" recompute "$data/golden/step0/rank0" -o "$TMP/golden"
 expect_code 0
-expect_out "7 API call(s): 7 ok, 0 exceed their tolerance, 0 unsupported"
+expect_err "7 API call(s): 7 ok, 0 exceed their tolerance, 0 unsupported"
 expect_out "$TMP/golden/summary.json"
 checks=$((checks + 1))
-! grep -q "first exceeding" <<<"$OUT" || fail "golden printed a first exceeding: $OUT"
+! grep -q "first exceeding" <<<"$ERR" || fail "golden printed a first exceeding: $OUT"
 checks=$((checks + 1))
 [ "$(ls "$TMP/golden" | grep -cE '^recompute_result_[0-9]{14}\.(csv|xlsx)$')" -eq 2 ] || fail "golden outputs: $(ls "$TMP/golden")"
 checks=$((checks + 1))
@@ -46,13 +46,13 @@ checks=$((checks + 1))
 # target_input: a perturbed weight, every op still right on what it received → exit 0
 run "$dump" recompute "$data/target_input/step0" -o "$TMP/target_input"
 expect_code 0
-expect_out "7 API call(s): 7 ok"
+expect_err "7 API call(s): 7 ok"
 
 # target_op: the tanh gelu is the one call beyond its tolerance → exit 1, named
 run "$dump" recompute "$data/target_op/step0/rank0/dump.json" -o "$TMP/target_op"
 expect_code 1
-expect_out "7 API call(s): 6 ok, 1 exceed their tolerance, 0 unsupported"
-expect_out "first exceeding: Functional.gelu.0.forward ($data/target_op/step0/rank0/dump.json)"
+expect_err "7 API call(s): 6 ok, 1 exceed their tolerance, 0 unsupported"
+expect_err "first exceeding: Functional.gelu.0.forward ($data/target_op/step0/rank0/dump.json)"
 checks=$((checks + 1))
 grep -q '"api": "Functional.gelu.0.forward"' "$TMP/target_op/summary.json" || fail "summary: $(cat "$TMP/target_op/summary.json")"
 checks=$((checks + 1))
@@ -63,13 +63,13 @@ grep -q '^Functional.gelu.0.forward,Functional.gelu,torch.float32,output.0,True,
 run "$dump" -q recompute "$data/target_op" -o "$TMP/quiet"
 expect_code 1
 checks=$((checks + 1))
-[ "$OUT" = "first exceeding: Functional.gelu.0.forward ($data/target_op/step0/rank0/dump.json)" ] || fail "-q printed: $OUT"
+[ "$ERR" = "first exceeding: Functional.gelu.0.forward ($data/target_op/step0/rank0/dump.json)" ] || fail "-q printed: $ERR"
 checks=$((checks + 1))
-[ -z "$ERR" ] || fail "-q wrote to stderr: $ERR"
+[ -z "$OUT" ] || fail "-q wrote to stdout: $OUT"
 run "$dump" -q recompute "$data/golden" -o "$TMP/quiet_golden"
 expect_code 0
 checks=$((checks + 1))
-[ -z "$OUT" ] || fail "-q printed: $OUT"
+[ -z "$OUT$ERR" ] || fail "-q printed: $OUT$ERR"
 
 # the default output directory is ./output
 (cd "$TMP" && mkdir -p cwd && cd cwd && "$dump" -q recompute "$data/golden/step0/rank0" >/dev/null 2>&1)
@@ -105,7 +105,7 @@ cp -r "$data/golden/step0/rank0" "$TMP/missing" && chmod -R u+w "$TMP/missing"
 rm "$TMP/missing/dump_tensor_data/Functional.gelu.0.forward.output.0.pt"
 run "$dump" recompute "$TMP/missing" -o "$TMP/missing_out"
 expect_code 0
-expect_out "7 API call(s): 6 ok, 0 exceed their tolerance, 1 unsupported"
+expect_err "7 API call(s): 6 ok, 0 exceed their tolerance, 1 unsupported"
 checks=$((checks + 1))
 grep -q '^Functional.gelu.0.forward,.*,unsupported,.*Functional.gelu.0.forward.output.0.pt' \
   "$TMP"/missing_out/recompute_result_*.csv || fail "missing row: $(cat "$TMP"/missing_out/recompute_result_*.csv)"

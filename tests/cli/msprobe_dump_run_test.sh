@@ -55,7 +55,7 @@ expect_err "nothing captured"
 for side in good bad; do
   run "$convert" -d "$TMP/$side" -o "$TMP/${side}_npy"
   expect_code 0
-  expect_out "52 files, 140 tensors written"
+  expect_err "52 files, 140 tensors written"
 done
 key() { basename "$1" | awk -F. '{print $1"."$3"."$4"."$6"."$7}'; }
 declare -A good_files

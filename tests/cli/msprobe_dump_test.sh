@@ -45,7 +45,7 @@ expect_one_error_line msprobe-dump
 # verify: the bundled 2-rank step agrees with its json
 run "$dump" verify "$sample"
 expect_code 0
-expect_out "OK: 2 json file(s)"
+expect_err "OK: 2 json file(s)"
 run "$dump" -q verify "$sample/rank1/dump.json"
 expect_code 0
 [ -z "$OUT" ] || fail "-q printed: $OUT"
@@ -56,9 +56,9 @@ rm "$TMP/rank0/dump_tensor_data/Functional.relu.0.forward.output.0.pt"
 before=$(cat "$TMP/rank0/dump.json" | cksum)
 run "$dump" verify "$TMP/rank0"
 expect_code 1
-expect_out "missing"
-expect_out "Functional.relu.0.forward.output.0.pt"
-expect_out "FAILED"
+expect_err "missing"
+expect_err "Functional.relu.0.forward.output.0.pt"
+expect_err "FAILED"
 [ "$(cat "$TMP/rank0/dump.json" | cksum)" = "$before" ] || fail "verify modified its input"
 run "$dump" verify --json "$TMP/rank0"
 expect_code 1
@@ -79,7 +79,7 @@ expect_one_error_line msprobe-dump
 ovf=$MSPROBE_ROOT/tests/data/verify_overflow/overflow/step0/rank0
 run "$dump" verify "$ovf"
 expect_code 0 "overflow dump"
-expect_out "OK: 1 json file(s), 4 tensor file(s) checked, 0 problem(s)"
+expect_err "OK: 1 json file(s), 4 tensor file(s) checked, 0 problem(s)"
 cp -r "$ovf" "$TMP/ovf" && chmod -R u+w "$TMP/ovf"
 w="$TMP/ovf/dump_tensor_data/Functional.linear.0.forward.input.1.pt"
 at=$(LC_ALL=C grep -obUaP '\x9e\xc9\x7f\x7f' "$w" | head -1 | cut -d: -f1)
@@ -87,7 +87,7 @@ at=$(LC_ALL=C grep -obUaP '\x9e\xc9\x7f\x7f' "$w" | head -1 | cut -d: -f1)
 printf '\x3f' | dd of="$w" bs=1 seek=$((at + 3)) conv=notrunc status=none
 run "$dump" verify "$TMP/ovf"
 expect_code 1 "overflow dump, flipped byte"
-expect_out "Functional.linear.0.forward.input_args.1  Mean recorded inf, computed 7.3"
+expect_err "Functional.linear.0.forward.input_args.1  Mean recorded inf, computed 7.3"
 
 # every dump msprobe produced in ../shared agrees with its json
 if have_shared; then

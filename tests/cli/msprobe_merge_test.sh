@@ -24,12 +24,13 @@ run "$cmp" -tp "$samples/npu_t/step0" -gp "$samples/bench_t/step0" -o "$TMP/cmp"
 expect_code 0
 run "$merge" -i "$TMP/cmp" -o "$TMP/out" -config "$TMP/merge.yaml" -q
 expect_code 0
-[ -z "$ERR" ] || fail "unexpected stderr: $ERR"
-grep -qE "/multi_ranks_compare_merge_[0-9]{14}\.xlsx$" <<<"$OUT" || fail "no output path on stdout: $OUT"
-[ -f "$OUT" ] || fail "$OUT was not written"
+[ -z "$ERR$OUT" ] || fail "-q printed: $ERR$OUT"
+[ -f "$(ls "$TMP"/out/multi_ranks_compare_merge_*.xlsx)" ] || fail "no workbook written in $TMP/out"
 run "$merge" --input_dir "$TMP/cmp" --output_dir "$TMP/out2" --config-path "$TMP/merge.yaml"
 expect_code 0
 expect_err "merged 2 rank(s)"
+grep -qE "^$TMP/out2/multi_ranks_compare_merge_[0-9]{14}\.xlsx$" <<<"$OUT" || fail "no output path on stdout: $OUT"
+[ -f "$OUT" ] || fail "$OUT was not written"
 
 # config errors (docs/formats.md §5.4): exit 3 with msprobe's message
 printf 'compare_index: [Max diff]\n' >"$TMP/noapi.yaml"

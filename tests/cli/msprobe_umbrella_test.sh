@@ -17,10 +17,11 @@ expect_code 0
 expect_out "msprobe (msprobe-cpp)"
 run "$umb"
 expect_code 2
-expect_err "Usage: msprobe"
+expect_err_line "msprobe: error: a subcommand is required: compare, merge_result, parse, overflow_check or data2db; run msprobe --help for usage"
 run "$umb" -f pytorch
 expect_code 2
-expect_err "Usage: msprobe"
+expect_one_error_line msprobe
+expect_err "a subcommand is required"
 run "$umb" -f tensorflow compare
 expect_code 2
 expect_err "pytorch or mindspore"

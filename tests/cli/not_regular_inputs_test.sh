@@ -31,7 +31,7 @@ grep -q '^Functional.linear.0.forward.input.0,.*,unsupported,unsupported,' "$TMP
   || fail "the FIFO tensor's row is not unsupported"
 t "$MSPROBE_BIN/msprobe-dump" verify "$TMP/r0"
 expect_code 1
-expect_out "not a regular file"
+expect_err "not a regular file"
 
 # a merge input and a kernel dump as FIFOs
 mkdir "$TMP/m"

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/kernel/folder_survey.h"
 
 namespace msprobe::compare {
 namespace {
@@ -74,16 +75,58 @@ Result<std::vector<RankDir>> RankDirs(const fs::path& step) {
   return ranks;
 }
 
-Result<fs::path> OnlyProcDir(const fs::path& step) {
+// A step to compare in `other`'s place: its own step of that name, itself when it is a step folder,
+// else "…/step".
+std::string OtherStep(const fs::path& other, const std::string& step) {
+  std::error_code ec;
+  if (fs::is_directory(other / step, ec)) return (other / step).string();
+  const FolderSurvey::Kind kind = SurveyFolder(other.string()).kind;
+  return kind == FolderSurvey::Kind::kStep ? other.string() : "…/" + step;
+}
+
+// Why `dir` (the `side` of the compare, the other being `other`) is no step folder: what it holds and
+// what to give instead.
+Status NotAStep(const fs::path& dir, const fs::path& other, bool target) {
+  using Kind = FolderSurvey::Kind;
+  const FolderSurvey s = SurveyFolder(dir.string());
+  const auto invalid = [&](std::string what) { return Status::InvalidInput(dir.string(), std::move(what)); };
+  switch (s.kind) {
+    case Kind::kDumpRoot: {
+      const std::string mine = (dir / s.steps[0]).string(), theirs = OtherStep(other, s.steps[0]);
+      return invalid(fmt::format("a dump root with {} step{} ({}); compare one step: -tp {} -gp {}", s.steps.size(),
+                                 s.steps.size() == 1 ? "" : "s", ListNames(s.steps), target ? mine : theirs,
+                                 target ? theirs : mine));
+    }
+    case Kind::kKernelNpy:
+      return invalid(fmt::format("an npy kernel dump tree (rank{} {}); compare it with --rank {} [--step N]",
+                                 s.ranks.size() == 1 ? "" : "s", fmt::join(s.ranks, ", "), s.ranks[0]));
+    case Kind::kKernelBin:
+      return invalid(fmt::format("a tree of {} kernel .bin dump(s); convert both sides with msprobe-convert, then "
+                                 "compare the npy trees with --rank 0", s.bin_dumps));
+    case Kind::kDumpTree:
+      return invalid(fmt::format("no dump directly here, {} deeper down; {}", DescribeFolder(s), kExpectedDump));
+    case Kind::kStep:
+      if (s.procs.size() > 1) {
+        return invalid(fmt::format("{} proc directories ({}); a step is compared with exactly one: give the one to "
+                                   "compare, {}", s.procs.size(), ListNames(s.procs), (dir / s.procs[0]).string()));
+      }
+      break;
+    case Kind::kRank:
+      return invalid(fmt::format("a rank folder (dump.json), but {} is not; give both sides at the same level: two "
+                                 "step folders, two rank folders or two dump.json files", other.string()));
+    default: break;  // as a reader of any program finds it
+  }
+  return invalid(NoDumpReason(s));
+}
+
+// The one proc directory of a step whose side has no rank directories (msprobe's rule), as rank 0.
+Result<fs::path> OnlyProcDir(const fs::path& step, const fs::path& other, bool target) {
   static const std::regex kProc("^proc[0-9]+$");
   std::vector<fs::path> procs;
   for (const fs::path& d : Subdirs(step)) {
     if (std::regex_match(d.filename().string(), kProc)) procs.push_back(d);
   }
-  if (procs.size() != 1) {
-    return Status::InvalidInput(step.string(), "no or multiple proc directories were found; expected exactly one "
-                                               "(or rank* directories)");
-  }
+  if (procs.size() != 1) return NotAStep(step, other, target);
   return procs[0];
 }
 
@@ -91,12 +134,15 @@ Result<std::vector<ComparePairSpec>> StepPairs(const fs::path& target, const fs:
   MSP_ASSIGN_OR_RETURN(std::vector<RankDir> t, RankDirs(target));
   MSP_ASSIGN_OR_RETURN(std::vector<RankDir> g, RankDirs(golden));
   if (t.empty() && g.empty()) {
-    MSP_ASSIGN_OR_RETURN(fs::path tp, OnlyProcDir(target));
-    MSP_ASSIGN_OR_RETURN(fs::path gp, OnlyProcDir(golden));
+    MSP_ASSIGN_OR_RETURN(fs::path tp, OnlyProcDir(target, golden, true));
+    MSP_ASSIGN_OR_RETURN(fs::path gp, OnlyProcDir(golden, target, false));
     t = {{0, tp}};
     g = {{0, gp}};
   }
   if (t.size() != g.size()) {
+    // A side without rank directories is likely no step folder at all: say what it is.
+    if (t.empty() && SurveyFolder(target.string()).kind != FolderSurvey::Kind::kStep) return NotAStep(target, golden, true);
+    if (g.empty() && SurveyFolder(golden.string()).kind != FolderSurvey::Kind::kStep) return NotAStep(golden, target, false);
     return Status::InvalidInput(target.string(), fmt::format("{} rank directories here but {} in {}; they pair by "
                                                              "position and must be as many", t.size(), g.size(), golden.string()));
   }

@@ -9,6 +9,7 @@
 #include "jobs/pair_compare_internal.h"
 #include "jobs/pair_steps_internal.h"
 #include "jobs/run_plan_internal.h"
+#include "jobs/run_progress_internal.h"
 #include "jobs/run_recorder_internal.h"
 #include "jobs/run_report_internal.h"
 
@@ -19,9 +20,9 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const JobContext
     return internal::RunDistributedCompare(options, context);
   }
   MSP_ASSIGN_OR_RETURN(internal::RunPlan plan, internal::PlanRun(options));
-  SummedProgress summed(context.progress);
-  const Progress summed_progress = summed.callback();  // the steps keep a reference
-  const internal::PairSteps steps(options, plan.mappings, summed_progress);
+  internal::RunProgress run_progress(context.progress, plan.specs);
+  const Progress progress = run_progress.callback();  // the steps keep a reference
+  const internal::PairSteps steps(options, plan.mappings, progress);
   const internal::PairCompare compare(steps);
   internal::RunRecorder recorder(options);
   // Pairs are recorded in order; the first failure in pair order is the one reported.
@@ -35,6 +36,7 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const JobContext
           return Status::Internal("", "a pair threw");  // rethrown below
         }
         MSP_RETURN_IF_ERROR(attempt.outcome.status());
+        run_progress.Finished(plan.specs[attempt.pair].target_json);
         recorder.Record(attempt.pair, std::move(*attempt.outcome));
         return Status::Ok();
       });

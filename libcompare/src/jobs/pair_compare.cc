@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <memory>
@@ -46,6 +47,9 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
   MatchOptions match;
   std::optional<BenchMatcher> matcher;
   std::optional<PairOutputs> outputs;
+  const Progress& progress = steps_.progress();
+  const uint64_t golden_rows = bench->rows.size();
+  uint64_t rows_done = 0;
   const auto compare_batch = [&](const FlatDump& header, std::vector<OpRow>* rows) -> Status {
     if (!first) {
       first = header;
@@ -53,7 +57,10 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
       matcher.emplace(bench->rows, match);
       outputs.emplace(steps_.OpenOutputs(spec, header.is_debug));
     }
+    rows_done += rows->size();
     const SliceTable batch = steps_.CompareBatch(rows, &bench->rows, *matcher, mode, !stack.empty());
+    // The target's rows are not counted ahead: the golden's stand in for them, short of the end.
+    if (progress) progress(spec.target_json, rows_done, std::max(golden_rows, rows_done + 1));
     return outputs->Append(batch.table, batch.p2p);
   };
   MSP_ASSIGN_OR_RETURN(FlatDump npu, StreamFlatDumpAhead(spec.target_json, stack, options.stream_batch_rows, compare_batch));

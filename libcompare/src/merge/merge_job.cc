@@ -15,12 +15,14 @@
 #include "msprobe/dump/util/cluster.h"
 #include "msprobe/dump/util/coding.h"
 #include "msprobe/compare/merge/merge_config.h"
+#include "merge/merge_header_internal.h"
 #include "merge/merge_inputs_internal.h"
 #include "merge/rank_extract_internal.h"
 #include "msprobe/compare/merge/merge_table.h"
 #include "msprobe/compare/merge/merge_writer.h"
 #include "output/output_timestamp_internal.h"
 #include "msprobe/dump/framework/output_location.h"
+#include "msprobe/dump/text/name_list.h"
 
 namespace msprobe::compare {
 namespace {
@@ -35,6 +37,10 @@ class MergeAssembler {
   void Add(RankExtract&& extract) {
     const std::string& source = extract.input.path;
     for (const std::string& w : extract.warnings) Warn(source, w);
+    for (std::string& api : extract.other_apis) {
+      if (std::find(other_apis_.begin(), other_apis_.end(), api) == other_apis_.end()) other_apis_.push_back(std::move(api));
+    }
+    if (mode_indexes_.empty()) mode_indexes_ = std::move(extract.mode_indexes);
     if (!extract.usable) return;
     if (!table_) {
       table_ = std::make_unique<MergeTable>(extract.indexes);  // the lowest usable rank fixes the list
@@ -53,7 +59,10 @@ class MergeAssembler {
     table_->AddRank(extract.input.rank, extract.names, values);
   }
 
+  const MergeTable* table() const { return table_.get(); }
   std::unique_ptr<MergeTable> Finish() && { return std::move(table_); }
+  // Why nothing merged, when the config's `api` or `compare_index` fits none of `inputs` results.
+  Status NothingMatched(const MergeTable* table, const std::string& config_path, size_t inputs) const;
 
  private:
   void Warn(const std::string& source, const std::string& message) const {
@@ -62,7 +71,30 @@ class MergeAssembler {
   const MergeConfig& config_;
   const msprobe::Warn& warn_;
   std::unique_ptr<MergeTable> table_;
+  std::vector<std::string> mode_indexes_;  // of the first result dropped for lacking a configured index
+  std::vector<std::string> other_apis_;    // the first APIs seen in rows no `api` matched
 };
+
+constexpr size_t kNamesShown = 3;
+
+// "[a, b]" as the config lists them.
+std::string Bracketed(const std::vector<std::string>& items) { return fmt::format("[{}]", fmt::join(items, ", ")); }
+
+Status MergeAssembler::NothingMatched(const MergeTable* table, const std::string& config_path, size_t inputs) const {
+  if (!table && !mode_indexes_.empty()) {
+    const bool tensor = mode_indexes_ == MergeableIndexes(MergeMode::kAll);
+    return Status::InvalidInput(config_path,
+                                fmt::format("compare_index {} fits none of the inputs: they are {} results (columns {})",
+                                            Bracketed(config_.compare_index), tensor ? "tensor" : "statistics",
+                                            ListNames(mode_indexes_, kNamesShown)));
+  }
+  if (table && table->row_count() == 0) {
+    return Status::InvalidInput(config_path, fmt::format("api {} matches no row of the {} input(s) (their APIs include {})",
+                                                         Bracketed(config_.apis), inputs,
+                                                         ListNames(other_apis_, kNamesShown)));
+  }
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -161,6 +193,7 @@ Result<MergeReport> RunMerge(const MergeOptions& options, const JobContext& cont
     ReadInOrder(reader, inputs, all, add);
   }
 
+  MSP_RETURN_IF_ERROR(assembler.NothingMatched(assembler.table(), options.config_path, inputs.size()));
   std::unique_ptr<MergeTable> table = std::move(assembler).Finish();
   if (!table) return Status::InvalidInput(options.input_dir, "Nothing to merge.");
   if (table->rank_count() == 1) warn(options.input_dir, "Only one compare result gets merge data.");

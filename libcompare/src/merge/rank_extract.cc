@@ -13,6 +13,14 @@ namespace {
 
 constexpr const char* kNotShown = "The compare result will not be shown in merged result.";
 
+constexpr size_t kApisShown = 3;
+
+// "Functional.linear" of "Functional.linear.0.forward.input.0": the name up to its second dot.
+std::string_view ApiOf(std::string_view name) {
+  const size_t first = name.find('.');
+  return first == std::string_view::npos ? name : name.substr(0, name.find('.', first + 1));
+}
+
 bool IsReplaced(std::string_view text) { return text == "N/A" || text == "unsupported" || text == "Nan"; }
 
 // Python's str() of a kept cell.
@@ -92,6 +100,7 @@ RankExtract RankReader::Read(const MergeInput& input) const {
     if (const auto missing = MissingFrom(out.indexes, mergeable); !missing.empty()) {
       const auto lines = InconsistentWarnings(rank, missing);
       out.warnings.insert(out.warnings.end(), lines.begin(), lines.end());
+      out.mode_indexes = mergeable;
       dropped = true;
       return Status::InvalidInput(input.path, "dropped");
     }
@@ -108,7 +117,12 @@ RankExtract RankReader::Read(const MergeInput& input) const {
   std::vector<uint32_t> first_api;  // per kept row, the first api it matches
   query.keep = [&](std::string_view name) {
     const size_t a = FirstMatch(name, 0);
-    if (a == patterns_.size()) return false;
+    if (a == patterns_.size()) {
+      const std::string_view api = ApiOf(name);
+      std::vector<std::string>& seen = out.other_apis;
+      if (seen.size() <= kApisShown && std::find(seen.begin(), seen.end(), api) == seen.end()) seen.emplace_back(api);
+      return false;
+    }
     first_api.push_back(static_cast<uint32_t>(a));
     return true;
   };

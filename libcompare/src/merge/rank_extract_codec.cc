@@ -48,6 +48,8 @@ std::string EncodeExtract(const RankExtract& e) {
   PutVector(&out, e.values, [](std::string* dst, const std::vector<MergeValue>& column) {
     PutVector(dst, column, PutValue);
   });
+  PutVector(&out, e.mode_indexes, PutString);
+  PutVector(&out, e.other_apis, PutString);
   return out;
 }
 
@@ -62,7 +64,8 @@ RankExtract DecodeExtract(std::string_view bytes) {
   DecodeMessage(bytes, "a rank's extract", [&](Decoder* in) {
     return GetVarint64(in, &e.input.rank) && GetString(in, &e.input.path) && GetVector(in, &e.warnings, GetString) &&
            GetBool(in, &e.usable) && GetVector(in, &e.indexes, GetString) && GetVector(in, &e.names, get_name) &&
-           GetVector(in, &e.values, get_column);
+           GetVector(in, &e.values, get_column) && GetVector(in, &e.mode_indexes, GetString) &&
+           GetVector(in, &e.other_apis, GetString);
   });
   return e;
 }

@@ -31,6 +31,10 @@ struct RankExtract {
   std::unique_ptr<RankData> data;
   std::vector<std::string_view> names;        // full names in first-seen order (repeats are left to MergeTable)
   std::vector<std::vector<MergeValue>> values;  // per index, aligned with names
+  // For the error when nothing merges: the indexes its mode has when the config's are not all among
+  // them (it was dropped), and the first few APIs ("Functional.linear") of rows no `api` matched.
+  std::vector<std::string> mode_indexes;
+  std::vector<std::string> other_apis;
 };
 
 class RankReader {

@@ -1,6 +1,8 @@
 #include "msprobe/compare/recompute/recompute_job.h"
 #include "msprobe/compare/report/html_report.h"
+#include "msprobe/dump/kernel/folder_survey.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -70,11 +72,61 @@ Status WriteSummary(const RecomputeOptions& options, const RecomputeReport& repo
                              summary.dump(2, ' ', /*ensure_ascii=*/true, Json::error_handler_t::replace) + '\n');
 }
 
+// Refuses a dump with nothing to recompute (a statistics dump, a debug.json, an L0 dump, calls without
+// a reference), naming what it is and what recompute takes; else the calls to check, in all.
+Result<uint64_t> CountRecomputable(const std::string& input, const std::vector<std::string>& dumps) {
+  uint64_t calls = 0, with_reference = 0;
+  std::string first_call;
+  for (const std::string& dump_json : dumps) {
+    if (fs::path(dump_json).filename() == "debug.json") {
+      return Status::InvalidInput(dump_json, "a debug.json (msprobe's single-point save) records no API calls to "
+                                             "recompute; recompute takes a tensor dump.json of level L1 or mix");
+    }
+    MSP_ASSIGN_OR_RETURN(ops::DumpCallCount count, ops::CountDumpCalls(dump_json));
+    const std::string& task = count.header.task;
+    if (task != "tensor") {
+      return Status::InvalidInput(
+          dump_json, fmt::format("{} holds no tensors to recompute; dump with task \"tensor\" (level L1 or mix) and "
+                                 "run recompute on it", task.empty() ? "a dump without a task" :
+                                 fmt::format("{} {} dump (task \"{}\")", task == "md5" ? "an" : "a", task, task)));
+    }
+    calls += count.calls;
+    with_reference += count.with_reference;
+    if (first_call.empty()) first_call = count.first_call;
+  }
+  const bool one = dumps.size() == 1;
+  const std::string& source = one ? dumps[0] : input;
+  const std::string whose = one ? "its" : fmt::format("the {} dumps'", dumps.size());
+  if (calls == 0) {
+    return Status::InvalidInput(source, whose + " entries hold no forward API call to recompute (a level L0 dump "
+                                        "records modules only); recompute takes a tensor dump of level L1 or mix");
+  }
+  if (with_reference == 0) {
+    return Status::InvalidInput(source, fmt::format("none of {} {} API call(s) has a float64 reference (first: {}); "
+                                                    "nothing was recomputed (supported APIs: docs/ops.md §3)",
+                                                    whose, calls, first_call));
+  }
+  return calls;
+}
+
+// Progress over the run's calls: a dump's calls counted after those of the dumps before it.
+Progress RunProgress(const Progress& progress, const uint64_t& before, uint64_t total) {
+  if (!progress) return {};
+  return [&progress, &before, total](std::string_view, uint64_t done, uint64_t) {
+    progress("API calls", before + done, total);
+  };
+}
+
 }  // namespace
 
 Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobContext& context) {
-  MSP_ASSIGN_OR_RETURN(std::vector<std::string> dumps, FindDumpJsonFiles(options.input));
   MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input}));
+  Result<std::vector<std::string>> found = FindDumpJsonFiles(options.input);
+  if (!found.ok()) return ExplainNoDumpJson(options.input, found.status());
+  const std::vector<std::string>& dumps = *found;
+  MSP_ASSIGN_OR_RETURN(const uint64_t total, CountRecomputable(options.input, dumps));
+  uint64_t before = 0;  // the calls of the dumps checked so far
+  const Progress progress = RunProgress(context.progress, before, total);
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
@@ -82,7 +134,8 @@ Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobC
   RecomputeReport report;
   HtmlReport html;
   for (const std::string& dump_json : dumps) {
-    MSP_ASSIGN_OR_RETURN(ops::DumpCheck check, ops::CheckDumpCalls(dump_json, context.progress));
+    MSP_ASSIGN_OR_RETURN(ops::DumpCheck check, ops::CheckDumpCalls(dump_json, progress));
+    before += check.calls.size();
     const std::string label = Label(options.input, dump_json, dumps.size() > 1);
     const std::string stem =
         (fs::path(options.output_dir) / ("recompute_result" + (label.empty() ? "" : "_" + label) + "_" + ts)).string();

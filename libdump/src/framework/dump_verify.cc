@@ -191,6 +191,19 @@ void CheckRecord(const TensorRecord& r, const TensorInfo& info, const TensorStat
   if (r.md5) CheckMd5(r, stats, file, issues);
 }
 
+namespace {
+
+class EntryCounter : public DumpJsonVisitor {
+ public:
+  Status Entry(std::string_view, const JsonValue&) override {
+    ++entries;
+    return Status::Ok();
+  }
+  uint64_t entries = 0;
+};
+
+}  // namespace
+
 Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& context) {
   VerifyReport report;
   MSP_ASSIGN_OR_RETURN(report.json_files, FindDumpJsonFiles(options.path));
@@ -203,6 +216,7 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
     MSP_ASSIGN_OR_RETURN(DumpJson dump, ReadDumpJson(json));
     dumps.push_back(std::move(dump));
   }
+  if (!dumps.empty()) report.task = dumps[0].task;
   for (const DumpJson& dump : dumps) {
     report.tensor_records += dump.tensors.size();
     const std::string tensor_dir = TensorDataDir(dump.path);
@@ -260,6 +274,14 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
     for (VerifyIssue& issue : found[i]) report.issues.push_back(std::move(issue));
   }
   for (VerifyIssue& issue : unreferenced_issues) report.issues.push_back(std::move(issue));
+  if (jobs.empty()) {
+    // What was checked instead, for the summary: a second, cheap pass over json files without tensors.
+    for (const std::string& json : report.json_files) {
+      EntryCounter counter;
+      MSP_RETURN_IF_ERROR(StreamDumpJson(json, counter).status());
+      report.entries += counter.entries;
+    }
+  }
   return report;
 }
 

@@ -7,8 +7,10 @@
 #include <atomic>
 #include <filesystem>
 
+#include "msprobe/dump/files/file_kind.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/kernel/bin_convert.h"
+#include "msprobe/dump/kernel/folder_survey.h"
 #include "formats/dump_proto_enums_internal.h"
 #include "tensor/host_dtype_internal.h"
 #include "msprobe/dump/kernel/kernel_dump_name.h"
@@ -46,6 +48,12 @@ Result<std::vector<Task>> FindTasks(const KernelConvertOptions& options) {
     tasks.push_back({it->path().string(), fs::path(options.output_path) / it->path().parent_path().lexically_relative(root), {}});
   }
   if (ec) return Status::IOError(options.dump_path, "cannot list the directory: " + ec.message());
+  if (tasks.empty()) {
+    return Status::InvalidInput(options.dump_path,
+                                fmt::format("no kernel .bin dump found; the folder holds {}; msprobe-convert converts "
+                                            "the .bin files the Ascend runtime dumps (acl.json dump_path)",
+                                            DescribeFolder(SurveyFolder(options.dump_path))));
+  }
   std::sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return NaturalLess(a.input, b.input); });
   return tasks;
 }
@@ -65,14 +73,22 @@ void MakeOutputDirs(std::vector<Task>* tasks) {
   }
 }
 
+// The .bin header of a kernel dump; a file of another kind (a .pt, a csv) is named as what it is.
+Result<BinFile> ReadKernelDump(const MappedFile& file, const std::string& path) {
+  MSP_ASSIGN_OR_RETURN(MappedRegion region, file.MapAll());  // virtual only: the parser reads the header
+  const FileKind kind = SniffFileKind(region.bytes());
+  if (kind != FileKind::kOther) return Status::InvalidInput(path, FileKindName(kind, path) + ", not a kernel .bin dump");
+  return ParseBin(region.bytes(), path);
+}
+
 std::string SlotLabel(const BinSlot& slot) { return fmt::format("{} {}", SlotKindName(slot.kind), slot.index); }
 
 void ConvertFile(const Task& task, bool keep_device_format, bool pt, ConvertedBinFile* report, FileExtras* extras) {
   auto fail = [&](Status st) { report->status = std::move(st); };
-  Result<BinFile> bin = ReadBinFile(task.input);
-  if (!bin.ok()) return fail(bin.status());
   Result<std::shared_ptr<MappedFile>> file = MappedFile::Open(task.input);
   if (!file.ok()) return fail(file.status());
+  Result<BinFile> bin = ReadKernelDump(**file, task.input);
+  if (!bin.ok()) return fail(bin.status());
   if (!task.out_dir_error.empty()) {
     return fail(Status::IOError(task.out_dir.string(), "cannot create the directory: " + task.out_dir_error));
   }

@@ -38,7 +38,26 @@ class CallCollector : public DumpJsonVisitor {
   uint64_t skipped = 0;
 };
 
+// Counts the forward API calls by name alone.
+class CallCounter : public DumpJsonVisitor {
+ public:
+  Status Entry(std::string_view key, const JsonValue&) override {
+    if (!IsForwardCall(key)) return Status::Ok();
+    if (count.calls++ == 0) count.first_call = std::string(key);
+    count.with_reference += QuerySupport(key).supported;
+    return Status::Ok();
+  }
+
+  DumpCallCount count;
+};
+
 }  // namespace
+
+Result<DumpCallCount> CountDumpCalls(const std::string& dump_json) {
+  CallCounter counter;
+  MSP_ASSIGN_OR_RETURN(counter.count.header, StreamDumpJson(dump_json, counter));
+  return std::move(counter.count);
+}
 
 Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const Progress& progress) {
   CallCollector collector;

@@ -24,13 +24,31 @@ void ExpectCsvSameAsMsprobe(const std::string& ours_csv, const std::string& mode
                              1e-15);
 }
 
-void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, const std::string& mode) {
-  testing::TempDir tmp;
+// A compare of `target` with `golden` writing its csv files only, into `out`.
+CompareOptions CsvOnly(const std::string& target, const std::string& golden, const std::string& out) {
   CompareOptions options;
   options.target_path = target;
   options.golden_path = golden;
-  options.output_dir = tmp.Path("out");
+  options.output_dir = out;
   options.write_xlsx = false;
+  return options;
+}
+
+// Progress reports (done, total) of one bar: (0, bytes) first, the same total throughout, never
+// counting back, (bytes, bytes) last.
+void ExpectOneBar(const std::vector<std::pair<uint64_t, uint64_t>>& reports, uint64_t bytes) {
+  ASSERT_FALSE(reports.empty());
+  EXPECT_EQ(reports.front(), std::make_pair(uint64_t{0}, bytes));
+  EXPECT_EQ(reports.back(), std::make_pair(bytes, bytes));
+  for (size_t i = 1; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i].second, bytes) << "report " << i;
+    EXPECT_GE(reports[i].first, reports[i - 1].first) << "report " << i;
+  }
+}
+
+void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, const std::string& mode) {
+  testing::TempDir tmp;
+  const CompareOptions options = CsvOnly(target, golden, tmp.Path("out"));
   auto report = RunCompare(options);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 2u);
@@ -44,35 +62,50 @@ TEST(CompareGoldenTest, TensorModeTwoRanksAgreeWithMsprobe) {
   ExpectSameAsMsprobe(samples + "/npu_t/step0", samples + "/bench_t/step0", "t");
 }
 
-// Two ranks may be compared at once; the report keeps rank order and the progress adds both up.
-TEST(CompareGoldenTest, PairsAreReportedInOrderWithProgressSummedOverPairs) {
+// Two ranks may be compared at once; the report keeps rank order.
+// One bar for the whole run (docs/compare.md §7.5): its total, the bytes of both target dump.json
+// files, is reported before the first pair starts and never changes; it counts up once to that total.
+TEST(CompareGoldenTest, PairsAreReportedInOrderWithOneProgressTotalFixedAtTheStart) {
   const std::string samples = std::string(MSPROBE_SOURCE_DIR) + "/samples/dist2";
   testing::TempDir tmp;
-  CompareOptions options;
-  options.target_path = samples + "/npu_t/step0";
-  options.golden_path = samples + "/bench_t/step0";
-  options.output_dir = tmp.Path("out");
-  options.write_xlsx = false;
+  const CompareOptions options = CsvOnly(samples + "/npu_t/step0", samples + "/bench_t/step0", tmp.Path("out"));
+  const uint64_t bytes = fs::file_size(options.target_path + "/rank0/dump.json") +
+                         fs::file_size(options.target_path + "/rank1/dump.json");
   std::mutex mutex;
-  uint64_t last_done = 0, last_total = 0, calls = 0;
-  bool done_within_total = true;
-  const JobContext context{.progress = [&](std::string_view, uint64_t done, uint64_t total) {
+  std::vector<std::pair<uint64_t, uint64_t>> reports;
+  const JobContext context{.progress = [&](std::string_view what, uint64_t done, uint64_t total) {
     const std::lock_guard<std::mutex> lock(mutex);
-    done_within_total = done_within_total && done <= total;
-    last_done = done;
-    last_total = total;
-    ++calls;
+    EXPECT_EQ(what, "bytes");
+    reports.emplace_back(done, total);
   }};
   auto report = RunCompare(options, context);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 2u);
   EXPECT_EQ(report->pairs[0].label, "rank0");
   EXPECT_EQ(report->pairs[1].label, "rank1");
-  const uint64_t rows = report->pairs[0].rows + report->pairs[1].rows;
-  EXPECT_EQ(calls, rows);  // one report per compared tensor row
-  EXPECT_EQ(last_total, rows);
-  EXPECT_TRUE(done_within_total);
-  EXPECT_GT(last_done, 0u);
+  ExpectOneBar(reports, bytes);
+  EXPECT_GT(reports.size(), 3u);  // the tensor rows move the bar, not only the pairs' ends
+}
+
+// A statistics pair streamed one row at a time: the bar has its total from the start, moves with the
+// batches and is full when the pair is done.
+TEST(CompareGoldenTest, StatisticsCompareReportsProgressFromStartToEnd) {
+  const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/moe/stat";
+  testing::TempDir tmp;
+  CompareOptions options = CsvOnly(data + "/npu/dump.json", data + "/bench/dump.json", tmp.Path("out"));
+  options.stream_batch_rows = 1;
+  const uint64_t bytes = fs::file_size(options.target_path);
+  std::vector<std::pair<uint64_t, uint64_t>> reports;
+  const JobContext context{.progress = [&](std::string_view, uint64_t done, uint64_t total) {
+    reports.emplace_back(done, total);
+  }};
+  auto report = RunCompare(options, context);
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  ASSERT_EQ(report->pairs.size(), 1u);
+  EXPECT_TRUE(report->pairs[0].streamed);
+  ASSERT_GT(reports.size(), 3u);
+  ExpectOneBar(reports, bytes);
+  EXPECT_LT(reports[reports.size() - 2].first, bytes);  // full only once the pair is done
 }
 
 // Six ranks, each a copy of rank 0 or 1: the later pairs are built in the row storage the earlier
@@ -87,12 +120,7 @@ TEST(CompareGoldenTest, PairsInReusedRowStorageAgreeWithMsprobe) {
                                    tmp.Path(std::string(side) + "/step0/rank" + std::to_string(rank)));
     }
   }
-  CompareOptions options;
-  options.target_path = tmp.Path("npu_t/step0");
-  options.golden_path = tmp.Path("bench_t/step0");
-  options.output_dir = tmp.Path("out");
-  options.write_xlsx = false;
-  auto report = RunCompare(options);
+  auto report = RunCompare(CsvOnly(tmp.Path("npu_t/step0"), tmp.Path("bench_t/step0"), tmp.Path("out")));
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 6u);
   for (size_t rank = 0; rank < 6; ++rank) {

@@ -44,7 +44,9 @@ struct RecomputeReport {
   std::string html_file;                       // --html: the run's page
 };
 
-// Progress: (the dump.json being checked, its calls checked, its calls in all), from worker threads.
+// InvalidInput, before any work, for a dump with nothing to recompute: a statistics or md5 dump, a
+// debug.json, a dump without forward API calls (level L0), calls none of which has a reference.
+// Progress: ("API calls", calls checked, the calls of every dump), from worker threads.
 Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobContext& context = {});
 
 }  // namespace msprobe::compare

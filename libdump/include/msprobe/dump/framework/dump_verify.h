@@ -28,6 +28,8 @@ struct VerifyIssue {
 
 struct VerifyReport {
   std::vector<std::string> json_files;
+  uint64_t entries = 0;         // of the json files' "data", counted when they name no tensor file
+  std::string task;             // the first json's task ("tensor", "statistics", "md5", "" when unset)
   uint64_t tensor_records = 0;  // tensor objects in the json files
   uint64_t files_checked = 0;   // data_name files read and compared
   uint64_t bytes_read = 0;
