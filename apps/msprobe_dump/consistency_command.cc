@@ -32,17 +32,19 @@ int RunConsistencyCommand(const ConsistencyArgs& args, const cli::CommonOptions&
   Result<compare::ConsistencyReport> report = compare::RunConsistency(options, ctx);
   bar.Clear();
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
-  for (const std::string* file : {&report->csv_file, &report->xlsx_file, &report->html_file, &report->summary_file}) {
-    if (!file->empty()) fmt::print("{}\n", *file);
-  }
+  // README "Output streams": the paths on stdout, the summary on stderr; even with -q, the reason for the exit code.
   const compare::ConsistencyCounts& n = report->counts;
   if (!common.quiet) {
-    fmt::print("{} step(s), {} rank(s), {} dump(s): {} inconsistency(ies), {} suspect(s)\n", n.steps, n.ranks, n.dumps,
-               n.inconsistencies, n.suspects);
+    for (const std::string* file : {&report->csv_file, &report->xlsx_file, &report->html_file, &report->summary_file}) {
+      if (!file->empty()) fmt::print("{}\n", *file);
+    }
+    fmt::print(stderr, "{} step(s), {} rank(s), {} dump(s): {} inconsistency(ies), {} suspect(s)\n",
+               n.steps, n.ranks, n.dumps, n.inconsistencies, n.suspects);
   }
   if (n.inconsistencies > 0) {
     const compare::ConsistencyFinding& f = report->findings.front();
-    fmt::print("first inconsistency: step {}, rank {}, {} ({})\n", f.step, f.rank, f.name, f.reason);
+    fmt::print(stderr, "first inconsistency: step {}, rank {}, {} ({})\n", f.step, f.rank, f.name,
+               f.reason);
   }
   return report->gate_failed ? cli::kExitGateFailed : cli::kExitOk;
 }

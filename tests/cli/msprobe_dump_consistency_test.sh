@@ -15,7 +15,11 @@ summary() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(e
 # The intact dumps: exit 0, no inconsistency, first_inconsistency null.
 run "$dump" consistency "$data/stat4" -o "$TMP/intact"
 expect_code 0
-expect_out "2 step(s), 4 rank(s), 8 dump(s): 0 inconsistency(ies)"
+expect_err "2 step(s), 4 rank(s), 8 dump(s): 0 inconsistency(ies)"
+# stdout: the paths written, nothing else.
+[ "$(printf '%s\n' "$OUT" | sed 's/consistency_result_[0-9]*/R/')" = "$(printf '%s\n' "$TMP/intact/R.csv" "$TMP/intact/R.xlsx" "$TMP/intact/summary.json")" ] \
+  || fail "stdout is not the three paths: $OUT"
+checks=$((checks + 1))
 [ "$(summary "$TMP/intact" 'd["first_inconsistency"], d["counts"]["inconsistencies"], d["gate"]')" = "(None, 0, 'passed')" ] \
   || fail "intact summary: $(summary "$TMP/intact" 'd')"
 [ "$(grep -c '^inconsistency,' "$TMP"/intact/consistency_result_*.csv)" = 0 ] || fail "intact csv has inconsistencies"
@@ -27,8 +31,8 @@ cp -r "$data/stat4" "$TMP/stat4"
 edit "$TMP/stat4/step1/rank2/dump.json" Distributed.all_reduce.3.forward output 0 Norm
 run "$dump" consistency "$TMP/stat4" -o "$TMP/one"
 expect_code 1
-expect_out "2 step(s), 4 rank(s), 8 dump(s): 1 inconsistency(ies)"
-expect_out "first inconsistency: step 1, rank 2, Distributed.all_reduce.3.forward.output.0 (3 of the group's 4 ranks agree on another value)"
+expect_err "2 step(s), 4 rank(s), 8 dump(s): 1 inconsistency(ies)"
+expect_err "first inconsistency: step 1, rank 2, Distributed.all_reduce.3.forward.output.0 (3 of the group's 4 ranks agree on another value)"
 [ "$(summary "$TMP/one" 'd["first_inconsistency"]')" = "{'step': 1, 'rank': 2, 'api': 'Distributed.all_reduce.3.forward', 'name': 'Distributed.all_reduce.3.forward.output.0', 'reason': \"3 of the group's 4 ranks agree on another value\"}" ] \
   || fail "first_inconsistency: $(summary "$TMP/one" 'd["first_inconsistency"]')"
 row=$(grep '^inconsistency,' "$TMP"/one/consistency_result_*.csv)
@@ -36,10 +40,11 @@ row=$(grep '^inconsistency,' "$TMP"/one/consistency_result_*.csv)
   || fail "csv row: $row"
 checks=$((checks + 2))
 
-# -q: the files only, and the first inconsistency.
+# -q (README "Output streams"): no paths, no summary; the reason for the exit code stays.
 run "$dump" consistency -q "$TMP/stat4" -o "$TMP/quiet"
 expect_code 1
-[ "$(wc -l <<<"$OUT")" = 4 ] && [ -z "$ERR" ] || fail "-q printed: $OUT / $ERR"
+[ -z "$OUT" ] || fail "-q printed on stdout: $OUT"
+expect_err_line "first inconsistency: step 1, rank 2, Distributed.all_reduce.3.forward.output.0 (3 of the group's 4 ranks agree on another value)"
 checks=$((checks + 1))
 
 # A pair's all_reduce (group 2,3) that disagrees: both ranks are named.
@@ -51,14 +56,14 @@ rows=$(python3 -c 'import csv,sys; [print("|".join(r[:7])) for r in csv.reader(o
        "$TMP"/pair_out/consistency_result_*.csv)
 [ "$rows" = "inconsistency|0|2|Distributed.all_reduce.0.forward|Distributed.all_reduce.0.forward.output.0|collective result|2,3
 inconsistency|0|3|Distributed.all_reduce.0.forward|Distributed.all_reduce.0.forward.output.0|collective result|2,3" ] || fail "pair rows: $rows"
-expect_out "first inconsistency: step 0, rank 2, Distributed.all_reduce.0.forward.output.0 (differs from rank 3; a group of 2 cannot tell which is wrong)"
+expect_err "first inconsistency: step 0, rank 2, Distributed.all_reduce.0.forward.output.0 (differs from rank 3; a group of 2 cannot tell which is wrong)"
 
 # A parameter at a forward call, kept alike by the all_reduce of its gradient.
 cp -r "$data/stat4" "$TMP/param"
 edit "$TMP/param/step1/rank1/dump.json" Module.fc1.Linear.forward.0 parameters weight Max
 run "$dump" consistency "$TMP/param" -o "$TMP/param_out"
 expect_code 1
-expect_out "first inconsistency: step 1, rank 1, Module.fc1.Linear.forward.0.parameters.weight (3 of the group's 4 ranks agree on another value)"
+expect_err "first inconsistency: step 1, rank 1, Module.fc1.Linear.forward.0.parameters.weight (3 of the group's 4 ranks agree on another value)"
 run "$dump" consistency "$TMP/param" -o "$TMP/param_none" --data-parallel none
 expect_code 0
 
@@ -78,7 +83,7 @@ if [ $? -eq 0 ]; then
   expect_code 0
   run "$dump" consistency "$TMP/tensor4" -o "$TMP/t_re" --recompute-stats
   expect_code 1
-  expect_out "first inconsistency: step 0, rank 2, Distributed.all_reduce.1.forward.output.0 (3 of the group's 4 ranks agree on another value)"
+  expect_err "first inconsistency: step 0, rank 2, Distributed.all_reduce.1.forward.output.0 (3 of the group's 4 ranks agree on another value)"
   [ "$(summary "$TMP/t_re" 'd["mode"]')" = "tensor (statistics and CRC-32 recomputed from the tensor files)" ] || fail "mode"
   checks=$((checks + 1))
 else
@@ -93,7 +98,7 @@ cp -r "$data/md5_4" "$TMP/md5"
 edit "$TMP/md5/step0/rank1/dump.json" Distributed.all_reduce.2.forward output 0 md5
 run "$dump" consistency "$TMP/md5" -o "$TMP/md5_out"
 expect_code 1
-expect_out "first inconsistency: step 0, rank 1, Distributed.all_reduce.2.forward.output.0 (3 of the group's 4 ranks agree on another value)"
+expect_err "first inconsistency: step 0, rank 1, Distributed.all_reduce.2.forward.output.0 (3 of the group's 4 ranks agree on another value)"
 checks=$((checks + 1))
 
 # --fail-on suspect: the intact dumps' suspects fail the gate.
