@@ -46,6 +46,7 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
   MatchOptions match;
   std::optional<BenchMatcher> matcher;
   std::optional<PairOutputs> outputs;
+  GoldenRowUse golden_use(bench->rows.size());
   const auto compare_batch = [&](const FlatDump& header, std::vector<OpRow>* rows) -> Status {
     if (!first) {
       first = header;
@@ -53,7 +54,7 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
       matcher.emplace(bench->rows, match);
       outputs.emplace(steps_.OpenOutputs(spec, header.is_debug));
     }
-    const SliceTable batch = steps_.CompareBatch(rows, &bench->rows, *matcher, mode, !stack.empty());
+    const SliceTable batch = steps_.CompareBatch(rows, &bench->rows, *matcher, mode, !stack.empty(), &golden_use);
     return outputs->Append(batch.table, batch.p2p);
   };
   MSP_ASSIGN_OR_RETURN(FlatDump npu, StreamFlatDumpAhead(spec.target_json, stack, options.stream_batch_rows, compare_batch));
@@ -68,6 +69,8 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
       outputs->ints_as_floats()) {
     return std::optional<PairOutcome>();
   }
+  NoteDumps(npu, *bench, &outcome.result);
+  NoteUnmatchedGolden(bench->rows, golden_use, &outcome.result);
   MSP_RETURN_IF_ERROR(FinishStreamed(std::move(*outputs), mode, start, &outcome));
   return std::optional<PairOutcome>(std::move(outcome));
 }
