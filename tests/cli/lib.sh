@@ -35,4 +35,14 @@ expect_one_error_line() {
   grep -q "^$1: error: " <<<"$ERR" || fail "stderr does not start with '$1: error: ': $ERR"
 }
 have_shared() { [ -d "$SHARED_DATA/msprobe_samples" ]; }
-finish() { echo "$(basename "$0"): $checks checks passed"; }
+# Every msprobe-compare summary.json the test's runs wrote is valid against docs/summary.schema.json.
+check_summaries() {
+  local out
+  out=$(python3 "$MSPROBE_ROOT/tests/cli/summary_schema_check.py" "$MSPROBE_ROOT/docs/summary.schema.json" "$TMP" 2>&1) \
+    || fail "summary.json against docs/summary.schema.json: $out"
+  [ "$out" -eq 0 ] || checks=$((checks + 1))
+}
+finish() {
+  check_summaries
+  echo "$(basename "$0"): $checks checks passed"
+}
