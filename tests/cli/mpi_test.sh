@@ -30,8 +30,10 @@ compare_run() {
   with_np "$n" "$COMPARE" -q "$@" -o "$dir/out" >"$dir/run.stdout" 2>"$dir/run.err"
   echo $? >"$dir/run.rc"
   sed '/^------/,$d' "$dir/run.err" >"$dir/run.stderr" && rm "$dir/run.err"
+  check_summaries "$dir"  # before normalizing rewrites its numbers
   "$MSPROBE_ROOT/scripts/normalize_outputs.sh" "$dir"
 }
+SUMMARIES_CHECKED=1
 # same_as_alone NAME ARGS...: -np 1, 2 and 4 write what the run without mpirun writes.
 same_as_alone() {
   local name=$1; shift
@@ -131,7 +133,7 @@ if [ -x "$MSPROBE_BIN/../bench/da_bench" ]; then
     exec '$COMPARE' -q -tp '$TMP/da/npu/step0' -gp '$TMP/da/bench/step0' --json -o '$TMP/killed/out'"
   checks=$((checks + 1))
   [ "$CODE" -ne 0 ] || fail "killed: the run exited 0"
-  mkdir -p "$TMP/killed" && "$MSPROBE_ROOT/scripts/normalize_outputs.sh" "$TMP/killed"
+  mkdir -p "$TMP/killed" && check_summaries "$TMP/killed" && "$MSPROBE_ROOT/scripts/normalize_outputs.sh" "$TMP/killed"
   for f in $(cd "$TMP/killed/out" && find . -type f ! -name '*.tmp.*'); do
     checks=$((checks + 1))
     cmp -s "$TMP/killed/out/$f" "$TMP/da_csv/out/$f" || fail "killed: $f is not the complete run's"
