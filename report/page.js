@@ -91,12 +91,22 @@ function firstError() {
   return null;
 }
 
-function rowLink(id, label, link) {
+// `text`: what the link reads, the row's name unless given.
+function rowLink(id, label, link, text) {
   if (!link) return el('div', {id}, label + ': none');
   const p = preparePart(DATA.parts[link[0]]);
   const where = p.label ? p.label + ' row ' + link[1] : 'row ' + link[1];
   return el('div', {id}, label + ': ',
-            el('a', {onclick: () => selectRow(link[0], link[1]), title: 'show the row'}, p.name(link[1])), ' (' + where + ')');
+            el('a', {onclick: () => selectRow(link[0], link[1]), title: 'show the row'}, text || p.name(link[1])),
+            ' (' + where + ')');
+}
+
+// The rows the Results do not count (docs/compare.md §5.4): msprobe passes or drops them.
+function notComparedCounts() {
+  const labels = ['not compared: no golden counterpart', 'golden rows matched by no target row', 'unreadable tensors'];
+  const ids = ['count-unmatched-target', 'count-unmatched-golden', 'count-unreadable'];
+  const counts = DATA.notCompared || [0, 0, 0];
+  return labels.map((label, i) => el('span', {id: ids[i], class: counts[i] ? 'v-warning' : ''}, counts[i] + ' ' + label));
 }
 
 // overflow_check's anomaly (docs/compare.md §11): in its rank's part, the first output row of its API
@@ -127,11 +137,12 @@ function renderHeader() {
     el('h1', {}, 'Compare report' + (DATA.title ? ': ' + DATA.title : '')),
     el('div', {class: 'counts'}, el('span', {}, DATA.mode + ' mode'),
        ...VERDICTS.map((name, v) => el('span', {class: 'v-' + name, id: 'count-' + name}, counts[v] + ' ' + name)),
+       ...notComparedCounts(),
        el('span', {}, DATA.parts.length + (DATA.parts.length === 1 ? ' pair' : ' ranks'))),
     el('div', {class: 'links'},
        rowLink('first-error', 'First error', firstError()),
        ...(DATA.firstDiff ? [rowLink('first-diff', 'First diff (-da)', DATA.firstDiff)] : []),
-       ...(DATA.firstCause ? [rowLink('first-cause', 'First cause (--attribute)', DATA.firstCause)] : []),
+       ...(DATA.firstCause ? [rowLink('first-cause', 'First cause (--attribute)', DATA.firstCause, DATA.firstCauseName)] : []),
        ...anomalyLinks()));
   document.body.append(header);
 }

@@ -13,6 +13,7 @@ packages=(
   libminizip-dev             # libdump: the .pt writer; tests: zip fixtures of any shape
   libprotobuf-dev protobuf-compiler   # capture shim tests: decode .bin headers with libprotobuf
   libxml2-utils              # xmllint: the JUnit report is validated against its XSD
+  python3-jsonschema         # the CLI tests validate every summary.json against docs/summary.schema.json
   help2man                   # man pages from --help
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
   libopenmpi-dev openmpi-bin # -DMSPROBE_MPI=ON: compare and merge across processes (docs/distributed.md)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
+#include "msprobe/compare/output/not_compared.h"
 #include "msprobe/dump/text/small_json.h"
 
 namespace msprobe::compare_app {
@@ -272,24 +273,22 @@ void PrintPaths(const std::vector<std::string>& files) {
 }
 
 void PrintReport(const compare::CompareReport& report, bool quiet) {
-  uint64_t rows = 0, passed = 0, warnings = 0, errors = 0, unreadable = 0;
-  const std::string* first_unreadable = nullptr;
+  uint64_t rows = 0, passed = 0, warnings = 0, errors = 0, not_compared = 0;
   for (const compare::PairResult& pair : report.pairs) {
     if (!pair.skipped_reason.empty()) {
       fmt::print(stderr, "msprobe-compare: warning: {}: {}\n", pair.target_json, pair.skipped_reason);
     }
-    unreadable += pair.unreadable_tensors;
-    if (first_unreadable == nullptr && pair.unreadable_tensors > 0) first_unreadable = &pair.first_unreadable;
+    not_compared += pair.NotCompared();
     if (!quiet) PrintPaths(pair.outputs);
     rows += pair.rows;
     passed += pair.passed;
     warnings += pair.warnings;
     errors += pair.errors;
   }
-  if (unreadable > 0) {
-    // Once per run, even with -q: these rows pass as msprobe passes them, and a gate would not see them.
-    fmt::print(stderr, "msprobe-compare: warning: {} row(s) have a tensor file that could not be read, written as "
-                       "\"unsupported\" (first: {})\n", unreadable, *first_unreadable);
+  if (not_compared > 0) {
+    // Once per run, even with -q: msprobe passes these rows (or drops them), so no count of Results shows them.
+    fmt::print(stderr, "msprobe-compare: warning: {} row(s) not compared: {}\n", not_compared,
+               compare::NotComparedCounts(report.pairs));
   }
   if (quiet) return;
   PrintPaths({report.first_diff.analyze_file, report.html_file, report.summary_file});
@@ -316,9 +315,7 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
 int ReportGates(const compare::CompareOptions& options, const compare::CompareReport& report) {
   const std::optional<compare::GateFailure> failure = compare::EvaluateGates(options, report);
   if (!failure) return cli::kExitOk;
-  const compare::RowRef& row = failure->row;
-  fmt::print(stderr, "msprobe-compare: gate failed ({}): {}: {}: {}: {}\n", failure->reason, row.file, row.npu_name,
-             compare::VerdictName(row.result), row.err_message);
+  fmt::print(stderr, "msprobe-compare: gate failed ({}): {}\n", failure->gate, failure->reason);
   return cli::kExitGateFailed;
 }
 

@@ -42,13 +42,19 @@ def main(page_path, summary_path, *expect):
         for metric in part["metrics"]:
             assert len(metric["values"]) == len(verdicts), metric["name"]
         if pair["first_error"]:
-            row = pair["first_error"]["row"]
+            row = pair["first_error"]["row"] - 2  # summary.json's row is the spreadsheet's: header = 1
             tree = part["tree"]
             name = part["strings"][part["tail"][row]] if row in part["wholeNames"] else tree["names"][part["api"][row]] + part["strings"][part["tail"][row]]
             assert name == pair["first_error"]["npu_name"], (name, pair["first_error"])
         assert bool(part["tree"]["note"]) == ("flat_tree" in expect), part["tree"]["note"]
     assert (data["firstDiff"] is not None) == ("first_diff" in expect), data["firstDiff"]
     assert (data["firstCause"] is not None) == ("first_cause" in expect), data["firstCause"]
+    # the header shows the rows not compared, as summary.json counts them
+    counts = summary["counts"]
+    assert data["notCompared"] == [counts[k] for k in ("unmatched_target", "unmatched_golden", "unreadable_tensors")], data["notCompared"]
+    if summary.get("first_cause"):  # the link names the API and its kind
+        cause = summary["first_cause"]
+        assert data["firstCauseName"] == f'{cause["api"]} ({cause["kind"]})', data["firstCauseName"]
 
 
 if __name__ == "__main__":

@@ -35,6 +35,10 @@ recompute=$MSPROBE_ROOT/tests/data/recompute
 run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$TMP/attribute" --attribute --html
 expect_code 0 "compare --attribute --html"
 page_check "$TMP/attribute" first_cause
+# the link names the API and the kind of its cause (docs/compare.md §10), as the stderr line does
+checks=$((checks + 1))
+grep -qF '"firstCauseName":"Functional.gelu.0.forward (op)"' "$TMP"/attribute/compare_report_*.html \
+  || fail "first cause link: $(grep -o '"firstCause[^,]*' "$TMP"/attribute/compare_report_*.html)"
 
 run "$MSPROBE_BIN/msprobe-dump" recompute "$recompute/target_op/step0/rank0" -o "$TMP/recompute" --html
 expect_code 1 "recompute --html (an op exceeds its tolerance)"

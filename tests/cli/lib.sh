@@ -40,4 +40,16 @@ expect_err_line() {
   [ "$ERR" = "$1" ] || fail "stderr is not '$1': $ERR"
 }
 have_shared() { [ -d "$SHARED_DATA/msprobe_samples" ]; }
-finish() { echo "$(basename "$0"): $checks checks passed"; }
+# check_summaries [DIR]: every msprobe-compare summary.json under DIR ($TMP) is valid against
+# docs/summary.schema.json. finish checks $TMP; a test that rewrites its outputs (normalize_outputs.sh
+# turns long digit runs into TS) checks each run before and sets SUMMARIES_CHECKED=1.
+check_summaries() {
+  local out
+  out=$(python3 "$MSPROBE_ROOT/tests/cli/summary_schema_check.py" "$MSPROBE_ROOT/docs/summary.schema.json" "${1:-$TMP}" 2>&1) \
+    || fail "summary.json against docs/summary.schema.json: $out"
+  [ "$out" -eq 0 ] || checks=$((checks + 1))
+}
+finish() {
+  [ "${SUMMARIES_CHECKED:-0}" = 1 ] || check_summaries
+  echo "$(basename "$0"): $checks checks passed"
+}

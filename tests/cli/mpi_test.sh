@@ -30,8 +30,10 @@ compare_run() {
   with_np "$n" "$COMPARE" -q "$@" -o "$dir/out" >"$dir/run.stdout" 2>"$dir/run.err"
   echo $? >"$dir/run.rc"
   sed '/^------/,$d' "$dir/run.err" >"$dir/run.stderr" && rm "$dir/run.err"
+  check_summaries "$dir"  # before normalizing rewrites its numbers
   "$MSPROBE_ROOT/scripts/normalize_outputs.sh" "$dir"
 }
+SUMMARIES_CHECKED=1
 # same_as_alone NAME ARGS...: -np 1, 2 and 4 write what the run without mpirun writes.
 same_as_alone() {
   local name=$1; shift
@@ -131,7 +133,7 @@ if [ -x "$MSPROBE_BIN/../bench/da_bench" ]; then
     exec '$COMPARE' -q -tp '$TMP/da/npu/step0' -gp '$TMP/da/bench/step0' --json -o '$TMP/killed/out'"
   checks=$((checks + 1))
   [ "$CODE" -ne 0 ] || fail "killed: the run exited 0"
-  mkdir -p "$TMP/killed" && "$MSPROBE_ROOT/scripts/normalize_outputs.sh" "$TMP/killed"
+  mkdir -p "$TMP/killed" && check_summaries "$TMP/killed" && "$MSPROBE_ROOT/scripts/normalize_outputs.sh" "$TMP/killed"
   for f in $(cd "$TMP/killed/out" && find . -type f ! -name '*.tmp.*'); do
     checks=$((checks + 1))
     cmp -s "$TMP/killed/out/$f" "$TMP/da_csv/out/$f" || fail "killed: $f is not the complete run's"
@@ -142,7 +144,7 @@ else
 fi
 
 # A malformed dump.json on rank 1: the same exit code and error line as one process, the other pairs
-# compared, no deadlock.
+# compared and named in summary.json with the error, no deadlock.
 cp -r "$SAMPLES" "$TMP/bad"
 printf '{"task": "tensor", "data": {' >"$TMP/bad/npu_t/step0/rank1/dump.json"
 compare_run "$TMP/bad/alone" 0 -tp "$TMP/bad/npu_t/step0" -gp "$TMP/bad/bench_t/step0"
@@ -158,7 +160,9 @@ for n in 2 4; do
     fail "bad: the failing process did not report itself: $(cat "$TMP/bad/np$n/run.stderr")"
   checks=$((checks + 1))
   [ -f "$TMP/bad/np$n/out/compare_result_rank0_TS.csv" ] || fail "bad: -np $n did not compare rank0"
-  [ ! -f "$TMP/bad/np$n/out/summary.json" ] || fail "bad: -np $n wrote summary.json for a failed run"
+  # rank0's table was written, so summary.json says why the run failed (docs/compare.md §1.5)
+  grep -q '"error": ".*rank1/dump.json' "$TMP/bad/np$n/out/summary.json" ||
+    fail "bad: -np $n summary.json names no error: $(cat "$TMP/bad/np$n/out/summary.json" 2>&1)"
 done
 
 # A setup failure on one process only (its golden path missing): every process stops at once.

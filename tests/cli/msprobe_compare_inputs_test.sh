@@ -94,17 +94,31 @@ run python3 -c '
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 acc = [r["Accuracy Reached or Not"] for r in rows]
+# rows without a golden counterpart have no Bench Name; golden rows no target row matched, no NPU Name
 want = {"rows": len(rows), "pass": acc.count("Yes"), "warning": len(rows) - acc.count("Yes") - acc.count("No"),
-        "error": acc.count("No")}
+        "error": acc.count("No"), "unmatched_target": sum(not r["Bench Name"] for r in rows),
+        "unmatched_golden": sum(not r["NPU Name"] for r in rows), "unreadable_tensors": 0}
 got = json.load(open(sys.argv[2]))["counts"]
-print("ok" if got == want and want["error"] == 5 else f"summary {got} != csv {want}")' "$(ls "$TMP"/k/compare_result_0_0_*.csv)" "$TMP/k/summary.json"
+print("ok" if got == want and want["error"] == 5 and want["unmatched_golden"] == 1 else f"summary {got} != csv {want}")' "$(ls "$TMP"/k/compare_result_0_0_*.csv)" "$TMP/k/summary.json"
 expect_code 0
 expect_out ok
 run "$cmp" -tp "$kernel/npu" -gp "$kernel/bench" --rank 0 -o "$TMP/k4" --csv --fail-on error --junit "$TMP/k4.xml" -q
 expect_code 1
 expect_err "gate failed (--fail-on error): $TMP/k4/compare_result_0_0_"
-expect_err "Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy: error: "
-grep -q '<testsuite name="rank0_step0" tests="8" failures="5"' "$TMP/k4.xml" || fail "kernel junit suite: $(cat "$TMP/k4.xml")"
+# the reason names the rule that failed (docs/compare.md §5.2) with the csv's row 4 values: Cosine -1.0,
+# MaxAbsErr 3.867789030075 (msprobe's Err_message is empty for a plain "No")
+reason="Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy: error: Cosine -1 < 0.99 and MaxAbsErr 3.867789030075 > 0.001"
+expect_err "row 4: $kernel/npu/rank_0/Net/0/0/$reason"
+grep -qF '"err_message": "Cosine -1 < 0.99 and MaxAbsErr 3.867789030075 > 0.001"' "$TMP/k4/summary.json" \
+  || fail "summary.json first_error: $(grep -A3 '"first_error"' "$TMP/k4/summary.json")"
+checks=$((checks + 1))
+# 8 kernels, 5 failing, and the testcase "not compared" (Relu's output has no golden file, Gelu's no
+# target file), skipped: --fail-on error does not fail on it (docs/compare.md §1.5)
+grep -q '<testsuite name="rank0_step0" tests="9" failures="5" errors="0" skipped="1"' "$TMP/k4.xml" || fail "kernel junit suite: $(cat "$TMP/k4.xml")"
+grep -A1 '<testcase name="not compared" classname="rank0_step0">' "$TMP/k4.xml" \
+  | grep -qF '<skipped message="1 target row(s) without a golden counterpart (first: '"$kernel/npu/rank_0/Net/0/0/Relu.Default_Relu-op6.0.0.600.output.0.DefaultFormat.float32.npy, " \
+  || fail "kernel junit: not compared: $(grep -A1 'not compared' "$TMP/k4.xml")"
+checks=$((checks + 1))
 grep -A1 '<testcase name="Default_Add-op0.0" classname="rank0_step0">' "$TMP/k4.xml" | grep -q '<failure message=".*Default_Add-op0.0.0.150.output.0' \
   || fail "kernel junit: no failing testcase for the first No row: $(cat "$TMP/k4.xml")"
 checks=$((checks + 2))

@@ -4,6 +4,8 @@
 
 #include <exception>
 
+#include "msprobe/compare/output/not_compared.h"
+#include "msprobe/compare/output/row_place.h"
 #include "msprobe/dump/util/cluster.h"
 #include "jobs/distributed_compare_internal.h"
 #include "jobs/pair_compare_internal.h"
@@ -25,41 +27,64 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const JobContext
   const internal::PairSteps steps(options, plan.mappings, progress);
   const internal::PairCompare compare(steps);
   internal::RunRecorder recorder(options);
-  // Pairs are recorded in order; the first failure in pair order is the one reported.
+  // Pairs are recorded in order; the first failure in pair order is the one reported. The pairs in
+  // flight when one fails still write their files, so they are recorded too: summary.json names them.
   std::vector<size_t> order(plan.specs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::exception_ptr thrown;
-  const Status failed = internal::CompareEach(
+  Status failed;
+  const Status stopped = internal::CompareEach(
       compare, plan.specs, order, internal::PairsInFlight(plan.specs, 1), [&](internal::PairAttempt attempt) -> Status {
         if (attempt.exception) {
           thrown = attempt.exception;
           return Status::Internal("", "a pair threw");  // rethrown below
         }
-        MSP_RETURN_IF_ERROR(attempt.outcome.status());
-        run_progress.Finished(plan.specs[attempt.pair].target_json);
-        recorder.Record(attempt.pair, std::move(*attempt.outcome));
+        if (!attempt.outcome.ok()) {
+          if (failed.ok()) failed = attempt.outcome.status();
+        } else {
+          run_progress.Finished(plan.specs[attempt.pair].target_json);
+          recorder.Record(attempt.pair, std::move(*attempt.outcome));
+        }
         return Status::Ok();
       });
   if (thrown) std::rethrow_exception(thrown);
-  MSP_RETURN_IF_ERROR(failed);
+  if (failed.ok()) failed = stopped;
+  if (!failed.ok()) return std::move(recorder).Fail(failed);
   std::vector<internal::XlsxMark> marks;
   if (options.diff_analyze) {
-    MSP_ASSIGN_OR_RETURN(marks, recorder.AnalyzeFirstDiff());
+    Result<std::vector<internal::XlsxMark>> analyzed = recorder.AnalyzeFirstDiff();
+    if (!analyzed.ok()) return std::move(recorder).Fail(analyzed.status());
+    marks = std::move(*analyzed);
   }
-  MSP_ASSIGN_OR_RETURN(auto written, recorder.CommitXlsx(marks));
-  for (const auto& [pair, files] : written) recorder.AddOutputs(pair, files);
+  auto written = recorder.CommitXlsx(marks);
+  if (!written.ok()) return std::move(recorder).Fail(written.status());
+  for (const auto& [pair, files] : *written) recorder.AddOutputs(pair, files);
   return std::move(recorder).Finish();
 }
 
 std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const CompareReport& report) {
+  const std::string fail_on = options.fail_on ? fmt::format("--fail-on {}", VerdictName(*options.fail_on)) : "";
+  const std::string any_gate = !fail_on.empty() ? fail_on : options.fail_on_first_diff ? "--fail-on-first-diff" : "";
+  if (any_gate.empty()) return std::nullopt;
+  for (const PairResult& pair : report.pairs) {
+    if (pair.NoRowMatched()) return GateFailure{any_gate, NoRowMatchedText(pair)};
+  }
   if (options.fail_on) {
     for (const PairResult& pair : report.pairs) {
       const std::optional<RowRef>& row = *options.fail_on == Verdict::kError ? pair.first_error : pair.first_warning;
-      if (row) return GateFailure{fmt::format("--fail-on {}", VerdictName(*options.fail_on)), *row};
+      if (row) return GateFailure{fail_on, RowRefText(pair, *row)};
+    }
+    if (const std::optional<std::string> first = FirstNotCompared(report.pairs);
+        first && *options.fail_on == Verdict::kWarning) {
+      uint64_t rows = 0;
+      for (const PairResult& pair : report.pairs) rows += pair.NotCompared();
+      return GateFailure{fail_on, fmt::format("{} row(s) not compared; first: {}", rows, *first)};
     }
   }
   if (options.fail_on_first_diff && !report.first_diff.nodes.empty()) {
-    return GateFailure{"--fail-on-first-diff", report.first_diff.nodes.front()};
+    const RowRef& node = report.first_diff.nodes.front();
+    const PairResult* pair = PairOfRowFile(report, node.file);
+    return GateFailure{"--fail-on-first-diff", pair ? RowRefText(*pair, node) : node.file + ": " + node.npu_name};
   }
   return std::nullopt;
 }

@@ -430,12 +430,17 @@ Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
           entry.status.ok() ? Result<PairOutcome>(DecodeOutcome(entry.payload)) : std::move(entry.status);
     }
   }
-  // The first failure in pair order is the run's, as in one process.
+  // The first failure in pair order is the run's, as in one process; the pairs that wrote their files
+  // are still recorded, so that summary.json names them with the error.
+  Status failed;
   for (size_t i = 0; i < all.size(); ++i) {
     if (!all[i]) return Status::Internal("", fmt::format("no process compared pair {}", i));  // a bug
-    MSP_RETURN_IF_ERROR(all[i]->status());
+    if (failed.ok()) failed = all[i]->status();
   }
-  for (size_t i = 0; i < all.size(); ++i) recorder_.Record(i, std::move(**all[i]));
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i]->ok()) recorder_.Record(i, std::move(**all[i]));
+  }
+  if (!failed.ok()) return std::move(recorder_).Fail(failed);
   if (!options_.diff_analyze) return std::vector<XlsxMark>();
   return recorder_.AnalyzeFirstDiff();
 }

@@ -15,14 +15,15 @@
 #include <map>
 #include <optional>
 
+#include "jobs/output_paths_internal.h"
 #include "jobs/run_report_internal.h"
+#include "msprobe/compare/metrics/kernel_accuracy.h"
 #include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/output/json_writer.h"
 #include "output/output_timestamp_internal.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/output/xlsx_writer.h"
-#include "msprobe/dump/framework/output_location.h"
 #include "msprobe/dump/kernel/statistic_csv.h"
 #include "msprobe/dump/tensor/tensor_source.h"
 #include "msprobe/dump/tensor/tensor_stats.h"
@@ -96,17 +97,6 @@ Result<Side> CollectSide(const std::vector<KernelDumpDir>& dirs) {
   std::stable_sort(side.records.begin(), side.records.end(),
                    [](const Record& a, const Record& b) { return a.timestamp < b.timestamp; });
   return side;
-}
-
-// check_accuracy (§6.2) on the Cosine and MaxAbsErr cells.
-Accuracy CheckAccuracy(const Cell& cosine, const Cell& max_abs) {
-  if (cosine.IsText("shape unmatched")) return Accuracy::kUnmatched;
-  if (cosine.IsText("N/A") || max_abs.IsText("N/A")) return Accuracy::kNo;
-  if (!cosine.is_number() || !max_abs.is_number()) return Accuracy::kNone;
-  const double cos = cosine.number(), abs_err = max_abs.number();
-  if (cos < kCosThreshold && abs_err > kMaxAbsErrThreshold) return Accuracy::kNo;
-  if (cos < kCosMaxThreshold || abs_err > kMaxAbsErrMaxThreshold) return Accuracy::kNo;
-  return Accuracy::kYes;
 }
 
 // A row's Result, from its Accuracy Reached or Not: Yes passes, No is an error, anything else (None: a
@@ -184,12 +174,13 @@ ResultRow NpyRow(const Record* npu, const Record* bench) {
             : b.stats->norm <= kCosineZeroNorm ? "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data."
                                              : "Cannot compare by Cosine Similarity, the dump data has NaN.");
       }
-      row.accuracy = CheckAccuracy(cells[kCosine], cells[kMaxAbsErr]);
+      row.accuracy = NpyAccuracy(cells[kCosine], cells[kMaxAbsErr]);
     }
   }
   row.npu_name = npu ? npu->file->path : "";
   row.bench_name = bench ? bench->file->path : "";
   row.matched = npu && bench;
+  row.golden_only = !npu;
   row.npu_dtype = n.info ? std::string(Name(n.info->dtype)) : "";
   row.bench_dtype = b.info ? std::string(Name(b.info->dtype)) : "";
   row.npu_shape = n.info ? n.info->ShapeString() : "";
@@ -232,6 +223,7 @@ ResultRow StatisticRow(const Record* npu, const Record* bench) {
   row.npu_name = npu ? npu->key : "";
   row.bench_name = bench ? bench->key : "";
   row.matched = npu && bench;
+  row.golden_only = !npu;
   const StatisticRecord empty;
   const StatisticRecord& n = npu ? npu->stat : empty;
   const StatisticRecord& b = bench ? bench->stat : empty;
@@ -256,9 +248,7 @@ ResultRow StatisticRow(const Record* npu, const Record* bench) {
       row.metrics[i] = Cell::Float(diff);
       row.metrics[4 + i] = RelativeCell(diff, bv[i]);
     }
-    double magnitude = static_cast<double>(nv[0] - bv[0]) / (std::max<double>(nv[0], bv[0]) + kEpsilon);
-    if (std::isnan(nv[0]) && std::isnan(bv[0])) magnitude = 0;
-    row.accuracy = magnitude <= kMagnitude ? Accuracy::kYes : Accuracy::kNo;
+    row.accuracy = StatisticAccuracy(nv[0], bv[0]);
   }
   row.npu_data_name = npu ? npu->csv_file : "";
   row.bench_data_name = bench ? bench->csv_file : "";
@@ -335,13 +325,9 @@ Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs
 Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, const JobContext& context) {
   const CompareOptions& run = options.run;
   const std::vector<std::string> inputs = {run.target_path, run.golden_path};
-  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(run.output_dir, /*is_dir=*/true, inputs));
-  if (!run.junit_path.empty()) MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(run.junit_path, false, inputs));
+  MSP_RETURN_IF_ERROR(internal::PrepareRunOutputs(run, inputs));
   MSP_ASSIGN_OR_RETURN(DirsByRankStep npu, GroupDirs(run.target_path, options));
   MSP_ASSIGN_OR_RETURN(DirsByRankStep bench, GroupDirs(run.golden_path, options));
-  std::error_code ec;
-  fs::create_directories(run.output_dir, ec);
-  if (ec) return Status::IOError(run.output_dir, "cannot create the output directory: " + ec.message());
   const std::string ts = OutputTimestamp();
   SummedProgress summed(context.progress);
   const Progress summed_progress = summed.callback();
@@ -371,6 +357,7 @@ Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, cons
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::optional<JunitSuite> junit = SummarizePair(table, result.RowFile(), seconds, run, &result);
+    result.golden_rows = result.matched_rows + result.unmatched.golden;  // golden-only rows are in the table
     if (junit) report.junit.push_back(std::move(*junit));
     report.pairs.push_back(std::move(result));
   }

@@ -50,6 +50,7 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
   const Progress& progress = steps_.progress();
   const uint64_t golden_rows = bench->rows.size();
   uint64_t rows_done = 0;
+  GoldenRowUse golden_use(bench->rows.size());
   const auto compare_batch = [&](const FlatDump& header, std::vector<OpRow>* rows) -> Status {
     if (!first) {
       first = header;
@@ -58,7 +59,8 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
       outputs.emplace(steps_.OpenOutputs(spec, header.is_debug));
     }
     rows_done += rows->size();
-    const SliceTable batch = steps_.CompareBatch(rows, &bench->rows, *matcher, mode, !stack.empty());
+    const SliceTable batch =
+        steps_.CompareBatch(rows, &bench->rows, *matcher, mode, !stack.empty(), &golden_use);
     // The target's rows are not counted ahead: the golden's stand in for them, short of the end.
     if (progress) progress(spec.target_json, rows_done, std::max(golden_rows, rows_done + 1));
     return outputs->Append(batch.table, batch.p2p);
@@ -75,6 +77,8 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
       outputs->ints_as_floats()) {
     return std::optional<PairOutcome>();
   }
+  NoteDumps(npu, *bench, &outcome.result);
+  NoteUnmatchedGolden(bench->rows, golden_use, &outcome.result);
   MSP_RETURN_IF_ERROR(FinishStreamed(std::move(*outputs), mode, start, &outcome));
   return std::optional<PairOutcome>(std::move(outcome));
 }

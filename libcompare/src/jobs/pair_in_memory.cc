@@ -72,6 +72,7 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
     p.skipped = true;
     return p;
   }
+  NoteDumps(p.npu, p.bench, &p.outcome.result);
   p.table.mode = ComparedMode(options, p.npu.mode);
   p.table.with_stack = !p.stack.empty();
   if (options.consistent != ConsistentBackend::kNone) {
@@ -95,6 +96,10 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
     const AlignOptions align{options.align_threshold, p.table.mode == CompareMode::kMd5};
     aligned = AlignUnmatchedCalls(p.npu.rows, p.bench.rows, match, align, &p.pairs);
   }
+  GoldenRowUse golden_use(p.bench.rows.size());
+  golden_use.Mark(p.pairs);
+  NoteUnmatchedGolden(p.bench.rows, golden_use, &p.outcome.result);  // before the names move into the rows
+  p.outcome.result.unmatched.target = TargetRowsLeftOut(p.pairs, p.npu.rows.size());
   p.table.rows = BuildResultRows(&p.npu.rows, &p.bench.rows, p.pairs, steps_.result_rows().Take());
   if (p.table.mode == CompareMode::kTensor) MarkScratchRows(p.npu.scratch_entries, p.npu.json_path, &p.table.rows);
   if (options.align) {

@@ -119,6 +119,8 @@ Status PairOutputs::Finish(std::chrono::steady_clock::time_point start, PairOutc
     MSP_ASSIGN_OR_RETURN(std::vector<std::string> paths, std::move(*csv_).Commit());
     result.outputs.insert(result.outputs.end(), paths.begin(), paths.end());
   }
+  // What the rows do not show: counted by the pair before its outputs finish (PairSummary adds the rest).
+  if (xlsx_) xlsx_->NoteNotCompared(result.unmatched.target, result.unmatched.golden, result.unreadable_tensors);
   // With -da the xlsx waits for the analysis across ranks, to mark the first diff.
   if (xlsx_ && !options_.diff_analyze) {
     MSP_ASSIGN_OR_RETURN(std::vector<std::string> paths, std::move(*xlsx_).Commit());

@@ -49,8 +49,9 @@ PairOutputs PairSteps::OpenOutputs(const ComparePairSpec& spec, bool is_debug) c
 }
 
 SliceTable PairSteps::CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* bench, const BenchMatcher& matcher,
-                                   CompareMode mode, bool with_stack) const {
+                                   CompareMode mode, bool with_stack, GoldenRowUse* golden_use) const {
   const std::vector<RowPair> pairs = matcher.Match(*rows);
+  golden_use->Mark(pairs);
   SliceTable out;
   ResultTable& table = out.table;
   table.mode = mode;
@@ -69,6 +70,17 @@ PairOutcome NewOutcome(const ComparePairSpec& spec) {
   outcome.result.golden_json = spec.golden_json;
   outcome.result.label = PairLabel(spec);
   return outcome;
+}
+
+void NoteDumps(const FlatDump& npu, const FlatDump& bench, PairResult* result) {
+  result->target_level = npu.level;
+  result->golden_level = bench.level;
+  result->golden_rows = bench.rows.size();
+}
+
+void NoteUnmatchedGolden(const std::vector<OpRow>& bench, const GoldenRowUse& use, PairResult* result) {
+  result->unmatched.golden = use.Unmatched();
+  if (const std::optional<size_t> first = use.FirstUnmatched()) result->unmatched.first_golden = bench[*first].name;
 }
 
 Status FinishStreamed(PairOutputs outputs, CompareMode mode, Clock::time_point start, PairOutcome* outcome) {

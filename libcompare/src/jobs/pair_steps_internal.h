@@ -14,6 +14,7 @@
 #include "jobs/run_plan_internal.h"
 #include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe/compare/rows/flatten.h"
+#include "msprobe/compare/rows/golden_row_use.h"
 #include "msprobe/compare/rows/match.h"
 #include "msprobe/dump/util/job_context.h"
 #include "util/vector_pool_internal.h"
@@ -49,9 +50,9 @@ class PairSteps {
   // A pair's outputs, named with the time they are opened.
   PairOutputs OpenOutputs(const ComparePairSpec& spec, bool is_debug) const;
   // Target rows matched against the golden ones and made into finished rows: statistics, verdicts
-  // and -da's P2POp columns. The golden rows serve later batches too.
+  // and -da's P2POp columns. The golden rows serve later batches too; `golden_use` hears which matched.
   SliceTable CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* bench, const BenchMatcher& matcher,
-                          CompareMode mode, bool with_stack) const;
+                          CompareMode mode, bool with_stack, GoldenRowUse* golden_use) const;
 
  private:
   const CompareOptions& options_;
@@ -67,6 +68,10 @@ inline constexpr char kNoRows[] = "no rows to compare on one side (msprobe write
 
 // A pair's outcome before it is compared: which files, under which label.
 PairOutcome NewOutcome(const ComparePairSpec& spec);
+// What the pair's dumps say of themselves: their levels and the golden row count.
+void NoteDumps(const FlatDump& npu, const FlatDump& bench, PairResult* result);
+// The golden rows no target row matched, counted with the first one's name.
+void NoteUnmatchedGolden(const std::vector<OpRow>& bench, const GoldenRowUse& use, PairResult* result);
 // A pair whose rows went to `outputs` in batches (streamed, or in slices): its files committed and
 // its outcome filled, compared in `mode`; `start`: when the pair began.
 Status FinishStreamed(PairOutputs outputs, CompareMode mode, Clock::time_point start, PairOutcome* outcome);

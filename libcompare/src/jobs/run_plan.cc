@@ -1,6 +1,6 @@
 #include "jobs/run_plan_internal.h"
 
-#include "msprobe/dump/framework/output_location.h"
+#include "jobs/output_paths_internal.h"
 
 namespace msprobe::compare::internal {
 
@@ -24,8 +24,7 @@ Result<Mappings> LoadMappings(const CompareOptions& options) {
 
 Result<RunPlan> PlanRun(const CompareOptions& options) {
   const std::vector<std::string> inputs = {options.target_path, options.golden_path, options.stack_path};
-  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, inputs));
-  if (!options.junit_path.empty()) MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.junit_path, false, inputs));
+  MSP_RETURN_IF_ERROR(PrepareRunOutputs(options, inputs));
   RunPlan plan;
   MSP_ASSIGN_OR_RETURN(plan.specs, ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
   MSP_ASSIGN_OR_RETURN(plan.mappings, LoadMappings(options));

@@ -25,7 +25,7 @@ struct RunPlan {
   std::vector<ComparePairSpec> specs;
   Mappings mappings;
 };
-// The run's plan, once its outputs are checked to be outside its inputs.
+// The run's plan, once its outputs are ready (output_paths_internal.h).
 Result<RunPlan> PlanRun(const CompareOptions& options);
 
 }  // namespace msprobe::compare::internal

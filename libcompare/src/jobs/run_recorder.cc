@@ -89,11 +89,20 @@ void RunRecorder::AddOutputs(size_t pair, const std::vector<std::string>& files)
 
 Result<CompareReport> RunRecorder::Finish() && {
   if (options_.write_html) {
-    MSP_ASSIGN_OR_RETURN(report_.html_file, WriteRunHtml(options_.output_dir,
-                                                         options_.target_path + " vs " + options_.golden_path, report_, html_));
+    Result<std::string> html =
+        WriteRunHtml(options_.output_dir, options_.target_path + " vs " + options_.golden_path, report_, html_);
+    if (!html.ok()) return std::move(*this).Fail(html.status());
+    report_.html_file = std::move(*html);
   }
   MSP_RETURN_IF_ERROR(WriteRunReports(options_, &report_));
   return std::move(report_);
+}
+
+Status RunRecorder::Fail(const Status& failure) && {
+  const bool wrote = std::any_of(report_.pairs.begin(), report_.pairs.end(),
+                                 [](const PairResult& pair) { return !pair.outputs.empty(); });
+  if (!wrote) return failure;
+  return WriteRunReports(options_, &report_, failure);
 }
 
 }  // namespace msprobe::compare::internal

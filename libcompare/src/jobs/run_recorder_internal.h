@@ -36,6 +36,8 @@ class RunRecorder {
   void AddOutputs(size_t pair, const std::vector<std::string>& files);
   // --html, summary.json and JUnit, once every pair is recorded and its files written.
   Result<CompareReport> Finish() &&;
+  // A run that stopped on `failure`: summary.json says so when a recorded pair wrote files. Returns `failure`.
+  Status Fail(const Status& failure) &&;
 
  private:
   const CompareOptions& options_;

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "msprobe/compare/output/not_compared.h"
 #include "msprobe/compare/output/summary_report.h"
 
 namespace msprobe::compare {
@@ -15,7 +16,22 @@ constexpr size_t kWorstRows = 20;
 }  // namespace
 
 PairSummary::PairSummary(const CompareOptions& options) {
-  if (!options.junit_path.empty()) junit_.emplace(options.fail_on);
+  if (options.junit_path.empty()) return;
+  junit_.emplace(options.fail_on);
+  junit_fails_not_compared_ = options.fail_on == Verdict::kWarning;
+  junit_gated_ = options.fail_on || options.fail_on_first_diff;
+}
+
+void PairSummary::CountMatch(const ResultTable& table, size_t row, size_t offset) {
+  const ResultRow& r = table.rows[row];
+  if (r.matched) {
+    ++matched_;
+  } else if (r.golden_only) {
+    if (unmatched_.golden++ == 0) unmatched_.first_golden = r.bench_name;
+  } else if (unmatched_.target++ == 0) {
+    unmatched_.first_target = MakeRowRef(table, row, "");  // its file is known at Finish
+    unmatched_.first_target->row += offset;
+  }
 }
 
 void PairSummary::Add(const ResultTable& table) {
@@ -34,6 +50,7 @@ void PairSummary::Add(const ResultTable& table) {
       *ref = MakeRowRef(table, row, "");  // its file is known at Finish
       (*ref)->row += offset;
     }
+    CountMatch(table, row, offset);
   }
   std::vector<WorstRow> worst = WorstRows(table, kWorstRows);
   for (WorstRow& w : worst) w.row += offset;
@@ -47,15 +64,26 @@ std::optional<JunitSuite> PairSummary::Finish(const std::string& file, double se
   result->passed = passed_;
   result->warnings = warnings_;
   result->errors = errors_;
-  for (std::optional<RowRef>* ref : {&first_error_, &first_warning_}) {
+  for (std::optional<RowRef>* ref : {&first_error_, &first_warning_, &unmatched_.first_target}) {
     if (*ref) (*ref)->file = file;
   }
   result->first_error = std::move(first_error_);
   result->first_warning = std::move(first_warning_);
   result->worst = std::move(worst_);
+  result->matched_rows = matched_;
+  UnmatchedRows& unmatched = result->unmatched;
+  unmatched.target += unmatched_.target;
+  if (unmatched_.first_target) unmatched.first_target = std::move(unmatched_.first_target);
+  unmatched.golden += unmatched_.golden;
+  if (unmatched.first_golden.empty()) unmatched.first_golden = std::move(unmatched_.first_golden);
   if (!junit_) return std::nullopt;
   JunitSuite suite = std::move(*junit_).Finish(result->label, file);
   suite.seconds = seconds;
+  if (result->NoRowMatched()) {
+    suite.not_compared = JunitNotCompared{NoRowMatchedText(*result), junit_gated_};
+  } else if (result->NotCompared() > 0) {
+    suite.not_compared = JunitNotCompared{NotComparedCounts({result, 1}), junit_fails_not_compared_};
+  }
   return suite;
 }
 
@@ -66,15 +94,18 @@ std::optional<JunitSuite> SummarizePair(const ResultTable& table, const std::str
   return std::move(summary).Finish(file, seconds, result);
 }
 
-Status WriteRunReports(const CompareOptions& options, CompareReport* report) {
-  if (!options.junit_path.empty()) MSP_RETURN_IF_ERROR(WriteJunit(options.junit_path, report->junit));
+Status WriteRunReports(const CompareOptions& options, CompareReport* report, const Status& failure) {
+  // A run that failed, or whose JUnit file failed, still says in summary.json what it wrote and why it stopped.
+  Status error = failure;
+  if (error.ok() && !options.junit_path.empty()) error = WriteJunit(options.junit_path, report->junit);
   report->summary_file = (fs::path(options.output_dir) / "summary.json").string();
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec) return Status::IOError(options.output_dir, "cannot create the output directory: " + ec.message());
   const SummaryInputs inputs{options.tool_version, options.target_path, options.golden_path, options.diff_analyze,
                              options.attribute};
-  return WriteSummaryJson(report->summary_file, inputs, *report);
+  MSP_RETURN_IF_ERROR(WriteSummaryJson(report->summary_file, inputs, *report, error));
+  return error;
 }
 
 }  // namespace msprobe::compare

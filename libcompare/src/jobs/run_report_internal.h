@@ -22,9 +22,10 @@
 
 namespace msprobe::compare {
 
-// Fills `result`'s counts per Result, first_error, first_warning and worst rows from `table`, whose
-// result file is `file`; returns the pair's JUnit suite (named result->label, failing at
-// options.fail_on) when options.junit_path is set.
+// Fills `result`'s counts per Result, first_error, first_warning and worst rows, its matched rows and
+// those written without a counterpart (added to what `result` counts already: the golden rows msprobe
+// drops, unreadable tensors) from `table`, whose result file is `file`; returns the pair's JUnit suite
+// (named result->label, failing at options.fail_on) when options.junit_path is set.
 std::optional<JunitSuite> SummarizePair(const ResultTable& table, const std::string& file, double seconds,
                                         const CompareOptions& options, PairResult* result);
 
@@ -37,16 +38,25 @@ class PairSummary {
   std::optional<JunitSuite> Finish(const std::string& file, double seconds, PairResult* result) &&;
 
  private:
+  // Whether row `row` of `table` (row offset + row of the pair) found its counterpart.
+  void CountMatch(const ResultTable& table, size_t row, size_t offset);
+
   uint64_t rows_ = 0, passed_ = 0, warnings_ = 0, errors_ = 0;
+  uint64_t matched_ = 0;
+  UnmatchedRows unmatched_;            // the rows written without a counterpart, on either side
   CompareMode mode_ = CompareMode::kSummary;
   std::optional<RowRef> first_error_, first_warning_;
   std::vector<WorstRow> worst_;
   std::optional<JunitSuiteBuilder> junit_;
+  bool junit_fails_not_compared_ = false;  // --fail-on warning: rows not compared fail the suite
+  bool junit_gated_ = false;               // any gate: a pair where no row matched fails it
 };
 
 // The end of a run: the JUnit file when options.junit_path is set, then summary.json in
-// options.output_dir (report->summary_file), each written atomically.
-Status WriteRunReports(const CompareOptions& options, CompareReport* report);
+// options.output_dir (report->summary_file), each written atomically. A run that stopped on `failure`
+// after writing outputs writes summary.json alone, with the error; so does one whose JUnit file failed.
+// Returns the run's error, if any.
+Status WriteRunReports(const CompareOptions& options, CompareReport* report, const Status& failure = Status::Ok());
 
 // The progress of the pairs in flight as one: the sums over the pairs begun so far, not several sets
 // of numbers taking turns. Pairs are told apart by their label.

@@ -5,9 +5,40 @@
 #include <utility>
 #include <vector>
 
+#include "msprobe/compare/rows/golden_row_use.h"
 #include "msprobe/compare/rows/match.h"
 
 namespace msprobe::compare::internal {
+namespace {
+
+// The golden rows of a slice its target rows did not match, and the first of them with where its entry
+// begins.
+void CountUnmatched(const StatisticsSlice& slice, const std::vector<OpRow>& bench, const GoldenRowUse& use,
+                    SliceRead* read) {
+  read->unmatched_golden = use.Unmatched();
+  const std::optional<size_t> first = use.FirstUnmatched();
+  if (!first) return;
+  read->first_unmatched = bench[*first].name;
+  for (const JsonMemberSpan& entry : slice.golden.entries) {
+    if (entry.key == bench[*first].api) {
+      read->first_unmatched_at = entry.begin;
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+void SlicedOutputs::Count(const SliceRead& slice) {
+  read.golden_rows += slice.golden_rows;
+  read.md5 = read.md5 || slice.md5;
+  const bool earlier = read.unmatched_golden == 0 || slice.first_unmatched_at < read.first_unmatched_at;
+  if (slice.unmatched_golden > 0 && earlier) {
+    read.first_unmatched = slice.first_unmatched;
+    read.first_unmatched_at = slice.first_unmatched_at;
+  }
+  read.unmatched_golden += slice.unmatched_golden;
+}
 
 Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& spec, const StatisticsSlice& slice,
                                                        const std::function<Status(const SliceTable&)>& batch) const {
@@ -22,6 +53,7 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
                                         &golden_md5));
   std::optional<MatchOptions> match;
   std::optional<BenchMatcher> matcher;
+  GoldenRowUse golden_use(bench.size());
   const std::string stack = steps_.StackOf(spec);
   // The target's rows in batches, as a streamed pair compares them: memory holds one batch of them.
   MSP_RETURN_IF_ERROR(StreamFlatEntries(
@@ -34,10 +66,14 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
           match = steps_.PairMatchOptions(header, bench_header);
           matcher.emplace(bench, *match);
         }
-        return batch(steps_.CompareBatch(rows, &bench, *matcher, slice.mode, !stack.empty()));
+        return batch(steps_.CompareBatch(rows, &bench, *matcher, slice.mode, !stack.empty(), &golden_use));
       },
       &target_md5));
-  return SliceRead{bench.size(), golden_md5 || target_md5};
+  SliceRead read;
+  read.golden_rows = bench.size();
+  read.md5 = golden_md5 || target_md5;
+  CountUnmatched(slice, bench, golden_use, &read);
+  return read;
 }
 
 Status StatisticsSliceCompare::AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own,
@@ -52,11 +88,17 @@ Status StatisticsSliceCompare::AppendSlice(const ComparePairSpec& spec, const St
 Result<PairOutcome> StatisticsSliceCompare::ConcludeSlices(const ComparePairSpec& spec, const StatisticsSlice& own,
                                                            SlicedOutputs sliced, Clock::time_point start) const {
   // Outputs not finished are dropped, never committed.
-  if (sliced.whole || sliced.golden_rows == 0 || (own.md5_unseen && sliced.md5) || !sliced.outputs ||
+  if (sliced.whole || sliced.read.golden_rows == 0 || (own.md5_unseen && sliced.read.md5) || !sliced.outputs ||
       sliced.outputs->split_api() || sliced.outputs->ints_as_floats()) {
     return whole_.ComparePair(spec);
   }
   PairOutcome outcome = NewOutcome(spec);
+  PairResult& result = outcome.result;
+  result.target_level = own.target_header.level;
+  result.golden_level = own.golden_header.level;
+  result.golden_rows = sliced.read.golden_rows;
+  result.unmatched.golden = sliced.read.unmatched_golden;
+  result.unmatched.first_golden = sliced.read.first_unmatched;
   MSP_RETURN_IF_ERROR(FinishStreamed(std::move(*sliced.outputs), own.mode, start, &outcome));
   return outcome;
 }

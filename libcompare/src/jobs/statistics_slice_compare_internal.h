@@ -14,22 +14,22 @@
 
 namespace msprobe::compare::internal {
 
-// What a slice read besides its rows: how many golden rows, and whether an entry held md5 summaries.
+// What a slice read besides its rows: how many golden rows, whether an entry held md5 summaries, and
+// the golden rows its target rows did not match (each golden entry is read by one slice only).
 struct SliceRead {
   size_t golden_rows = 0;
   bool md5 = false;
+  uint64_t unmatched_golden = 0;
+  std::string first_unmatched;         // the first one's name
+  uint64_t first_unmatched_at = 0;     // where its entry begins in the golden json: the slices' order
 };
 // The owner's outputs of a split statistics pair, fed every slice's batches in slice order.
 struct SlicedOutputs {
   std::optional<PairOutputs> outputs;  // opened with the first rows
-  size_t golden_rows = 0;              // read by the slices so far
-  bool md5 = false;                    // a slice read md5 summaries
+  SliceRead read;                      // what the slices so far read, summed
   bool whole = false;                  // a slice failed: the pair is compared whole instead
   // What a slice read, added to the pair's.
-  void Count(const SliceRead& read) {
-    golden_rows += read.golden_rows;
-    md5 = md5 || read.md5;
-  }
+  void Count(const SliceRead& slice);
 };
 
 // Safe to use for several pairs at once, as PairSteps.

@@ -72,13 +72,18 @@ std::string EncodeSliceRead(const SliceRead& read) {
   std::string out;
   PutVarint64(&out, read.golden_rows);
   PutBool(&out, read.md5);
+  PutVarint64(&out, read.unmatched_golden);
+  PutString(&out, read.first_unmatched);
+  PutVarint64(&out, read.first_unmatched_at);
   return out;
 }
 
 SliceRead DecodeSliceRead(std::string_view bytes) {
   SliceRead read;
-  DecodeMessage(bytes, "what a slice read",
-                [&](Decoder* in) { return GetVarint64(in, &read.golden_rows) && GetBool(in, &read.md5); });
+  DecodeMessage(bytes, "what a slice read", [&](Decoder* in) {
+    return GetVarint64(in, &read.golden_rows) && GetBool(in, &read.md5) && GetVarint64(in, &read.unmatched_golden) &&
+           GetString(in, &read.first_unmatched) && GetVarint64(in, &read.first_unmatched_at);
+  });
   return read;
 }
 

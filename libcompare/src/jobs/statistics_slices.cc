@@ -45,7 +45,8 @@ std::optional<OutlinedDump> Outline(const std::string& path) {
 // The dump's mode as its first entries tell it (nullopt: a task compare refuses). A statistics dump
 // holds md5 summaries when one entry does (docs/compare.md §2.1), so md5 among the first 64 settles
 // it. Without, the plan assumes none: the slices report on every entry they read
-// (StatisticsSlice::md5_unseen), and the plan looks at the text of the golden entries none reads.
+// (StatisticsSlice::md5_unseen), and the plan looks at the text of the golden entries no target entry
+// matches, which only the first slice reads.
 std::optional<CompareMode> ModeOf(const std::string& path, const OutlinedDump& dump) {
   const std::string& task = dump.outline.header.task;
   if (task == "tensor") return CompareMode::kTensor;
@@ -172,6 +173,7 @@ std::optional<std::vector<StatisticsSlice>> PlanStatisticsSlices(const CompareOp
   const size_t first = entries.front().begin, bytes = entries.back().end - first;
   std::vector<StatisticsSlice> plan(slices);
   std::vector<bool> read_by_slice(golden->outline.entries.size());
+  std::vector<size_t> first_golden;  // the first slice's golden entries
   size_t entry = 0;
   for (size_t s = 0; s < slices; ++s) {
     StatisticsSlice& slice = plan[s];
@@ -189,18 +191,24 @@ std::optional<std::vector<StatisticsSlice>> PlanStatisticsSlices(const CompareOp
     }
     std::sort(matched.begin(), matched.end());
     matched.erase(std::unique(matched.begin(), matched.end()), matched.end());
-    for (size_t g : matched) {
-      Take(*golden, g, &slice.golden);
-      read_by_slice[g] = true;
+    for (size_t g : matched) read_by_slice[g] = true;
+    if (s == 0) {
+      first_golden = std::move(matched);
+      continue;
     }
+    for (size_t g : matched) Take(*golden, g, &slice.golden);
   }
-  if (md5_unseen) {
-    std::vector<JsonMemberSpan> unread;
-    for (size_t g = 0; g < read_by_slice.size(); ++g) {
-      if (!read_by_slice[g]) unread.push_back(golden->outline.entries[g]);
-    }
-    if (MayHoldMd5(spec.golden_json, unread)) return std::nullopt;
+  // The golden entries no target entry matches: their rows match none, and the first slice reads them
+  // to count them (docs/compare.md §5.4).
+  std::vector<JsonMemberSpan> unread;
+  for (size_t g = 0; g < read_by_slice.size(); ++g) {
+    if (read_by_slice[g]) continue;
+    unread.push_back(golden->outline.entries[g]);
+    first_golden.push_back(g);
   }
+  if (md5_unseen && MayHoldMd5(spec.golden_json, unread)) return std::nullopt;
+  std::sort(first_golden.begin(), first_golden.end());
+  for (size_t g : first_golden) Take(*golden, g, &plan[0].golden);
   return plan;
 }
 

@@ -16,8 +16,9 @@
 
 namespace msprobe::compare::internal {
 
-// One process's range of the target's entries and the golden entries they can match, located by the
-// owner's outline of both dumps, with the headers they are read with and the mode they are compared in.
+// One process's range of the target's entries and the golden entries they can match (the first slice's
+// also those no target entry matches, to count them), located by the owner's outline of both dumps,
+// with the headers they are read with and the mode they are compared in.
 struct EntrySlice {
   std::vector<JsonMemberSpan> entries;
   std::vector<CallOrder> orders;  // one per entry

@@ -17,6 +17,18 @@ bool GetFirstCause(Decoder* in, FirstCause* cause) {
          GetVarint64(in, &cause->row);
 }
 
+void PutUnmatchedRows(std::string* dst, const UnmatchedRows& rows) {
+  PutVarint64(dst, rows.target);
+  PutOptional(dst, rows.first_target, PutRowRef);
+  PutVarint64(dst, rows.golden);
+  PutString(dst, rows.first_golden);
+}
+
+bool GetUnmatchedRows(Decoder* in, UnmatchedRows* rows) {
+  return GetVarint64(in, &rows->target) && GetOptional(in, &rows->first_target, GetRowRef) &&
+         GetVarint64(in, &rows->golden) && GetString(in, &rows->first_golden);
+}
+
 }  // namespace
 
 void PutPairResult(std::string* dst, const PairResult& r) {
@@ -31,6 +43,11 @@ void PutPairResult(std::string* dst, const PairResult& r) {
   PutOptional(dst, r.first_cause, PutFirstCause);
   PutVarint64(dst, r.unreadable_tensors);
   PutString(dst, r.first_unreadable);
+  PutVarint64(dst, r.matched_rows);
+  PutVarint64(dst, r.golden_rows);
+  PutUnmatchedRows(dst, r.unmatched);
+  PutString(dst, r.target_level);
+  PutString(dst, r.golden_level);
   PutBool(dst, r.streamed);
 }
 
@@ -45,7 +62,16 @@ bool GetPairResult(Decoder* in, PairResult* r) {
   return GetString(in, &r->skipped_reason) && GetOptional(in, &r->first_error, GetRowRef) &&
          GetOptional(in, &r->first_warning, GetRowRef) && GetVector(in, &r->worst, GetWorstRow) &&
          GetOptional(in, &r->first_cause, GetFirstCause) && GetVarint64(in, &r->unreadable_tensors) &&
-         GetString(in, &r->first_unreadable) && GetBool(in, &r->streamed);
+         GetString(in, &r->first_unreadable) && GetVarint64(in, &r->matched_rows) &&
+         GetVarint64(in, &r->golden_rows) && GetUnmatchedRows(in, &r->unmatched) && GetString(in, &r->target_level) &&
+         GetString(in, &r->golden_level) && GetBool(in, &r->streamed);
+}
+
+const PairResult* PairOfRowFile(const CompareReport& report, const std::string& file) {
+  for (const PairResult& pair : report.pairs) {
+    if (pair.RowFile() == file) return &pair;
+  }
+  return nullptr;
 }
 
 }  // namespace msprobe::compare

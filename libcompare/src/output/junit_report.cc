@@ -4,6 +4,7 @@
 
 #include <unordered_map>
 
+#include "msprobe/compare/metrics/kernel_accuracy.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/util/coding.h"
 
@@ -44,13 +45,13 @@ void JunitSuiteBuilder::Add(const ResultTable& table) {
     const auto [it, inserted] = index_.try_emplace(row.api, cases_.size());
     if (inserted) cases_.push_back({row.api, {}});
     if (row.result >= failing_) {
-      cases_[it->second].failures.push_back({row.npu_name, row.result, ErrMessageText(row, table.layout)});
+      cases_[it->second].failures.push_back({row.npu_name, row.result, VerdictReason(row, table.mode, table.layout)});
     }
   }
 }
 
 JunitSuite JunitSuiteBuilder::Finish(std::string name, std::string file) && {
-  return JunitSuite{std::move(name), std::move(file), 0, std::move(cases_)};
+  return JunitSuite{std::move(name), std::move(file), 0, std::move(cases_), std::nullopt};
 }
 
 JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable& table,
@@ -60,19 +61,48 @@ JunitSuite BuildJunitSuite(std::string name, std::string file, const ResultTable
   return std::move(builder).Finish(std::move(name), std::move(file));
 }
 
+namespace {
+
+// A suite's testcases, failures and skipped testcases, its "not compared" testcase included.
+struct SuiteCounts {
+  size_t tests = 0, failures = 0, skipped = 0;
+};
+SuiteCounts CountSuite(const JunitSuite& suite) {
+  SuiteCounts n{suite.cases.size(), 0, 0};
+  for (const JunitCase& c : suite.cases) n.failures += c.failures.empty() ? 0 : 1;
+  if (suite.not_compared) {
+    ++n.tests;
+    ++(suite.not_compared->failure ? n.failures : n.skipped);
+  }
+  return n;
+}
+
+std::string NotComparedCase(const JunitSuite& suite) {
+  const JunitNotCompared& nc = *suite.not_compared;
+  std::string out = fmt::format("    <testcase name=\"not compared\" classname=\"{}\">\n", Xml(suite.name));
+  if (nc.failure) {
+    out += fmt::format("      <failure message=\"{0}\" type=\"not compared\">{0}</failure>\n", Xml(nc.message));
+  } else {
+    out += fmt::format("      <skipped message=\"{}\"/>\n", Xml(nc.message));
+  }
+  return out + "    </testcase>\n";
+}
+
+}  // namespace
+
 Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites) {
   size_t tests = 0, failures = 0;
   for (const JunitSuite& suite : suites) {
-    tests += suite.cases.size();
-    for (const JunitCase& c : suite.cases) failures += c.failures.empty() ? 0 : 1;
+    const SuiteCounts n = CountSuite(suite);
+    tests += n.tests;
+    failures += n.failures;
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"msprobe-compare\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", tests, failures);
   for (const JunitSuite& suite : suites) {
-    size_t suite_failures = 0;
-    for (const JunitCase& c : suite.cases) suite_failures += c.failures.empty() ? 0 : 1;
-    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
-                       Xml(suite.name), suite.cases.size(), suite_failures, suite.seconds);
+    const SuiteCounts n = CountSuite(suite);
+    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3f}\">\n",
+                       Xml(suite.name), n.tests, n.failures, n.skipped, suite.seconds);
     out += fmt::format("    <properties>\n      <property name=\"result_file\" value=\"{}\"/>\n    </properties>\n",
                        Xml(suite.file));
     for (const JunitCase& c : suite.cases) {
@@ -89,6 +119,7 @@ Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites
       }
       out += "</failure>\n    </testcase>\n";
     }
+    if (suite.not_compared) out += NotComparedCase(suite);
     out += "  </testsuite>\n";
   }
   out += "</testsuites>\n";
@@ -107,6 +138,10 @@ void PutJunitSuite(std::string* dst, const JunitSuite& suite) {
       PutString(dst, f.err_message);
     });
   });
+  PutOptional(dst, suite.not_compared, [](std::string* dst, const JunitNotCompared& nc) {
+    PutString(dst, nc.message);
+    PutBool(dst, nc.failure);
+  });
 }
 
 bool GetJunitSuite(Decoder* in, JunitSuite* suite) {
@@ -116,6 +151,9 @@ bool GetJunitSuite(Decoder* in, JunitSuite* suite) {
                     return GetString(in, &f->npu_name) && GetEnum(in, &f->result, Verdict::kError) &&
                            GetString(in, &f->err_message);
                   });
+         }) &&
+         GetOptional(in, &suite->not_compared, [](Decoder* in, JunitNotCompared* nc) {
+           return GetString(in, &nc->message) && GetBool(in, &nc->failure);
          });
 }
 

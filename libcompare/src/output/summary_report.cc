@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "msprobe/compare/metrics/kernel_accuracy.h"
 #include "msprobe/compare/output/compare_report.h"
+#include "msprobe/compare/output/not_compared.h"
+#include "msprobe/compare/output/row_place.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/util/coding.h"
 
@@ -18,13 +21,23 @@ constexpr int kIndent = 2;
 
 using Json = nlohmann::ordered_json;  // members in the order written: people read summary.json
 
-Json RowRefJson(const RowRef& ref) {
-  return {{"file", ref.file},           {"row", ref.row},
-          {"npu_name", ref.npu_name},   {"api", ref.api},
-          {"result", VerdictName(ref.result)}, {"err_message", ref.err_message}};
+// A row reference where the pair's files hold it (row_place.h).
+Json RowRefJson(const PairResult& pair, const RowRef& ref) {
+  const RowPlace place = LocateRow(pair, ref.row);
+  Json j = {{"file", place.file}, {"row", place.row}};
+  if (!place.sheet.empty()) j["sheet"] = place.sheet;
+  j["npu_name"] = ref.npu_name;
+  j["api"] = ref.api;
+  j["result"] = VerdictName(ref.result);
+  j["err_message"] = ref.err_message;
+  return j;
 }
 
-Json OptionalRowRefJson(const std::optional<RowRef>& ref) { return ref ? RowRefJson(*ref) : Json(nullptr); }
+Json OptionalRowRefJson(const PairResult& pair, const std::optional<RowRef>& ref) {
+  return ref ? RowRefJson(pair, *ref) : Json(nullptr);
+}
+
+Json OptionalText(const std::string& text) { return text.empty() ? Json(nullptr) : Json(text); }
 
 // Strict JSON has no infinity: an infinite metric is written as the string "inf".
 Json MetricJson(double v) {
@@ -32,29 +45,67 @@ Json MetricJson(double v) {
   return v > 0 ? "inf" : "-inf";
 }
 
-Json CountsJson(uint64_t rows, uint64_t passed, uint64_t warnings, uint64_t errors) {
-  return {{"rows", rows}, {"pass", passed}, {"warning", warnings}, {"error", errors}};
-}
+// The counts of a pair, or of the run (the sums over its pairs).
+struct Counts {
+  uint64_t rows = 0, passed = 0, warnings = 0, errors = 0, unmatched_target = 0, unmatched_golden = 0, unreadable = 0;
+  void Add(const PairResult& pair) {
+    rows += pair.rows, passed += pair.passed, warnings += pair.warnings, errors += pair.errors;
+    unmatched_target += pair.unmatched.target, unmatched_golden += pair.unmatched.golden;
+    unreadable += pair.unreadable_tensors;
+  }
+  Json ToJson() const {
+    return {{"rows", rows},
+            {"pass", passed},
+            {"warning", warnings},
+            {"error", errors},
+            {"unmatched_target", unmatched_target},
+            {"unmatched_golden", unmatched_golden},
+            {"unreadable_tensors", unreadable}};
+  }
+};
 
 Json FirstDiffJson(const CompareReport& report) {
   if (!report.diff_analyzed) return nullptr;
   Json nodes = Json::array();
   for (size_t i = 0; i < report.first_diff.nodes.size(); ++i) {
-    nodes.push_back({{"rank", report.first_diff.ranks[i]}, {"row", RowRefJson(report.first_diff.nodes[i])}});
+    const RowRef& node = report.first_diff.nodes[i];
+    const PairResult* pair = PairOfRowFile(report, node.file);
+    nodes.push_back({{"rank", report.first_diff.ranks[i]}, {"row", pair ? RowRefJson(*pair, node) : Json(nullptr)}});
   }
-  const std::string& analyze_file = report.first_diff.analyze_file;
   return {{"stage", DiffStageName(report.first_diff.stage)},
-          {"analyze_file", analyze_file.empty() ? Json(nullptr) : Json(analyze_file)},
+          {"analyze_file", OptionalText(report.first_diff.analyze_file)},
           {"nodes", std::move(nodes)}};
 }
 
-Json FirstCauseJson(const std::optional<FirstCause>& cause, const std::string& file) {
-  if (!cause) return nullptr;
-  return {{"api", cause->api},
-          {"kind", cause->kind},
-          {"argument", cause->argument ? Json(*cause->argument) : Json(nullptr)},
-          {"file", file},
-          {"row", cause->row}};
+Json FirstCauseJson(const PairResult& pair) {
+  if (!pair.first_cause) return nullptr;
+  const FirstCause& cause = *pair.first_cause;
+  const RowPlace place = LocateRow(pair, cause.row);
+  return {{"api", cause.api},
+          {"kind", cause.kind},
+          {"argument", cause.argument ? Json(*cause.argument) : Json(nullptr)},
+          {"file", place.file},
+          {"row", place.row}};
+}
+
+Json UnmatchedJson(const PairResult& pair) {
+  return {{"target_rows", pair.unmatched.target},
+          {"golden_rows", pair.unmatched.golden},
+          {"first_target", OptionalRowRefJson(pair, pair.unmatched.first_target)},
+          {"first_golden", OptionalText(pair.unmatched.first_golden)}};
+}
+
+Json WorstJson(const PairResult& pair) {
+  Json worst = Json::array();
+  for (const WorstRow& row : pair.worst) {
+    const RowPlace place = LocateRow(pair, row.row);
+    worst.push_back({{"file", place.file},
+                     {"row", place.row},
+                     {"npu_name", row.npu_name},
+                     {"value", MetricJson(row.value)},
+                     {"result", VerdictName(row.result)}});
+  }
+  return worst;
 }
 
 Json PairJson(const PairResult& pair, bool attribute) {
@@ -65,22 +116,19 @@ Json PairJson(const PairResult& pair, bool attribute) {
             {"outputs", pair.outputs}};
   if (!pair.skipped_reason.empty()) j["skipped"] = pair.skipped_reason;
   j["streamed"] = pair.streamed;
-  j["counts"] = CountsJson(pair.rows, pair.passed, pair.warnings, pair.errors);
+  Counts counts;
+  counts.Add(pair);
+  j["counts"] = counts.ToJson();
+  j["matched_rows"] = pair.matched_rows;
+  j["golden_rows"] = pair.golden_rows;
+  j["unmatched"] = UnmatchedJson(pair);
   if (pair.mode == "ALL") {
-    j["unreadable_tensors"] = {{"rows", pair.unreadable_tensors},
-                               {"first", pair.first_unreadable.empty() ? Json(nullptr) : Json(pair.first_unreadable)}};
+    j["unreadable_tensors"] = {{"rows", pair.unreadable_tensors}, {"first", OptionalText(pair.first_unreadable)}};
   }
-  if (attribute) j["first_cause"] = FirstCauseJson(pair.first_cause, pair.RowFile());
-  j["first_error"] = OptionalRowRefJson(pair.first_error);
+  if (attribute) j["first_cause"] = FirstCauseJson(pair);
+  j["first_error"] = OptionalRowRefJson(pair, pair.first_error);
   j["worst_metric"] = pair.mode == "ALL" ? "Cosine" : pair.mode == "SUMMARY" ? "NormRelativeErr" : "";
-  Json worst = Json::array();
-  for (const WorstRow& row : pair.worst) {
-    worst.push_back({{"row", row.row},
-                     {"npu_name", row.npu_name},
-                     {"value", MetricJson(row.value)},
-                     {"result", VerdictName(row.result)}});
-  }
-  j["worst"] = std::move(worst);
+  j["worst"] = WorstJson(pair);
   return j;
 }
 
@@ -88,7 +136,7 @@ Json PairJson(const PairResult& pair, bool attribute) {
 
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file) {
   const ResultRow& r = table.rows[row];
-  return {file, row, r.npu_name, r.api, r.result, ErrMessageText(r, table.layout)};
+  return {file, row, r.npu_name, r.api, r.result, VerdictReason(r, table.mode, table.layout)};
 }
 
 std::optional<double> MainMetric(const ResultRow& row, CompareMode mode) {
@@ -151,31 +199,30 @@ void KeepWorst(std::vector<WorstRow>* rows, CompareMode mode, size_t n) {
   if (rows->size() > n) rows->resize(n);
 }
 
-Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, const CompareReport& report) {
-  uint64_t rows = 0, passed = 0, warnings = 0, errors = 0;
-  std::optional<RowRef> first_error;
-  const PairResult* first_cause = nullptr;
+Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, const CompareReport& report,
+                        const Status& failure) {
+  Counts counts;
+  Json first_error = nullptr, first_cause = nullptr;
   Json pairs = Json::array();
   for (const PairResult& pair : report.pairs) {
-    rows += pair.rows;
-    passed += pair.passed;
-    warnings += pair.warnings;
-    errors += pair.errors;
-    if (!first_error) first_error = pair.first_error;
-    if (!first_cause && pair.first_cause) first_cause = &pair;
+    counts.Add(pair);
+    if (first_error.is_null() && pair.first_error) first_error = RowRefJson(pair, *pair.first_error);
+    if (first_cause.is_null() && pair.first_cause) first_cause = FirstCauseJson(pair);
     pairs.push_back(PairJson(pair, inputs.attribute));
   }
   Json summary = {{"tool", "msprobe-compare"},
-                        {"version", inputs.tool_version},
-                        {"inputs",
-                         {{"target_path", inputs.target_path},
-                          {"golden_path", inputs.golden_path},
-                          {"diff_analyze", inputs.diff_analyze}}},
-                        {"counts", CountsJson(rows, passed, warnings, errors)}};
-  if (inputs.attribute) {
-    summary["first_cause"] = first_cause ? FirstCauseJson(first_cause->first_cause, first_cause->RowFile()) : Json(nullptr);
-  }
-  summary["first_error"] = OptionalRowRefJson(first_error);
+                  {"version", inputs.tool_version},
+                  {"inputs",
+                   {{"target_path", inputs.target_path},
+                    {"golden_path", inputs.golden_path},
+                    {"diff_analyze", inputs.diff_analyze}}}};
+  if (!failure.ok()) summary["error"] = failure.ToString();  // the run stopped: the pairs are those done
+  summary["counts"] = counts.ToJson();
+  const std::optional<std::string> first_not_compared = FirstNotCompared(report.pairs);
+  summary["not_compared"] = {{"rows", counts.unmatched_target + counts.unmatched_golden + counts.unreadable},
+                             {"first", first_not_compared ? Json(*first_not_compared) : Json(nullptr)}};
+  if (inputs.attribute) summary["first_cause"] = std::move(first_cause);
+  summary["first_error"] = std::move(first_error);
   summary["first_diff"] = FirstDiffJson(report);
   if (!report.html_file.empty()) summary["html_report"] = report.html_file;  // --html
   summary["pairs"] = std::move(pairs);

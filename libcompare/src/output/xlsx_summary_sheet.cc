@@ -19,7 +19,7 @@ namespace {
 // chart plots in F and, on error rows only, in G; the chart at I2.
 constexpr uint32_t kLabelCol = 0, kValueCol = 1, kRowNoCol = 3, kMetricCol = 4, kPlottedCol = 5, kErrorCol = 6,
                    kChartCol = 8;
-constexpr uint64_t kLeftRows = 12;
+constexpr uint64_t kLeftRows = 15;
 // Excel 2007's limit of points in one chart series; longer tables are charted per bucket of rows.
 constexpr size_t kMaxChartPoints = 32000;
 constexpr double kLabelWidth = 14, kValueWidth = 50, kMetricWidth = 16;
@@ -37,6 +37,17 @@ std::optional<double> ParseDouble(std::string_view s) {
 }
 
 }  // namespace
+
+std::vector<XlsxDataSheet> PlanSheets(size_t rows, size_t max_rows_per_sheet) {
+  if (rows < max_rows_per_sheet) return {{"Sheet1", 0, rows}};
+  const size_t slices = (rows + max_rows_per_sheet - 1) / max_rows_per_sheet;
+  const size_t slice_rows = (rows + slices - 1) / slices;
+  std::vector<XlsxDataSheet> sheets;
+  for (size_t i = 0; i * slice_rows < rows; ++i) {
+    sheets.push_back({"part_" + std::to_string(i), i * slice_rows, std::min(slice_rows, rows - i * slice_rows)});
+  }
+  return sheets;
+}
 
 CompareStyles CompareStyles::AddTo(XlsxWorkbook* book) {
   CompareStyles styles;
@@ -86,6 +97,7 @@ std::optional<double> MetricValue(const Cell& cell) {
 
 void XlsxSummaryFacts::Add(const ResultRow& row) {
   const size_t index = rows++;
+  if (!row.matched) ++(row.golden_only ? unmatched_golden : unmatched_target);
   switch (row.result) {
     case Verdict::kPass: ++pass; break;
     case Verdict::kWarning: ++warning; break;
@@ -193,7 +205,16 @@ void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowBatch* batch)
         batch->Number(kValueCol, static_cast<double>(counts[r - 1]));
         break;
       }
-      case 5: {
+      case 5: case 6: case 7: {
+        // The rows the Results do not count (docs/compare.md §5.4).
+        static const char* const kLabels[] = {"not compared: no golden counterpart",
+                                              "golden rows matched by no target row", "unreadable tensors"};
+        const uint64_t counts[] = {facts_.unmatched_target, facts_.unmatched_golden, facts_.unreadable_tensors};
+        batch->Text(kLabelCol, kLabels[r - 5]);
+        batch->Number(kValueCol, static_cast<double>(counts[r - 5]));
+        break;
+      }
+      case 8: {
         // --attribute: the first cause, named above the first error (docs/ops.md §7).
         if (!facts_.attribute) break;
         batch->Text(kLabelCol, "First cause", styles_.bold);
@@ -204,7 +225,7 @@ void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowBatch* batch)
         batch->Link(kValueCol, ExcelText(facts_.first_cause_text), Link(*facts_.first_cause_row), styles_.link);
         break;
       }
-      case 6:
+      case 9:
         batch->Text(kLabelCol, "First error", styles_.bold);
         if (facts_.first_error) {
           batch->Link(kValueCol, ExcelText(facts_.first_error_name), Link(*facts_.first_error), styles_.link);
@@ -212,22 +233,22 @@ void XlsxSummarySheet::Format(uint64_t first, uint64_t end, XlsxRowBatch* batch)
           batch->Text(kValueCol, "none");
         }
         break;
-      case 7:
+      case 10:
         if (!facts_.first_error) break;
         batch->Text(kLabelCol, "Sheet");
         batch->Text(kValueCol, Locate(*facts_.first_error).first->name);
         break;
-      case 8:
+      case 11:
         if (!facts_.first_error) break;
         batch->Text(kLabelCol, "Row");
         batch->Number(kValueCol, static_cast<double>(Locate(*facts_.first_error).second));
         break;
-      case 10:
+      case 13:
         if (!facts_.first_diff_row) break;
         batch->Text(kLabelCol, "First diff", styles_.bold);
         batch->Link(kValueCol, ExcelText(facts_.first_diff_name), Link(*facts_.first_diff_row), styles_.link);
         break;
-      case 11:
+      case 14:
         if (!facts_.first_diff_row) break;
         batch->Text(kLabelCol, "Stack");
         batch->Text(kValueCol, ExcelText(facts_.first_diff_stack));

@@ -33,6 +33,9 @@ struct XlsxDataSheet {
   size_t rows = 0;
 };
 
+// The data sheets of a table of `rows` rows: G3 save_excel's slicing (docs/compare.md §1.4).
+std::vector<XlsxDataSheet> PlanSheets(size_t rows, size_t max_rows_per_sheet);
+
 // The chart value of a main-metric cell: numbers as they are, "12.3%" texts as 0.123 and numeric
 // texts parsed; nullopt for texts such as "N/A", "Nan", "unsupported" and for inf/NaN.
 std::optional<double> MetricValue(const Cell& cell);
@@ -46,6 +49,9 @@ struct XlsxSummaryFacts {
 
   CompareMode mode;
   size_t rows = 0, pass = 0, warning = 0, error = 0;
+  // The rows not compared (docs/compare.md §5.4): those written without a counterpart, plus what the
+  // table does not hold (XlsxResultStream::NoteNotCompared).
+  uint64_t unmatched_target = 0, unmatched_golden = 0, unreadable_tensors = 0;
   std::optional<size_t> first_error;
   std::string first_error_name;
   bool attribute = false;                  // --attribute: a "First cause" line
@@ -58,8 +64,9 @@ struct XlsxSummaryFacts {
   std::vector<bool> is_error;
 };
 
-// The sheet "summary" after the data sheets: counts per Result (A1:B5), the first error with a
-// link to its row (A7:B9), the -da first diff with a link and its stack (A11:B12), and along the
+// The sheet "summary" after the data sheets: counts per Result (A1:B5), the rows not compared
+// (A6:B8), --attribute's first cause (A9:B9), the first error with a link to its row (A10:B12), the
+// -da first diff with a link and its stack (A14:B15), and along the
 // rows (D:G) the main metric, the value the chart plots and that value again on error rows only,
 // under a chart at I2 (docs/compare.md §5.3).
 class XlsxSummarySheet {

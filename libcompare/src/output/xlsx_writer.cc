@@ -15,6 +15,7 @@ namespace msprobe::compare {
 namespace {
 
 using internal::CompareStyles;
+using internal::PlanSheets;
 using internal::XlsxDataSheet;
 using internal::XlsxSummarySheet;
 
@@ -36,18 +37,6 @@ uint32_t RowStyle(uint8_t tag, bool first_diff, const CompareStyles& styles) {
     case Verdict::kError: return styles.error;
   }
   return 0;
-}
-
-// G3 save_excel's slicing (docs/compare.md §1.4).
-std::vector<XlsxDataSheet> PlanSheets(size_t rows, size_t max_rows_per_sheet) {
-  if (rows < max_rows_per_sheet) return {{"Sheet1", 0, rows}};
-  const size_t slices = (rows + max_rows_per_sheet - 1) / max_rows_per_sheet;
-  const size_t slice_rows = (rows + slices - 1) / slices;
-  std::vector<XlsxDataSheet> sheets;
-  for (size_t i = 0; i * slice_rows < rows; ++i) {
-    sheets.push_back({"part_" + std::to_string(i), i * slice_rows, std::min(slice_rows, rows - i * slice_rows)});
-  }
-  return sheets;
 }
 
 }  // namespace
@@ -111,6 +100,12 @@ void XlsxResultStream::MarkFirstDiff(size_t row, std::string name, std::string s
   state_->facts.first_diff_row = row;
   state_->facts.first_diff_name = std::move(name);
   state_->facts.first_diff_stack = std::move(stack);
+}
+
+void XlsxResultStream::NoteNotCompared(uint64_t target_rows, uint64_t golden_rows, uint64_t unreadable_tensors) {
+  state_->facts.unmatched_target += target_rows;
+  state_->facts.unmatched_golden += golden_rows;
+  state_->facts.unreadable_tensors += unreadable_tensors;
 }
 
 Result<std::vector<std::string>> XlsxResultStream::Commit() && {

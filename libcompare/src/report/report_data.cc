@@ -159,6 +159,13 @@ void AppendReportData(const std::vector<ReportPart>& parts, const HtmlReportMeta
   AppendKey("firstCause", out);
   AppendLink(meta.first_cause, out);
   *out += ',';
+  AppendKey("firstCauseName", out);
+  AppendJsonString(meta.first_cause_name, out);
+  *out += ',';
+  AppendKey("notCompared", out);
+  fmt::format_to(std::back_inserter(*out), "[{},{},{}]", meta.unmatched_target, meta.unmatched_golden,
+                 meta.unreadable_tensors);
+  *out += ',';
   AppendKey("anomalies", out);
   AppendAnomalies(meta, out);
   size_t size = out->size() + encoded.size() + 16;

@@ -38,9 +38,12 @@ Result<std::string> WriteRunHtml(const std::string& output_dir, const std::strin
     meta.first_diff = LinkTo(report, node.file, node.row);
   }
   for (const PairResult& pair : report.pairs) {
-    if (pair.first_cause) {
+    meta.unmatched_target += pair.unmatched.target;
+    meta.unmatched_golden += pair.unmatched.golden;
+    meta.unreadable_tensors += pair.unreadable_tensors;
+    if (pair.first_cause && !meta.first_cause) {
       meta.first_cause = LinkTo(report, pair.RowFile(), pair.first_cause->row);
-      break;
+      meta.first_cause_name = pair.first_cause->api + " (" + pair.first_cause->kind + ")";
     }
   }
   if (std::optional<AnomalyFile> anomalies = FindAnomalyFile(output_dir)) {

@@ -219,6 +219,7 @@ ResultRow MakeRow(const Joined& j, const ConsistentOptions& options) {
   r.api = n.api;
   r.state = n.state ? *n.state : b.state.value_or(RowState::kInput);  // fill_state_api_origin_name
   r.matched = !j.npu.empty() && !j.bench.empty();
+  r.golden_only = j.npu.empty();
   return r;
 }
 

@@ -149,6 +149,7 @@ void PutResultRow(std::string* dst, const ResultRow& row) {
   for (const std::string* s : {&row.stack_info, &row.npu_data_name, &row.bench_data_name, &row.api}) PutString(dst, *s);
   PutEnum(dst, row.state);
   PutBool(dst, row.matched);
+  PutBool(dst, row.golden_only);
   PutSignedVarint32(dst, row.attribution);
 }
 
@@ -172,7 +173,7 @@ bool GetResultRow(Decoder* in, ResultRow* row) {
     if (!GetString(in, s)) return false;
   }
   return GetEnum(in, &row->state, RowState::kDebug) && GetBool(in, &row->matched) &&
-         GetSignedVarint32(in, &row->attribution);
+         GetBool(in, &row->golden_only) && GetSignedVarint32(in, &row->attribution);
 }
 
 }  // namespace msprobe::compare

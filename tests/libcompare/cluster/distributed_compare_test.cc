@@ -3,6 +3,7 @@
 // gathering, -da's marks, failures) runs in every build and under the sanitizers; the MPI build's
 // own test (tests/cli/mpi_compare_test.sh) runs the same over mpirun.
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include <fmt/format.h>
 
@@ -233,7 +234,8 @@ TEST_F(DistributedCompare, StatisticsPairsTheOutlineCannotSettleAreComparedWhole
 }
 
 // Two bad ranks: every process finishes its share, the run fails with the first in pair order (as
-// one process does), each failing process hears of its own, and no summary is written.
+// one process does), each failing process hears of its own, and summary.json names the error and the
+// two pairs that wrote their tables (docs/compare.md §1.5).
 TEST_F(DistributedCompare, TheFirstFailureInPairOrderIsTheRunsAndNoneHangs) {
   CompareOptions options = Ranks(4);
   Write(dir_.Path("npu/step0/rank1/dump.json"), "{\"task\": \"statistics\", \"data\": {");
@@ -251,7 +253,13 @@ TEST_F(DistributedCompare, TheFirstFailureInPairOrderIsTheRunsAndNoneHangs) {
     heard += run.failures.size();
   }
   EXPECT_EQ(heard, 2u);
-  EXPECT_FALSE(fs::exists(dir_.Path("three/summary.json")));
+  rapidjson::Document summary;
+  summary.Parse(testing::ReadFile(dir_.Path("three/summary.json")).c_str());
+  ASSERT_FALSE(summary.HasParseError());
+  EXPECT_EQ(std::string(summary["error"].GetString()), one.status().ToString());
+  ASSERT_EQ(summary["pairs"].Size(), 2u);
+  EXPECT_STREQ(summary["pairs"][0]["label"].GetString(), "rank0");
+  EXPECT_STREQ(summary["pairs"][1]["label"].GetString(), "rank2");
   size_t csv = 0;
   for (const auto& entry : fs::directory_iterator(dir_.Path("three"))) csv += entry.path().extension() == ".csv";
   EXPECT_EQ(csv, 2u);  // ranks 0 and 2 compared all the same

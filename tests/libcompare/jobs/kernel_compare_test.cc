@@ -189,11 +189,15 @@ TEST(KernelCompareTest, RunReportsCountsSummaryGatesAndJunit) {
   // The gate names the first "No" row, in the csv.
   const std::optional<GateFailure> gate = EvaluateGates(options.run, *report);
   ASSERT_TRUE(gate.has_value());
-  EXPECT_EQ(gate->reason, "--fail-on error");
-  EXPECT_EQ(gate->row.file, pair.outputs.front());
-  EXPECT_TRUE(gate->row.npu_name.ends_with("Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy"))
-      << gate->row.npu_name;
-  EXPECT_EQ(gate->row.api, "Default_Add-op0.0");
+  EXPECT_EQ(gate->gate, "--fail-on error");
+  EXPECT_TRUE(gate->reason.starts_with(pair.outputs.front() + " row 4: ")) << gate->reason;
+  // msprobe's Err_message is empty for a plain "No": the reason names the rule of docs/compare.md §5.2 it
+  // failed, with the csv's Cosine (-1.0) and MaxAbsErr (3.867789030075) of that row.
+  EXPECT_TRUE(gate->reason.ends_with("Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy: error: "
+                                     "Cosine -1 < 0.99 and MaxAbsErr 3.867789030075 > 0.001"))
+      << gate->reason;
+  ASSERT_TRUE(pair.first_error.has_value());
+  EXPECT_EQ(pair.first_error->api, "Default_Add-op0.0");
 
   rapidjson::Document summary;
   summary.Parse(testing::ReadFile(report->summary_file).c_str());
@@ -205,7 +209,8 @@ TEST(KernelCompareTest, RunReportsCountsSummaryGatesAndJunit) {
   EXPECT_EQ(counts["error"].GetUint64(), no);
   EXPECT_EQ(counts["warning"].GetUint64(), other);
   EXPECT_STREQ(summary["pairs"][0]["label"].GetString(), "rank0_step0");
-  EXPECT_STREQ(summary["first_error"]["npu_name"].GetString(), gate->row.npu_name.c_str());
+  EXPECT_STREQ(summary["first_error"]["npu_name"].GetString(), pair.first_error->npu_name.c_str());
+  EXPECT_EQ(summary["first_error"]["row"].GetUint64(), 4u);  // the csv's line, the header being line 1
 
   const std::string junit = testing::ReadFile(options.run.junit_path);
   EXPECT_NE(junit.find("<testsuite name=\"rank0_step0\""), std::string::npos) << junit;
@@ -240,7 +245,11 @@ TEST(KernelCompareTest, StatisticRunGatesOnNo) {
   EXPECT_EQ(std::make_tuple(pair.rows, pair.passed, pair.errors, pair.warnings), std::make_tuple(3u, 1u, 1u, 1u));
   const std::optional<GateFailure> gate = EvaluateGates(options.run, *report);
   ASSERT_TRUE(gate.has_value());
-  EXPECT_EQ(gate->row.npu_name, "Default_Mul-op1.0.output.0");
+  // The "No" row: NPU max 8, Bench max 0 in the fixture's statistic.csv files, so (8 - 0) / (8 + 1e-10),
+  // 0.9999999999875 as Python's repr prints it, exceeds 0.5.
+  EXPECT_TRUE(gate->reason.ends_with(": Default_Mul-op1.0.output.0: error: "
+                                     "(NPU max - Bench max) / max(NPU max, Bench max) = 0.9999999999875 > 0.5"))
+      << gate->reason;
   ASSERT_TRUE(pair.first_warning.has_value());
   EXPECT_EQ(pair.first_warning->npu_name, "Default_Mul-op1.0.output.0");  // warning or worse
   // The warning row's Err_message as the csv shows it: the messages concatenated, not json.dumps of a list.

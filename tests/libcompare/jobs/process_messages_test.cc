@@ -73,8 +73,16 @@ PairOutcome SampleOutcome() {
   r.first_cause = FirstCause{"Functional.gelu.0.forward", "input", std::string("…input.1"), 3};
   r.unreadable_tensors = 1;
   r.first_unreadable = "/npu/x.pt: missing";
+  r.matched_rows = 7;
+  r.golden_rows = uint64_t{1} << 35;
+  r.unmatched = UnmatchedRows{3, RowRef{"/out/a.csv", 9, "Functional.extra.0.forward.input.0",
+                                        "Functional.extra.0.forward", Verdict::kPass, kNul},
+                              5, "Torch.renamed.0.forward.input.0"};
+  r.target_level = "L0";
+  r.golden_level = "L1";
   r.streamed = true;
-  o.junit = JunitSuite{"rank3", "/out/a.csv", 1.5, {{"Functional.gelu.0.forward", {{"n", Verdict::kError, "m"}}}}};
+  o.junit = JunitSuite{"rank3", "/out/a.csv", 1.5, {{"Functional.gelu.0.forward", {{"n", Verdict::kError, "m"}}}},
+                       JunitNotCompared{"2 target row(s) without a golden counterpart", true}};
   DiffOp op{"Distributed.all_reduce.0.forward", true, {}, {}, std::vector<std::string>{"File a.py"}, 9};
   for (const Cell& c : EveryCell()) op.outputs.push_back(DiffIo{"out0", {{"Max diff", c}}});
   op.inputs.push_back(DiffIo{"in0", {}});
@@ -288,9 +296,13 @@ TEST(ProcessMessages, EveryMessageComesBackAsItWent) {
   EXPECT_EQ(st.golden.entries[0].key, "Functional.linear.1.backward");
   EXPECT_EQ(st.golden.orders[0].forward, 2);
 
-  const SliceRead read = DecodeSliceRead(EncodeSliceRead(SliceRead{uint64_t{1} << 33, true}));
+  const SliceRead read =
+      DecodeSliceRead(EncodeSliceRead(SliceRead{uint64_t{1} << 33, true, 3, "Torch.matmul.0.forward.input.0", 77}));
   EXPECT_EQ(read.golden_rows, uint64_t{1} << 33);
   EXPECT_TRUE(read.md5);
+  EXPECT_EQ(read.unmatched_golden, 3u);
+  EXPECT_EQ(read.first_unmatched, "Torch.matmul.0.forward.input.0");
+  EXPECT_EQ(read.first_unmatched_at, 77u);
 
   const SliceTable t = SampleSliceTable();
   const SliceTable dt = DecodeSliceTable(EncodeSliceTable(t));
@@ -354,7 +366,7 @@ std::vector<std::pair<std::string, std::function<std::string(std::string_view)>>
       {EncodeMarks({{2, 7, "n", kNul}}), [](std::string_view b) { return EncodeMarks(DecodeMarks(b)); }},
       {EncodeStatisticsSlice(SampleStatisticsSlice()),
        [](std::string_view b) { return EncodeStatisticsSlice(DecodeStatisticsSlice(b)); }},
-      {EncodeSliceRead({5, true}), [](std::string_view b) { return EncodeSliceRead(DecodeSliceRead(b)); }},
+      {EncodeSliceRead({5, true, 1, kNul, 9}), [](std::string_view b) { return EncodeSliceRead(DecodeSliceRead(b)); }},
       {EncodeSliceTable(SampleSliceTable()), [](std::string_view b) { return EncodeSliceTable(DecodeSliceTable(b)); }},
       {EncodeExtract(SampleExtract()), [](std::string_view b) { return EncodeExtract(DecodeExtract(b)); }},
       {EncodeStatus(Status::Unsupported("/s", kNul)), [](std::string_view b) { return EncodeStatus(DecodeStatus(b)); }},

@@ -56,6 +56,31 @@ TEST(JunitReportTest, WrittenXmlEscapesAndCounts) {
   EXPECT_EQ(xml.find('<', xml.find("<failure") + 1), xml.find("</failure>"));  // no raw markup inside
 }
 
+// The rows not compared (docs/compare.md §1.5): a last testcase, skipped when no gate fails on it, a
+// failure when one does; the suite's and the run's counts include it.
+TEST(JunitReportTest, NotComparedIsSkippedOrFailed) {
+  testing::TempDir tmp;
+  JunitSuite skipped = BuildJunitSuite("rank0", "out.csv", Table(), Verdict::kError);
+  skipped.not_compared = JunitNotCompared{"1 target row(s) without a golden counterpart <x>", false};
+  JunitSuite failed = BuildJunitSuite("rank1", "out1.csv", Table(), Verdict::kError);
+  failed.not_compared = JunitNotCompared{"rank1: no target row matched a golden row", true};
+  const std::string path = tmp.Path("report.xml");
+  ASSERT_TRUE(WriteJunit(path, {skipped, failed}).ok());
+  const std::string xml = testing::ReadFile(path);
+  EXPECT_NE(xml.find("<testsuites name=\"msprobe-compare\" tests=\"6\" failures=\"3\" errors=\"0\">"), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"rank0\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"rank1\" tests=\"3\" failures=\"2\" errors=\"0\" skipped=\"0\""), std::string::npos);
+  EXPECT_NE(xml.find("    <testcase name=\"not compared\" classname=\"rank0\">\n"
+                     "      <skipped message=\"1 target row(s) without a golden counterpart &lt;x&gt;\"/>\n"
+                     "    </testcase>\n  </testsuite>"),
+            std::string::npos);
+  EXPECT_NE(xml.find("    <testcase name=\"not compared\" classname=\"rank1\">\n"
+                     "      <failure message=\"rank1: no target row matched a golden row\" type=\"not compared\">"
+                     "rank1: no target row matched a golden row</failure>\n"),
+            std::string::npos);
+}
+
 // What XML 1.0 cannot hold, even as a character reference, must not reach the report: control
 // characters and the non-characters U+FFFE/U+FFFF (which a dump.json can carry as "\ufffe").
 TEST(JunitReportTest, CharactersXmlCannotHoldBecomeQuestionMarks) {

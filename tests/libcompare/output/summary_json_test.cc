@@ -29,6 +29,9 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
   pair.streamed = true;
   pair.rows = 3, pair.passed = 1, pair.warnings = 1, pair.errors = 1;
   pair.first_error = ref;
+  pair.matched_rows = 2, pair.golden_rows = 4;
+  pair.unmatched = {1, RowRef{"r.csv", 2, "Torch.extra.0.forward.input.0", "Torch.extra.0.forward", Verdict::kPass, "[]"},
+                    2, "Torch.sub.0.forward.input.0"};
   pair.worst = {{4, "caf\u00e9", Verdict::kError, HUGE_VAL}, {1, "b", Verdict::kWarning, 1e-05}};
   report.pairs.push_back(pair);
   PairResult skipped;
@@ -43,6 +46,7 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
 
   testing::TempDir tmp;
   ASSERT_TRUE(WriteSummaryJson(tmp.Path("summary.json"), options, report).ok());
+  // Every row is the spreadsheet's (docs/compare.md §1.5): data row 4 of r.csv is its row 6.
   EXPECT_EQ(testing::ReadFile(tmp.Path("summary.json")), R"({
   "tool": "msprobe-compare",
   "version": "1.2.3",
@@ -55,11 +59,18 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
     "rows": 3,
     "pass": 1,
     "warning": 1,
-    "error": 1
+    "error": 1,
+    "unmatched_target": 1,
+    "unmatched_golden": 2,
+    "unreadable_tensors": 0
+  },
+  "not_compared": {
+    "rows": 3,
+    "first": "r.csv row 4: Torch.extra.0.forward.input.0: no golden counterpart"
   },
   "first_error": {
     "file": "r.csv",
-    "row": 4,
+    "row": 6,
     "npu_name": "Torch.add.0.forward.output.0",
     "api": "Torch.add.0.forward",
     "result": "error",
@@ -73,7 +84,7 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
         "rank": 0,
         "row": {
           "file": "r.csv",
-          "row": 4,
+          "row": 6,
           "npu_name": "Torch.add.0.forward.output.0",
           "api": "Torch.add.0.forward",
           "result": "error",
@@ -96,11 +107,29 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
         "rows": 3,
         "pass": 1,
         "warning": 1,
-        "error": 1
+        "error": 1,
+        "unmatched_target": 1,
+        "unmatched_golden": 2,
+        "unreadable_tensors": 0
+      },
+      "matched_rows": 2,
+      "golden_rows": 4,
+      "unmatched": {
+        "target_rows": 1,
+        "golden_rows": 2,
+        "first_target": {
+          "file": "r.csv",
+          "row": 4,
+          "npu_name": "Torch.extra.0.forward.input.0",
+          "api": "Torch.extra.0.forward",
+          "result": "pass",
+          "err_message": "[]"
+        },
+        "first_golden": "Torch.sub.0.forward.input.0"
       },
       "first_error": {
         "file": "r.csv",
-        "row": 4,
+        "row": 6,
         "npu_name": "Torch.add.0.forward.output.0",
         "api": "Torch.add.0.forward",
         "result": "error",
@@ -109,13 +138,15 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
       "worst_metric": "NormRelativeErr",
       "worst": [
         {
-          "row": 4,
+          "file": "r.csv",
+          "row": 6,
           "npu_name": "caf\u00e9",
           "value": "inf",
           "result": "error"
         },
         {
-          "row": 1,
+          "file": "r.csv",
+          "row": 3,
           "npu_name": "b",
           "value": 1e-05,
           "result": "warning"
@@ -134,7 +165,18 @@ TEST(SummaryJsonTest, WritesEveryMemberInOrder) {
         "rows": 0,
         "pass": 0,
         "warning": 0,
-        "error": 0
+        "error": 0,
+        "unmatched_target": 0,
+        "unmatched_golden": 0,
+        "unreadable_tensors": 0
+      },
+      "matched_rows": 0,
+      "golden_rows": 0,
+      "unmatched": {
+        "target_rows": 0,
+        "golden_rows": 0,
+        "first_target": null,
+        "first_golden": null
       },
       "first_error": null,
       "worst_metric": "",

@@ -99,6 +99,7 @@ ResultRow Row(const std::string& name, Verdict result, std::vector<Cell> metrics
   r.bench_stats = {Cell::Float(2.5), Cell::Int(-3), Cell::Float(0.25), Cell::Text("None")};
   r.requires_grad_consistent = true;
   r.result = result;
+  r.matched = true;
   return r;
 }
 
@@ -178,9 +179,10 @@ TEST(XlsxWriterTest, WritesTypedCellsHighlightsAndSummary) {
   EXPECT_NE(CellXml(sum, "B3").find("<v>1</v>"), std::string::npos);  // warning
   EXPECT_NE(CellXml(sum, "B4").find("<v>2</v>"), std::string::npos);  // error
   EXPECT_NE(CellXml(sum, "B5").find("<v>4</v>"), std::string::npos);  // total
-  EXPECT_NE(CellXml(sum, "B7").find("Functional.conv2d.0.forward.output.0"), std::string::npos);
-  EXPECT_NE(sum.find("<hyperlink ref=\"B7\" location=\"'Sheet1'!A3\""), std::string::npos);
-  EXPECT_NE(CellXml(sum, "B9").find("<v>3</v>"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "B6").find("<v>0</v>"), std::string::npos);  // every row matched
+  EXPECT_NE(CellXml(sum, "B10").find("Functional.conv2d.0.forward.output.0"), std::string::npos);
+  EXPECT_NE(sum.find("<hyperlink ref=\"B10\" location=\"'Sheet1'!A3\""), std::string::npos);
+  EXPECT_NE(CellXml(sum, "B12").find("<v>3</v>"), std::string::npos);
   EXPECT_NE(CellXml(sum, "E1").find("NormRelativeErr"), std::string::npos);
   EXPECT_NE(CellXml(sum, "E2").find("<v>0.123</v>"), std::string::npos) << CellXml(sum, "E2");
   EXPECT_TRUE(CellXml(sum, "E3").empty());  // "=1+1" is no number: a gap in the line
@@ -212,7 +214,7 @@ TEST(XlsxWriterTest, TensorModeChartsCosineAndMd5ModeHasNoChart) {
   EXPECT_NE(CellXml(sum, "F2").find("<v>0.001000000000000001</v>"), std::string::npos) << CellXml(sum, "F2");
   EXPECT_TRUE(CellXml(sum, "E3").empty());
   EXPECT_TRUE(CellXml(sum, "F3").empty());
-  EXPECT_NE(CellXml(sum, "B7").find("none"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "B10").find("none"), std::string::npos);
   EXPECT_NE(Unzip(tmp.Path("t.xlsx"), "xl/charts/chart1.xml").find("summary!$F$2:$F$3"), std::string::npos);
 
   t.mode = CompareMode::kMd5;
@@ -220,6 +222,28 @@ TEST(XlsxWriterTest, TensorModeChartsCosineAndMd5ModeHasNoChart) {
   ASSERT_TRUE(WriteXlsx(tmp.Path("m.xlsx"), t).ok());
   EXPECT_FALSE(Unzip(tmp.Path("m.xlsx"), "xl/worksheets/sheet2.xml").empty());
   EXPECT_TRUE(Unzip(tmp.Path("m.xlsx"), "xl/charts/chart1.xml").empty());
+}
+
+// The rows not compared (docs/compare.md §5.4): a target row without a golden counterpart, a golden-only
+// row (the kernel compare's), and what the stream is told the rows do not show.
+TEST(XlsxWriterTest, SummaryCountsTheRowsNotCompared) {
+  TempDir tmp;
+  ResultTable t = StatsTable();
+  t.rows[0].matched = false;
+  t.rows[1].matched = false;
+  t.rows[1].golden_only = true;
+  Result<XlsxResultStream> stream = XlsxResultStream::Open(tmp.Path("n.xlsx"), t);
+  ASSERT_TRUE(stream.ok());
+  ASSERT_TRUE(stream->Append(t).ok());
+  stream->NoteNotCompared(2, 3, 4);
+  ASSERT_TRUE(std::move(*stream).Commit().ok());
+  const std::string sum = Unzip(tmp.Path("n.xlsx"), "xl/worksheets/sheet2.xml");
+  EXPECT_NE(CellXml(sum, "A6").find("not compared: no golden counterpart"), std::string::npos) << sum;
+  EXPECT_NE(CellXml(sum, "B6").find("<v>3</v>"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "A7").find("golden rows matched by no target row"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "B7").find("<v>4</v>"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "A8").find("unreadable tensors"), std::string::npos);
+  EXPECT_NE(CellXml(sum, "B8").find("<v>4</v>"), std::string::npos);
 }
 
 TEST(XlsxWriterTest, SplitsSheetsAsG3SaveExcel) {

@@ -22,6 +22,16 @@ struct FirstCause {
   size_t row = 0;                       // the API's first row in the table
 };
 
+// The rows of a pair that were not compared because they have no counterpart (docs/compare.md §5.4).
+// msprobe writes a target row without one with Bench Name N/A and Result pass, and drops a golden row
+// without one; neither may pass a gate unseen.
+struct UnmatchedRows {
+  uint64_t target = 0;                 // target rows without a golden counterpart (-fm: also those its queue never reached)
+  std::optional<RowRef> first_target;  // the first of them written (Bench Name N/A)
+  uint64_t golden = 0;                 // golden rows no target row matched
+  std::string first_golden;            // its row name ("" when none)
+};
+
 // What one compared pair produced.
 struct PairResult {
   std::string target_json, golden_json;
@@ -37,6 +47,10 @@ struct PairResult {
   // "unsupported" and passes them), and why the first one failed.
   uint64_t unreadable_tensors = 0;
   std::string first_unreadable;
+  uint64_t matched_rows = 0;           // rows with a golden counterpart
+  uint64_t golden_rows = 0;            // rows of the golden dump
+  UnmatchedRows unmatched;
+  std::string target_level, golden_level;  // the dumps' "level" (L0, L1, mix, …; "" when not said)
   // The target was streamed in batches against an index of the golden (docs/compare.md §6.1), not
   // held in memory whole.
   bool streamed = false;
@@ -44,6 +58,10 @@ struct PairResult {
   // The file that row references of this pair name: its first output, or the compared target json
   // when nothing was written.
   const std::string& RowFile() const { return outputs.empty() ? target_json : outputs.front(); }
+  // Rows not compared: without a counterpart on either side, or with a tensor file that could not be read.
+  uint64_t NotCompared() const { return unmatched.target + unmatched.golden + unreadable_tensors; }
+  // Rows were compared, yet none found its golden counterpart: the two dumps do not correspond.
+  bool NoRowMatched() const { return skipped_reason.empty() && rows > 0 && matched_rows == 0; }
 };
 // A pair's result in a message between processes (coding.h), every field.
 void PutPairResult(std::string* dst, const PairResult& result);
@@ -64,5 +82,8 @@ struct CompareReport {
   std::string summary_file;            // summary.json
   std::string html_file;               // --html: the run's compare_report_{ts}.html
 };
+
+// The pair whose rows `RowRef::file` names (its RowFile), or null.
+const PairResult* PairOfRowFile(const CompareReport& report, const std::string& file);
 
 }  // namespace msprobe::compare

@@ -1,6 +1,7 @@
 // JUnit XML for CI servers (ours): one <testsuite> per compared pair, one <testcase> per API or
 // module group (api_origin_name), and a <failure> carrying Result and Err_message for each group
-// with a row at or above the failing level, so Jenkins and GitLab list what diverged.
+// with a row at or above the failing level, so Jenkins and GitLab list what diverged; and a testcase
+// "not compared" for the rows that found no counterpart or could not be read.
 #pragma once
 
 #include <optional>
@@ -25,11 +26,19 @@ struct JunitCase {
   std::vector<JunitFailure> failures;  // rows reaching the level
 };
 
+// The pair's rows that were not compared (docs/compare.md §5.4): a last testcase "not compared",
+// skipped, or failed when a gate fails on them (--fail-on warning; any gate when no row matched).
+struct JunitNotCompared {
+  std::string message;  // the counts and the first of each kind, or why no row matched
+  bool failure = false;
+};
+
 struct JunitSuite {
   std::string name;      // "rank0", or the compared json for a file pair
   std::string file;      // the result file, for the suite's properties
   double seconds = 0;
   std::vector<JunitCase> cases;
+  std::optional<JunitNotCompared> not_compared;
 };
 
 // A suite in a message between processes (coding.h).

@@ -1,7 +1,7 @@
-// summary.json, the machine-readable digest of a compare run (ours): inputs, version, counts per
-// Result, the first error, the first diff of -da, and the 20 worst rows by the main metric
-// (Cosine ascending in tensor mode, NormRelativeErr descending in statistics mode); plus the row
-// references the CI gates and reports share.
+// summary.json, the machine-readable digest of a compare run (ours, docs/summary.schema.json): inputs,
+// version, counts per Result and of the rows not compared, the first error, the first diff of -da,
+// and the 20 worst rows by the main metric (Cosine ascending in tensor mode, NormRelativeErr
+// descending in statistics mode); plus the row references the CI gates and reports share.
 #pragma once
 
 #include <cstddef>
@@ -19,8 +19,8 @@ struct CompareReport;
 
 // One row of a result file, named for people and pipelines.
 struct RowRef {
-  std::string file;       // the result file holding the row (or the compared json when none was written)
-  size_t row = 0;         // 0-based data row
+  std::string file;       // the pair's first output (or the compared json when none was written)
+  size_t row = 0;         // 0-based data row of the pair's table; reports show where it is (row_place.h)
   std::string npu_name, api;
   Verdict result = Verdict::kPass;
   std::string err_message;
@@ -57,7 +57,9 @@ struct SummaryInputs {
   bool attribute = false;  // --attribute: summary.json has first_cause
 };
 
-// Writes the summary of `report` to `path` atomically.
-Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, const CompareReport& report);
+// Writes the summary of `report` to `path` atomically (docs/summary.schema.json). A run that failed
+// after it began writing (`failure`) says so in "error", with the pairs it finished.
+Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, const CompareReport& report,
+                        const Status& failure = Status::Ok());
 
 }  // namespace msprobe::compare

@@ -40,6 +40,9 @@ class XlsxResultStream {
   Status Append(const ResultTable& table);
   // -da: row `row` (of all appended) is filled orange and named, with its API's stack, on the summary.
   void MarkFirstDiff(size_t row, std::string name, std::string stack);
+  // The rows not compared that no appended row shows, for the summary sheet: target rows -fm's queue
+  // never reached, golden rows msprobe drops, tensors that could not be read.
+  void NoteNotCompared(uint64_t target_rows, uint64_t golden_rows, uint64_t unreadable_tensors);
   Result<std::vector<std::string>> Commit() &&;
 
  private:

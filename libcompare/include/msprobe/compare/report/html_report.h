@@ -33,6 +33,9 @@ struct HtmlReportMeta {
   std::string title;                       // e.g. the two compared paths
   std::optional<ReportRowLink> first_diff;   // -da's first diff
   std::optional<ReportRowLink> first_cause;  // --attribute's first cause
+  std::string first_cause_name;              // its API and kind: "Functional.gelu.0.forward (op)"
+  // The rows not compared (docs/compare.md §5.4), shown beside the counts per Result.
+  uint64_t unmatched_target = 0, unmatched_golden = 0, unreadable_tensors = 0;
   std::string anomaly_file;                  // overflow_check's anomaly_analyze_{ns}.json, "" for none
   std::vector<ReportAnomaly> anomalies;
   // The first error is found from the rows themselves (the first row whose Result is error).

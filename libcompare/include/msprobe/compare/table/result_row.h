@@ -59,6 +59,9 @@ struct ResultRow {
   std::string api;         // api_origin_name of the NPU row
   RowState state = RowState::kInput;
   bool matched = false;
+  // A golden row that no target row matched, written on a row of its own (the kernel-dump compare and
+  // --consistent_check keep both sides whole; msprobe's compare drops such rows).
+  bool golden_only = false;
   int32_t attribution = -1;  // --attribute: the index of the row's API in ResultTable::attributions
   MatchOrigin match_origin = MatchOrigin::kName;  // --align: ResultTable::with_match writes it
   float align_score = 0;                          // kAligned: the score of the row's call pair

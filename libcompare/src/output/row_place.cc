@@ -1,0 +1,49 @@
+#include "msprobe/compare/output/row_place.h"
+
+#include <string_view>
+#include <vector>
+
+#include "output/xlsx_summary_sheet_internal.h"
+
+namespace msprobe::compare {
+namespace {
+
+std::vector<const std::string*> OutputsEndingIn(const PairResult& pair, std::string_view extension) {
+  std::vector<const std::string*> files;
+  for (const std::string& file : pair.outputs) {
+    if (file.ends_with(extension)) files.push_back(&file);
+  }
+  return files;
+}
+
+}  // namespace
+
+RowPlace LocateRow(const PairResult& pair, size_t index, size_t max_csv_rows, size_t max_sheet_rows) {
+  if (const std::vector<const std::string*> csv = OutputsEndingIn(pair, ".csv"); !csv.empty()) {
+    // One csv holds every row; parts hold max_csv_rows each, in order.
+    const size_t part = csv.size() == 1 ? 0 : index / max_csv_rows;
+    const size_t first = csv.size() == 1 ? 0 : part * max_csv_rows;
+    if (part < csv.size()) return {*csv[part], index - first + 2, ""};
+  }
+  if (const std::vector<const std::string*> xlsx = OutputsEndingIn(pair, ".xlsx"); !xlsx.empty()) {
+    for (const internal::XlsxDataSheet& sheet : internal::PlanSheets(pair.rows, max_sheet_rows)) {
+      if (index >= sheet.first_row && index < sheet.first_row + sheet.rows) {
+        return {*xlsx.front(), index - sheet.first_row + 2, sheet.name};
+      }
+    }
+  }
+  return {pair.RowFile(), index + 2, ""};
+}
+
+std::string RowPlaceText(const RowPlace& place) {
+  std::string text = place.file;
+  if (!place.sheet.empty()) text += " sheet " + place.sheet;
+  return text + " row " + std::to_string(place.row);
+}
+
+std::string RowRefText(const PairResult& pair, const RowRef& ref) {
+  return RowPlaceText(LocateRow(pair, ref.row)) + ": " + ref.npu_name + ": " + std::string(VerdictName(ref.result)) +
+         ": " + ref.err_message;
+}
+
+}  // namespace msprobe::compare

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Rows not compared (docs/compare.md §5.4): target rows without a golden counterpart, golden rows no
+# target row matched and unreadable tensors are counted in summary.json, warned on stderr, failed by
+# --fail-on warning, shown in JUnit; a pair in which no target row matched fails every gate.
+source "$(dirname "$0")/lib.sh"
+cmp=$MSPROBE_BIN/msprobe-compare
+verl=$MSPROBE_ROOT/tests/data/verl/megatron/stat/train
+l0=$MSPROBE_ROOT/tests/data/trend/real/r_l0_stat/step0/rank0
+copy() { cp -r "$1" "$2" && chmod -R u+w "$2"; }
+# summary.json's value at a python path, e.g. json_at "$f" '["counts"]["unmatched_target"]'
+json_at() { python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))$2))" "$1"; }
+# The rows of a dump.json, or of one entry of it, counted from the json as docs/compare.md §2.3 flattens
+# it: every argument with a "type" is a row, and so is every null.
+dump_rows() {
+  python3 - "$@" <<'PY'
+import json, sys
+def rows(x):
+    if x is None:
+        return 1
+    if isinstance(x, dict):
+        return 1 if "type" in x else sum(rows(v) for v in x.values())
+    return sum(rows(v) for v in x) if isinstance(x, list) else 0
+data = json.load(open(sys.argv[1]))["data"]
+print(rows(data[sys.argv[2]]) if len(sys.argv) > 2 else rows(data))
+PY
+}
+expect_json() {
+  checks=$((checks + 1))
+  local got
+  got=$(json_at "$1" "$2")
+  [ "$got" = "$3" ] || fail "$1$2: expected $3, got $got"
+}
+
+# A target with a renamed module and an extra one, the same as the golden otherwise, so every matched
+# row passes.
+renamed=Module.module.module.decoder.final_layernorm.RMSNorm.forward.0
+copy "$verl" "$TMP/renamed"
+python3 - "$TMP/renamed/dump.json" "$renamed" <<'PY'
+import json, sys
+path, name = sys.argv[1], sys.argv[2]
+dump = json.load(open(path))
+data = dump["data"]
+data2 = {}
+for key, value in data.items():
+    data2[key.replace("final_layernorm.RMSNorm", "final_norm.RMSNorm") if key == name else key] = value
+data2["Module.module.module.extra.Identity.forward.0"] = data[name]
+dump["data"] = data2
+json.dump(dump, open(path, "w"), indent=1)
+PY
+entry_rows=$(dump_rows "$verl/dump.json" "$renamed")
+unmatched_target=$((2 * entry_rows)) unmatched_golden=$entry_rows
+
+run "$cmp" -tp "$TMP/renamed" -gp "$verl" -o "$TMP/r1" --csv
+expect_code 0 "no gate: the warning line only"
+csv=$(ls "$TMP"/r1/compare_result_*.csv)
+first_line=$(grep -n '^Module.module.module.decoder.final_norm.RMSNorm.forward.0' "$csv" | head -1 | cut -d: -f1)
+first_name=$(sed -n "${first_line}p" "$csv" | cut -d, -f1)
+golden_first=$renamed.input.0
+not_compared=$((unmatched_target + unmatched_golden))
+expect_err "msprobe-compare: warning: $not_compared row(s) not compared: $unmatched_target target row(s) without a golden counterpart (first: $first_name, $csv row $first_line), $unmatched_golden golden row(s) matched by no target row (first: $golden_first), 0 unreadable tensor(s)"
+[ "$(grep -c 'not compared' <<<"$ERR")" -eq 1 ] || fail "warned more than once: $ERR"
+checks=$((checks + 1))
+# the csv stays msprobe's: those rows have Bench Name N/A and Result pass
+grep -q "^$first_name,N/A,.*,pass," "$csv" || fail "unmatched row in the csv: $(sed -n "${first_line}p" "$csv")"
+checks=$((checks + 1))
+s=$TMP/r1/summary.json
+expect_json "$s" '["counts"]["unmatched_target"]' "$unmatched_target"
+expect_json "$s" '["counts"]["unmatched_golden"]' "$unmatched_golden"
+expect_json "$s" '["counts"]["unreadable_tensors"]' 0
+expect_json "$s" '["pairs"][0]["unmatched"]["target_rows"]' "$unmatched_target"
+expect_json "$s" '["pairs"][0]["unmatched"]["golden_rows"]' "$unmatched_golden"
+expect_json "$s" '["pairs"][0]["unmatched"]["first_golden"]' "\"$golden_first\""
+expect_json "$s" '["pairs"][0]["unmatched"]["first_target"]["row"]' "$first_line"
+expect_json "$s" '["pairs"][0]["unmatched"]["first_target"]["npu_name"]' "\"$first_name\""
+rows=$(($(wc -l <"$csv") - 1))
+expect_json "$s" '["pairs"][0]["matched_rows"]' "$((rows - unmatched_target))"
+expect_json "$s" '["not_compared"]["rows"]' "$not_compared"
+
+run "$cmp" -tp "$TMP/renamed" -gp "$verl" -o "$TMP/r2" --fail-on error --html
+expect_code 0 "--fail-on error: every matched row passes"
+# the xlsx summary sheet and the page show the counts
+python3 - "$TMP"/r2/compare_result_*.xlsx "$unmatched_target" "$unmatched_golden" <<'PY' || fail "xlsx summary sheet"
+import re, sys, zipfile
+book = zipfile.ZipFile(sys.argv[1])
+names = sorted(n for n in book.namelist() if n.startswith("xl/worksheets/sheet"))
+sheet = book.read(names[-1]).decode()
+strings = re.findall(r"<t[^>]*>([^<]*)</t>", book.read("xl/sharedStrings.xml").decode()) if "xl/sharedStrings.xml" in book.namelist() else []
+def cell(ref):
+    m = re.search(rf'<c r="{ref}"[^>]*?(?:/>|>(.*?)</c>)', sheet)
+    body = m[1] or ""
+    v = re.search(r"<v>([^<]*)</v>", body)
+    if 't="s"' in m[0]:
+        return strings[int(v[1])]
+    t = re.search(r"<t[^>]*>([^<]*)</t>", body)
+    return t[1] if t else v[1]
+got = [(cell(f"A{r}"), cell(f"B{r}")) for r in (6, 7, 8)]
+want = [("not compared: no golden counterpart", sys.argv[2]), ("golden rows matched by no target row", sys.argv[3]),
+        ("unreadable tensors", "0")]
+assert got == want, (got, want)
+PY
+checks=$((checks + 1))
+grep -qF "\"notCompared\":[$unmatched_target,$unmatched_golden,0]" "$TMP"/r2/compare_report_*.html \
+  || fail "page counts: $(grep -o '"notCompared":[^]]*' "$TMP"/r2/compare_report_*.html)"
+checks=$((checks + 1))
+run "$cmp" -tp "$TMP/renamed" -gp "$verl" -o "$TMP/r3" --csv --fail-on warning --junit "$TMP/r3/junit.xml"
+expect_code 1 "--fail-on warning fails on rows not compared"
+csv=$(ls "$TMP"/r3/compare_result_*.csv)
+expect_err "msprobe-compare: gate failed (--fail-on warning): $not_compared row(s) not compared; first: $csv row $first_line: $first_name: no golden counterpart"
+grep -q '<testcase name="not compared" classname="' "$TMP/r3/junit.xml" || fail "no not-compared testcase: $(cat "$TMP/r3/junit.xml")"
+grep -q "<failure message=\"$unmatched_target target row(s) without a golden counterpart" "$TMP/r3/junit.xml" \
+  || fail "not compared is no failure under --fail-on warning: $(cat "$TMP/r3/junit.xml")"
+checks=$((checks + 2))
+run "$cmp" -tp "$TMP/renamed" -gp "$verl" -o "$TMP/r4" --csv --fail-on error --junit "$TMP/r4/junit.xml"
+expect_code 0
+grep -q "<skipped message=\"$unmatched_target target row(s) without a golden counterpart" "$TMP/r4/junit.xml" \
+  || fail "not compared is not skipped without a warning gate: $(cat "$TMP/r4/junit.xml")"
+grep -q 'skipped="1"' "$TMP/r4/junit.xml" || fail "suite skipped count: $(cat "$TMP/r4/junit.xml")"
+checks=$((checks + 2))
+
+# An L0 dump against an L1 dump: no target row matches; every gate fails, naming the levels.
+target_rows=$(dump_rows "$l0/dump.json") golden_rows=$(dump_rows "$verl/dump.json")
+no_match="rank0: no target row matched a golden row ($target_rows target rows, $golden_rows golden rows): the target is level L0 and the golden L1: dump both at the same level"
+run "$cmp" -tp "$l0" -gp "$verl" -o "$TMP/l0" --csv
+expect_code 0 "no gate"
+expect_err "msprobe-compare: warning: $((target_rows + golden_rows)) row(s) not compared: $target_rows target row(s) without a golden counterpart (first: Module.model.embed.Linear.forward.0.input.0, "
+for gate in "--fail-on error" "--fail-on warning"; do
+  run "$cmp" -tp "$l0" -gp "$verl" -o "$TMP/l0g" --csv $gate --junit "$TMP/l0g/junit.xml"
+  expect_code 1 "$gate with no row matched"
+  expect_err "msprobe-compare: gate failed ($gate): $no_match"
+  grep -qF "<failure message=\"$no_match\" type=\"not compared\">" "$TMP/l0g/junit.xml" || fail "junit: $(cat "$TMP/l0g/junit.xml")"
+  checks=$((checks + 1))
+done
+run "$cmp" -tp "$l0" -gp "$verl" -o "$TMP/l0da" -da --fail-on-first-diff
+expect_code 1 "--fail-on-first-diff with no row matched"
+expect_err "msprobe-compare: gate failed (--fail-on-first-diff): $no_match"
+if command -v xmllint >/dev/null; then
+  for xml in "$TMP/r3/junit.xml" "$TMP/r4/junit.xml" "$TMP/l0g/junit.xml"; do
+    run xmllint --noout --schema "$MSPROBE_ROOT/tests/data/triage/junit.xsd" "$xml"
+    expect_code 0 "$xml vs junit.xsd"
+  done
+fi
+s=$TMP/l0/summary.json
+expect_json "$s" '["pairs"][0]["matched_rows"]' 0
+expect_json "$s" '["counts"]["unmatched_target"]' "$target_rows"
+expect_json "$s" '["counts"]["unmatched_golden"]' "$golden_rows"
+# the same levels: the hint asks whether the models differ
+mkdir "$TMP/l1" && copy "$l0" "$TMP/l1/rank0"
+sed -i 's/"level": "L0"/"level": "L1"/' "$TMP/l1/rank0/dump.json"
+run "$cmp" -tp "$TMP/l1/rank0" -gp "$verl" -o "$TMP/same" --csv --fail-on error
+expect_code 1
+expect_err "msprobe-compare: gate failed (--fail-on error): rank0: no target row matched a golden row ($target_rows target rows, $golden_rows golden rows): dumps of different models?"
+
+# A tensor dump whose dump_tensor_data/ was removed, against itself whole: every tensor row is unreadable, and
+# --fail-on warning fails on them (the csv keeps msprobe's "unsupported" rows, Result pass).
+samples=$MSPROBE_ROOT/samples/dist2
+copy "$samples/bench_t/step0/rank0" "$TMP/no_tensors"
+rm -r "$TMP/no_tensors/dump_tensor_data"
+tensors=$(python3 - "$TMP/no_tensors/dump.json" <<'PY'
+import json, sys
+def files(x):
+    if isinstance(x, dict):
+        return (1 if x.get("type") == "torch.Tensor" and "data_name" in x else 0) + sum(files(v) for v in x.values())
+    return sum(files(v) for v in x) if isinstance(x, list) else 0
+print(files(json.load(open(sys.argv[1]))["data"]))
+PY
+)
+run "$cmp" -tp "$TMP/no_tensors" -gp "$samples/bench_t/step0/rank0" -o "$TMP/nt" --csv --fail-on warning
+expect_code 1 "unreadable tensors fail --fail-on warning"
+expect_err "msprobe-compare: warning: $tensors row(s) not compared: 0 target row(s) without a golden counterpart, 0 golden row(s) matched by no target row, $tensors unreadable tensor(s) (first: "
+expect_err "msprobe-compare: gate failed (--fail-on warning): $tensors row(s) not compared; first: "
+expect_json "$TMP/nt/summary.json" '["counts"]["unreadable_tensors"]' "$tensors"
+expect_json "$TMP/nt/summary.json" '["pairs"][0]["unreadable_tensors"]["rows"]' "$tensors"
+
+finish
