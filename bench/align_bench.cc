@@ -132,21 +132,22 @@ std::string Compare(const fs::path& dir, bool align, bool streamed) {
 // The alignment step alone, timed within the child; and how many renamed rows it paired rightly.
 std::string AlignStep(const fs::path& dir) {
   using namespace msprobe::compare;
-  auto npu = FlattenDump((dir / "target" / "dump.json").string(), "");
-  auto bench = FlattenDump((dir / "golden" / "dump.json").string(), "");
-  if (!npu.ok() || !bench.ok()) return "flatten failed";
-  std::vector<RowPair> pairs = MatchRows(npu->rows, bench->rows, {});
+  auto target = FlattenDump((dir / "target" / "dump.json").string(), "");
+  auto golden = FlattenDump((dir / "golden" / "dump.json").string(), "");
+  if (!target.ok() || !golden.ok()) return "flatten failed";
+  std::vector<RowPair> pairs = MatchRows(target->rows, golden->rows, {});
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<float> scores = AlignUnmatchedCalls(npu->rows, bench->rows, {}, {}, &pairs);
+  const std::vector<float> scores = AlignUnmatchedCalls(target->rows, golden->rows, {}, {}, &pairs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   size_t renamed = 0, right = 0, wrong = 0;
   for (size_t i = 0; i < pairs.size(); ++i) {
-    const std::string& name = npu->rows[pairs[i].npu].name;
+    const std::string& name = target->rows[pairs[i].target].name;
     const bool is_renamed = name.starts_with("Torch.");
     renamed += is_renamed;
     if (scores[i] == kNotAligned) continue;
-    const bool is_right = is_renamed && bench->rows[*pairs[i].bench].name.substr(bench->rows[*pairs[i].bench].name.find('.')) ==
-                                            name.substr(name.find('.'));
+    const bool is_right =
+        is_renamed && golden->rows[*pairs[i].golden].name.substr(golden->rows[*pairs[i].golden].name.find('.')) ==
+                          name.substr(name.find('.'));
     (is_right ? right : wrong) += 1;
   }
   return fmt::format("AlignUnmatchedCalls {:.2f} s; {} of {} renamed rows paired rightly, {} wrongly", seconds, right,

@@ -58,14 +58,14 @@ int main(int argc, char** argv) {
   const fs::path dir = argc > 1 ? argv[1] : "/tmp/msprobe_bench/stats_compare";
   const uint64_t mb = argc > 2 ? std::stoull(argv[2]) : 300;
   msprobe::cli::RetainFreedMemory();  // as msprobe-compare does
-  const fs::path npu = dir / "npu" / "dump.json", bench = dir / "bench" / "dump.json";
-  if (!fs::exists(npu) || !fs::exists(bench)) {
-    fs::create_directories(npu.parent_path());
-    fs::create_directories(bench.parent_path());
-    WriteDump(npu.string(), mb << 20, 1.0);
-    WriteDump(bench.string(), mb << 20, 1.001);
+  const fs::path target = dir / "npu" / "dump.json", golden = dir / "bench" / "dump.json";
+  if (!fs::exists(target) || !fs::exists(golden)) {
+    fs::create_directories(target.parent_path());
+    fs::create_directories(golden.parent_path());
+    WriteDump(target.string(), mb << 20, 1.0);
+    WriteDump(golden.string(), mb << 20, 1.001);
   }
-  const double json_mb = static_cast<double>(fs::file_size(npu) + fs::file_size(bench)) / 1e6;
+  const double json_mb = static_cast<double>(fs::file_size(target) + fs::file_size(golden)) / 1e6;
   struct Outputs {
     bool xlsx, html;
     const char* name;
@@ -73,8 +73,8 @@ int main(int argc, char** argv) {
   for (const Outputs outputs : {Outputs{false, false, "csv"}, Outputs{true, false, "csv + xlsx"},
                                 Outputs{false, true, "csv + html"}}) {
     msprobe::compare::CompareOptions options;
-    options.target_path = npu.string();
-    options.golden_path = bench.string();
+    options.target_path = target.string();
+    options.golden_path = golden.string();
     options.output_dir = (dir / (outputs.html ? "out_html" : "out")).string();
     options.write_xlsx = outputs.xlsx;
     options.write_html = outputs.html;

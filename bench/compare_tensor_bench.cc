@@ -125,7 +125,7 @@ class Values : public bench::NormalValues {
 };
 
 struct PairSet {
-  std::string npu_dir, bench_dir;
+  std::string target_dir, golden_dir;
   std::vector<std::string> names;
   std::vector<bool> bf16;
   uint64_t bytes = 0;  // file bytes of both sides
@@ -139,16 +139,16 @@ Status MakePair(const PairSet& set, size_t index, uint64_t numel) {
     golden[i] = (i + index) % 4099 == 0 ? 0.0f : values.Next();
     target[i] = golden[i] * (1.0f + 1e-3f * values.Next());
   }
-  MSP_RETURN_IF_ERROR(WritePt(set.npu_dir + "/" + set.names[index], set.bf16[index], target));
-  return WritePt(set.bench_dir + "/" + set.names[index], set.bf16[index], golden);
+  MSP_RETURN_IF_ERROR(WritePt(set.target_dir + "/" + set.names[index], set.bf16[index], target));
+  return WritePt(set.golden_dir + "/" + set.names[index], set.bf16[index], golden);
 }
 
 // Writes the pairs unless DIR/<label>.done says this exact set was written before.
 Result<PairSet> Generate(const std::string& dir, const std::string& label, int pairs,
                          const std::vector<uint64_t>& numels, bool mixed) {
   PairSet set{dir + "/" + label + "/npu", dir + "/" + label + "/bench", {}, {}, 0};
-  std::filesystem::create_directories(set.npu_dir);
-  std::filesystem::create_directories(set.bench_dir);
+  std::filesystem::create_directories(set.target_dir);
+  std::filesystem::create_directories(set.golden_dir);
   for (int i = 0; i < pairs; ++i) {
     set.names.push_back(fmt::format("pair_{:05d}.pt", i));
     set.bf16.push_back(mixed && i % 2 == 1);
@@ -171,8 +171,8 @@ Result<PairSet> Generate(const std::string& dir, const std::string& label, int p
     MSP_RETURN_IF_ERROR(WriteFileAtomically(marker, stamp));
   }
   for (int i = 0; i < pairs; ++i) {
-    set.bytes += std::filesystem::file_size(set.npu_dir + "/" + set.names[static_cast<size_t>(i)]) +
-                 std::filesystem::file_size(set.bench_dir + "/" + set.names[static_cast<size_t>(i)]);
+    set.bytes += std::filesystem::file_size(set.target_dir + "/" + set.names[static_cast<size_t>(i)]) +
+                 std::filesystem::file_size(set.golden_dir + "/" + set.names[static_cast<size_t>(i)]);
   }
   return set;
 }
@@ -181,7 +181,7 @@ Result<PairSet> Generate(const std::string& dir, const std::string& label, int p
 void Warm(const PairSet& set) {
   std::vector<char> buffer(1 << 20);
   for (const std::string& name : set.names) {
-    for (const std::string& dir : {set.npu_dir, set.bench_dir}) {
+    for (const std::string& dir : {set.target_dir, set.golden_dir}) {
       std::ifstream in(dir + "/" + name, std::ios::binary);
       while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()))) {
       }
@@ -197,11 +197,12 @@ Result<double> TimeCompare(const PairSet& set, int filter /* -1 all, 0 f32, 1 bf
     const auto start = std::chrono::steady_clock::now();
     tbb::parallel_for(size_t{0}, set.names.size(), [&](size_t i) {
       if (filter >= 0 && set.bf16[i] != (filter == 1)) return;
-      const TensorCompareInput input{set.names[i], set.names[i], true, set.npu_dir, set.bench_dir};
+      const TensorCompareInput input{set.names[i], set.names[i], true, set.target_dir, set.golden_dir};
       if (CompareTensors(input)[0].is_text()) ++unsupported;
     });
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (unsupported > 0) return Status::Internal(set.npu_dir, fmt::format("{} rows were not compared", unsupported.load()));
+    if (unsupported > 0)
+      return Status::Internal(set.target_dir, fmt::format("{} rows were not compared", unsupported.load()));
   }
   return best;
 }
@@ -210,8 +211,8 @@ uint64_t SelectedBytes(const PairSet& set, int filter) {
   uint64_t bytes = 0;
   for (size_t i = 0; i < set.names.size(); ++i) {
     if (filter >= 0 && set.bf16[i] != (filter == 1)) continue;
-    bytes += std::filesystem::file_size(set.npu_dir + "/" + set.names[i]) +
-             std::filesystem::file_size(set.bench_dir + "/" + set.names[i]);
+    bytes += std::filesystem::file_size(set.target_dir + "/" + set.names[i]) +
+             std::filesystem::file_size(set.golden_dir + "/" + set.names[i]);
   }
   return bytes;
 }

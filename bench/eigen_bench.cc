@@ -69,8 +69,8 @@ void EigenPairBlock(const BlockF& xs, const BlockF& ys, PairSums* sums) {
   const BlockF x = x_ok.select(xs, 0.0f), y = y_ok.select(ys, 0.0f);
   const BlockD dx = x.cast<double>(), dy = y.cast<double>();
   sums->dot.Add((dx * dy).sum());
-  sums->npu_sq.Add(dx.square().sum());
-  sums->bench_sq.Add(dy.square().sum());
+  sums->target_sq.Add(dx.square().sum());
+  sums->golden_sq.Add(dy.square().sum());
   sums->diff_sq.Add((dx - dy).square().sum());
   sums->max_abs = std::max(sums->max_abs, (dx - dy).abs().maxCoeff());
   const BlockF e = (y == 0.0f).select(BlockF::Constant(x.size(), kRelativeEps<float>), 0.0f);
@@ -87,19 +87,19 @@ BlockF EigenDecode(DType dtype, const std::byte* p, uint64_t n) {
       .cast<float>();
 }
 
-PairSums EigenPair(DType dtype, const std::byte* npu, const std::byte* bench, uint64_t count) {
+PairSums EigenPair(DType dtype, const std::byte* target, const std::byte* golden, uint64_t count) {
   PairSums sums;
   const uint64_t item = Info(dtype).bits / 8;
   for (uint64_t first = 0; first < count; first += kBlock) {
     const uint64_t n = std::min(kBlock, count - first);
-    EigenPairBlock(EigenDecode(dtype, npu + first * item, n), EigenDecode(dtype, bench + first * item, n), &sums);
+    EigenPairBlock(EigenDecode(dtype, target + first * item, n), EigenDecode(dtype, golden + first * item, n), &sums);
   }
   return sums;
 }
 
-PairSums KernelPair(DType dtype, const std::byte* npu, const std::byte* bench, uint64_t count) {
+PairSums KernelPair(DType dtype, const std::byte* target, const std::byte* golden, uint64_t count) {
   PairSums sums;
-  compare::internal::ConsumePair(dtype, npu, dtype, bench, count, compare::internal::RelPrecision::kFloat32, &sums);
+  compare::internal::ConsumePair(dtype, target, dtype, golden, count, compare::internal::RelPrecision::kFloat32, &sums);
   return sums;
 }
 
@@ -109,8 +109,8 @@ std::string PairDifference(const PairSums& a, const PairSums& b) {
     if (std::bit_cast<uint64_t>(x) != std::bit_cast<uint64_t>(y)) out += std::string(name) + " ";
   };
   check("dot", a.dot.Value(), b.dot.Value());
-  check("npu_sq", a.npu_sq.Value(), b.npu_sq.Value());
-  check("bench_sq", a.bench_sq.Value(), b.bench_sq.Value());
+  check("target_sq", a.target_sq.Value(), b.target_sq.Value());
+  check("golden_sq", a.golden_sq.Value(), b.golden_sq.Value());
   check("diff_sq", a.diff_sq.Value(), b.diff_sq.Value());
   check("max_abs", a.max_abs, b.max_abs);
   check("max_rel", a.max_rel, b.max_rel);

@@ -78,11 +78,11 @@ int main(int argc, char** argv) {
   const int threads = argc > 3 ? std::stoi(argv[3]) : tbb::info::default_concurrency();
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads));
   const uint64_t tensors = (mib << 20) / kTensorBytes;
-  const fs::path npu = root / "npu/rank_0/Net/0/0", bench = root / "bench/rank_0/Net/0/0";
-  WriteTree(npu, 0, tensors);
-  WriteTree(bench, 1, tensors);
+  const fs::path target = root / "npu/rank_0/Net/0/0", golden = root / "bench/rank_0/Net/0/0";
+  WriteTree(target, 0, tensors);
+  WriteTree(golden, 1, tensors);
   std::vector<std::string> files;
-  for (const fs::path& dir : {npu, bench}) {
+  for (const fs::path& dir : {target, golden}) {
     for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().string());
   }
   const double bytes = ReadAll(files);  // warms the page cache

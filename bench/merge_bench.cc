@@ -36,11 +36,12 @@ ResultTable MakeTable(int rank, size_t rows) {
   for (size_t i = 0; i < rows; ++i) {
     ResultRow r;
     const size_t call = i / 8;
-    r.npu_name = fmt::format("{}.{}.forward.{}.{}", kApis[call % 4], call / 4, i % 8 < 4 ? "input" : "output", i % 4);
-    r.bench_name = r.npu_name;
-    r.npu_dtype = r.bench_dtype = "torch.float32";
-    r.npu_shape = r.bench_shape = "[32, 1024]";
-    r.npu_requires_grad = r.bench_requires_grad = "False";
+    r.target_name =
+        fmt::format("{}.{}.forward.{}.{}", kApis[call % 4], call / 4, i % 8 < 4 ? "input" : "output", i % 4);
+    r.golden_name = r.target_name;
+    r.target_dtype = r.golden_dtype = "torch.float32";
+    r.target_shape = r.golden_shape = "[32, 1024]";
+    r.target_requires_grad = r.golden_requires_grad = "False";
     const bool scalar = i % 97 == 3;  // a non-tensor argument: N/A metrics, replaced by the stats
     const double scale = rank == 7 ? 50 : 1;
     for (int k = 0; k < 8; ++k) {
@@ -53,8 +54,8 @@ ResultTable MakeTable(int rank, size_t rows) {
       }
     }
     for (int k = 0; k < 4; ++k) {
-      r.npu_stats[k] = scalar ? Cell::Text("[0, 1]") : Cell::Float(diff(rng) * 1000);
-      r.bench_stats[k] = scalar ? Cell::Text("[0, 1]") : Cell::Float(diff(rng) * 1000);
+      r.target_stats[k] = scalar ? Cell::Text("[0, 1]") : Cell::Float(diff(rng) * 1000);
+      r.golden_stats[k] = scalar ? Cell::Text("[0, 1]") : Cell::Float(diff(rng) * 1000);
     }
     r.requires_grad_consistent = true;
     table.rows.push_back(std::move(r));

@@ -1,7 +1,7 @@
 // Writes an N-rank msprobe tensor dump pair for the distributed benchmark (scripts/bench_mpi.sh):
 // DIR/npu/step0/rank{r}/ and DIR/bench/step0/rank{r}/, each a dump.json (task "tensor", L1) of
 // Functional.linear calls, one float32 input and one output of 1 MiB each as .pt files in
-// dump_tensor_data/, about MB_PER_RANK per rank and side. The bench side is the npu side with every
+// dump_tensor_data/, about MB_PER_RANK per rank and side. The golden side is the target side with every
 // 50th output scaled by 1.01, so some rows fail. Deterministic; a rank already written is kept.
 // Usage: rank_dumps_gen DIR RANKS MB_PER_RANK
 #include <fmt/format.h>
@@ -38,7 +38,7 @@ std::string TensorJson(const std::vector<float>& v, const std::string& data_name
       max, min, sum / static_cast<double>(v.size()), std::sqrt(squares), data_name);
 }
 
-Status WriteRank(const fs::path& dir, int rank, bool bench, int calls) {
+Status WriteRank(const fs::path& dir, int rank, bool golden, int calls) {
   const fs::path data = dir / "dump_tensor_data";
   fs::create_directories(data);
   std::string json = "{\"task\": \"tensor\", \"level\": \"L1\", \"framework\": \"pytorch\", \"dump_data_dir\": \"" +
@@ -48,7 +48,7 @@ Status WriteRank(const fs::path& dir, int rank, bool bench, int calls) {
   for (int c = 0; c < calls; ++c) {
     for (float& v : x) v = values.Next();
     for (int64_t i = 0; i < kElements; ++i) y[i] = 0.5f * x[i] + 0.25f;
-    if (bench && c % 50 == 49) {
+    if (golden && c % 50 == 49) {
       for (float& v : y) v *= 1.01f;
     }
     const std::string api = fmt::format("Functional.linear.{}.forward", c);

@@ -120,11 +120,13 @@ std::optional<UsageError> RefuseMsprobeOnlyFeatures(const CompareArgs& a) {
 std::optional<UsageError> ReadInputJson(const std::string& path, compare::CompareOptions* options) {
   auto doc = ReadSmallJsonFile(path);
   if (!doc.ok()) return UsageError{doc.status().ToString(), cli::ExitCodeFor(doc.status())};
-  const std::string* npu = SmallJsonString(*doc, "npu_path");
-  const std::string* bench = SmallJsonString(*doc, "bench_path");
-  if (!npu || !bench) return UsageError{path + ": needs string keys \"npu_path\" and \"bench_path\"", cli::kExitInput};
-  options->target_path = *npu;
-  options->golden_path = *bench;
+  const std::string* target = SmallJsonString(*doc, "npu_path");
+  const std::string* golden = SmallJsonString(*doc, "bench_path");
+  if (!target || !golden) {
+    return UsageError{path + ": needs string keys \"npu_path\" and \"bench_path\"", cli::kExitInput};
+  }
+  options->target_path = *target;
+  options->golden_path = *golden;
   if (const std::string* stack = SmallJsonString(*doc, "stack_path")) options->stack_path = *stack;
   return std::nullopt;
 }

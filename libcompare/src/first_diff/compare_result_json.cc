@@ -108,8 +108,8 @@ void WriteRow(PyJsonWriter* w, const ResultTable& table, const std::vector<Colum
   w->BeginObject();
   RowWriter cells(w, columns, row, verdict);
   table.VisitCells(row, &cells);
-  const std::string_view extras[] = {RowStateName(row.state), row.api, p2p.npu_op, p2p.bench_op, p2p.npu_peer,
-                                     p2p.bench_peer};
+  const std::string_view extras[] = {RowStateName(row.state), row.api, p2p.target_op, p2p.golden_op, p2p.target_peer,
+                                     p2p.golden_peer};
   for (int i = 0; i < 6; ++i) {
     w->Key(ExtraKey(i));
     w->String(extras[i]);

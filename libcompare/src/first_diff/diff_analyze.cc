@@ -40,13 +40,13 @@ void PutIo(std::vector<DiffIo>* ios, DiffIo io) {
 }
 
 DiffIo MakeIo(const ResultTable& table, const ResultRow& row, const P2pColumns& p2p) {
-  DiffIo io{row.npu_name, {}};
+  DiffIo io{row.target_name, {}};
   if (table.mode == CompareMode::kMd5) {
     io.metrics.emplace_back("NPU MD5", row.metrics.empty() ? Cell::NA() : row.metrics[0]);
   } else {
-    for (size_t k = 0; k < kStatNames.size(); ++k) io.metrics.emplace_back(kStatNames[k], row.npu_stats[k]);
+    for (size_t k = 0; k < kStatNames.size(); ++k) io.metrics.emplace_back(kStatNames[k], row.target_stats[k]);
   }
-  io.metrics.emplace_back("NPU P2POp peer", Cell::Text(p2p.npu_peer));
+  io.metrics.emplace_back("NPU P2POp peer", Cell::Text(p2p.target_peer));
   return io;
 }
 
@@ -255,12 +255,12 @@ Status WriteDiffAnalyzeJson(const std::string& path, const std::vector<RankDiffs
 }
 
 void PutP2pColumns(std::string* dst, const P2pColumns& p) {
-  for (const std::string* s : {&p.npu_op, &p.bench_op, &p.npu_peer, &p.bench_peer}) PutString(dst, *s);
+  for (const std::string* s : {&p.target_op, &p.golden_op, &p.target_peer, &p.golden_peer}) PutString(dst, *s);
 }
 
 bool GetP2pColumns(Decoder* in, P2pColumns* p) {
-  return GetString(in, &p->npu_op) && GetString(in, &p->bench_op) && GetString(in, &p->npu_peer) &&
-         GetString(in, &p->bench_peer);
+  return GetString(in, &p->target_op) && GetString(in, &p->golden_op) && GetString(in, &p->target_peer) &&
+         GetString(in, &p->golden_peer);
 }
 
 namespace {

@@ -84,7 +84,7 @@ std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const Co
   if (options.fail_on_first_diff && !report.first_diff.nodes.empty()) {
     const RowRef& node = report.first_diff.nodes.front();
     const PairResult* pair = PairOfRowFile(report, node.file);
-    return GateFailure{"--fail-on-first-diff", pair ? RowRefText(*pair, node) : node.file + ": " + node.npu_name};
+    return GateFailure{"--fail-on-first-diff", pair ? RowRefText(*pair, node) : node.file + ": " + node.target_name};
   }
   return std::nullopt;
 }

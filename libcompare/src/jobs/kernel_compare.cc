@@ -1,5 +1,5 @@
-// Kernel-dump compare (docs/kernel_dump.md §6). Pairing as msprobe's ms_graph_compare, with our order: NPU
-// rows by timestamp then name, bench-only rows after them (msprobe's outer merge sorts by key).
+// Kernel-dump compare (docs/kernel_dump.md §6). Pairing as msprobe's ms_graph_compare, with our order: target
+// rows by timestamp then name, golden-only rows after them (msprobe's outer merge sorts by key).
 #include "msprobe/compare/jobs/kernel_compare.h"
 
 #include <fmt/format.h>
@@ -143,11 +143,11 @@ void SetStats(const TensorSide& side, std::array<Cell, 4>* cells) {
 }
 
 // The row's Err_message is its messages concatenated, each with its own "\n" where msprobe has one.
-ResultRow NpyRow(const Record* npu, const Record* bench) {
+ResultRow NpyRow(const Record* target, const Record* golden) {
   ResultRow row;
   std::vector<std::string>& messages = row.err_messages;
   std::string load_errors;
-  const TensorSide n = LoadSide(npu, &load_errors), b = LoadSide(bench, &load_errors);
+  const TensorSide n = LoadSide(target, &load_errors), b = LoadSide(golden, &load_errors);
   if (!load_errors.empty()) messages.push_back(std::move(load_errors));
   // npy_data_check (§6.2), every failure appended.
   if (!n.info || !b.info) {
@@ -177,16 +177,16 @@ ResultRow NpyRow(const Record* npu, const Record* bench) {
       row.accuracy = NpyAccuracy(cells[kCosine], cells[kMaxAbsErr]);
     }
   }
-  row.npu_name = npu ? npu->file->path : "";
-  row.bench_name = bench ? bench->file->path : "";
-  row.matched = npu && bench;
-  row.golden_only = !npu;
-  row.npu_dtype = n.info ? std::string(Name(n.info->dtype)) : "";
-  row.bench_dtype = b.info ? std::string(Name(b.info->dtype)) : "";
-  row.npu_shape = n.info ? n.info->ShapeString() : "";
-  row.bench_shape = b.info ? b.info->ShapeString() : "";
-  SetStats(n, &row.npu_stats);
-  SetStats(b, &row.bench_stats);
+  row.target_name = target ? target->file->path : "";
+  row.golden_name = golden ? golden->file->path : "";
+  row.matched = target && golden;
+  row.golden_only = !target;
+  row.target_dtype = n.info ? std::string(Name(n.info->dtype)) : "";
+  row.golden_dtype = b.info ? std::string(Name(b.info->dtype)) : "";
+  row.target_shape = n.info ? n.info->ShapeString() : "";
+  row.golden_shape = b.info ? b.info->ShapeString() : "";
+  SetStats(n, &row.target_stats);
+  SetStats(b, &row.golden_stats);
   row.result = ResultOf(row.accuracy);
   return row;
 }
@@ -210,48 +210,48 @@ std::string Float32Str(float v) {
   return s;
 }
 
-// MaxRelativeErr… of §6.3: "N/A" when bench is 0, "Nan" for NaN, else |diff / bench|·100 "%".
-Cell RelativeCell(float diff, float bench) {
-  if (bench == 0) return Cell::NA();
-  const float rel = std::fabs(diff / bench) * 100.0f;
+// MaxRelativeErr… of §6.3: "N/A" when golden is 0, "Nan" for NaN, else |diff / golden|·100 "%".
+Cell RelativeCell(float diff, float golden) {
+  if (golden == 0) return Cell::NA();
+  const float rel = std::fabs(diff / golden) * 100.0f;
   if (std::isnan(rel)) return Cell::Nan();
   return Cell::Text(Float32Str(rel) + "%");
 }
 
-ResultRow StatisticRow(const Record* npu, const Record* bench) {
+ResultRow StatisticRow(const Record* target, const Record* golden) {
   ResultRow row;
-  row.npu_name = npu ? npu->key : "";
-  row.bench_name = bench ? bench->key : "";
-  row.matched = npu && bench;
-  row.golden_only = !npu;
+  row.target_name = target ? target->key : "";
+  row.golden_name = golden ? golden->key : "";
+  row.matched = target && golden;
+  row.golden_only = !target;
   const StatisticRecord empty;
-  const StatisticRecord& n = npu ? npu->stat : empty;
-  const StatisticRecord& b = bench ? bench->stat : empty;
+  const StatisticRecord& n = target ? target->stat : empty;
+  const StatisticRecord& b = golden ? golden->stat : empty;
   const float nv[4] = {StatValue(n.max), StatValue(n.min), StatValue(n.mean), StatValue(n.norm)};
   const float bv[4] = {StatValue(b.max), StatValue(b.min), StatValue(b.mean), StatValue(b.norm)};
   std::vector<std::string>& messages = row.err_messages;
-  if (!npu || !bench) messages.emplace_back("Dump file not found.\n");
+  if (!target || !golden) messages.emplace_back("Dump file not found.\n");
   if (n.shape.empty() || n.shape != b.shape) messages.emplace_back("Tensor shapes do not match.\n");
   if (n.dtype != b.dtype) messages.emplace_back("Dtype of NPU and bench Tensor do not match.\n");
-  row.npu_dtype = n.dtype;
-  row.bench_dtype = b.dtype;
-  row.npu_shape = n.shape;
-  row.bench_shape = b.shape;
+  row.target_dtype = n.dtype;
+  row.golden_dtype = b.dtype;
+  row.target_shape = n.shape;
+  row.golden_shape = b.shape;
   for (size_t i = 0; i < 4; ++i) {
-    row.npu_stats[i] = npu ? Cell::Float(nv[i]) : Cell();
-    row.bench_stats[i] = bench ? Cell::Float(bv[i]) : Cell();
+    row.target_stats[i] = target ? Cell::Float(nv[i]) : Cell();
+    row.golden_stats[i] = golden ? Cell::Float(bv[i]) : Cell();
   }
   row.metrics.resize(8);
   if (messages.empty()) {
     for (int i = 0; i < 4; ++i) {
-      const float diff = nv[i] - bv[i];  // signed, NPU - Bench
+      const float diff = nv[i] - bv[i];  // signed, target - golden
       row.metrics[i] = Cell::Float(diff);
       row.metrics[4 + i] = RelativeCell(diff, bv[i]);
     }
     row.accuracy = StatisticAccuracy(nv[0], bv[0]);
   }
-  row.npu_data_name = npu ? npu->csv_file : "";
-  row.bench_data_name = bench ? bench->csv_file : "";
+  row.target_data_name = target ? target->csv_file : "";
+  row.golden_data_name = golden ? golden->csv_file : "";
   row.result = ResultOf(row.accuracy);
   return row;
 }
@@ -274,41 +274,43 @@ Result<DirsByRankStep> GroupDirs(const std::string& root, const KernelCompareOpt
 
 }  // namespace
 
-Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu_dirs, const std::vector<KernelDumpDir>& bench_dirs,
-                                      const Progress& progress) {
-  MSP_ASSIGN_OR_RETURN(Side npu, CollectSide(npu_dirs));
-  MSP_ASSIGN_OR_RETURN(Side bench, CollectSide(bench_dirs));
-  const std::string where = npu_dirs.empty() ? std::string() : npu_dirs.front().path;
-  if (npu.mode == Mode::kNone || bench.mode == Mode::kNone) {
+Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& target_dirs,
+                                      const std::vector<KernelDumpDir>& golden_dirs, const Progress& progress) {
+  MSP_ASSIGN_OR_RETURN(Side target, CollectSide(target_dirs));
+  MSP_ASSIGN_OR_RETURN(Side golden, CollectSide(golden_dirs));
+  const std::string where = target_dirs.empty() ? std::string() : target_dirs.front().path;
+  if (target.mode == Mode::kNone || golden.mode == Mode::kNone) {
     return Status::InvalidInput(where, "no tensor files and no statistic.csv to compare");
   }
-  if (npu.mode != bench.mode) {
+  if (target.mode != golden.mode) {
     return Status::InvalidInput(where, std::string("the target dump holds ") +
-                                           (npu.mode == Mode::kNpy ? "tensor files" : "only statistic.csv") +
-                                           ", the golden dump " + (bench.mode == Mode::kNpy ? "tensor files" : "only statistic.csv"));
+                                           (target.mode == Mode::kNpy ? "tensor files" : "only statistic.csv") +
+                                           ", the golden dump " +
+                                           (golden.mode == Mode::kNpy ? "tensor files" : "only statistic.csv"));
   }
   // Local Index: the occurrence of a key in timestamp order, on each side.
-  std::map<std::pair<std::string, size_t>, size_t> bench_index;
+  std::map<std::pair<std::string, size_t>, size_t> golden_index;
   std::map<std::string, size_t> seen;
-  for (size_t i = 0; i < bench.records.size(); ++i) bench_index[{bench.records[i].key, seen[bench.records[i].key]++}] = i;
+  for (size_t i = 0; i < golden.records.size(); ++i)
+    golden_index[{golden.records[i].key, seen[golden.records[i].key]++}] = i;
   seen.clear();
   std::vector<std::pair<const Record*, const Record*>> pairs;
-  std::vector<bool> bench_used(bench.records.size());
-  for (const Record& r : npu.records) {
-    const auto it = bench_index.find({r.key, seen[r.key]++});
+  std::vector<bool> golden_used(golden.records.size());
+  for (const Record& r : target.records) {
+    const auto it = golden_index.find({r.key, seen[r.key]++});
     const Record* match = nullptr;
-    if (it != bench_index.end()) {
-      match = &bench.records[it->second];
-      bench_used[it->second] = true;
+    if (it != golden_index.end()) {
+      match = &golden.records[it->second];
+      golden_used[it->second] = true;
     }
     pairs.emplace_back(&r, match);
   }
-  for (size_t i = 0; i < bench.records.size(); ++i) {
-    if (!bench_used[i]) pairs.emplace_back(nullptr, &bench.records[i]);
+  for (size_t i = 0; i < golden.records.size(); ++i) {
+    if (!golden_used[i]) pairs.emplace_back(nullptr, &golden.records[i]);
   }
 
   ResultTable table;
-  const bool npy = npu.mode == Mode::kNpy;
+  const bool npy = target.mode == Mode::kNpy;
   table.mode = npy ? CompareMode::kTensor : CompareMode::kSummary;
   table.layout = ResultLayout::kKernel;
   table.rows.resize(pairs.size());
@@ -326,24 +328,24 @@ Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, cons
   const CompareOptions& run = options.run;
   const std::vector<std::string> inputs = {run.target_path, run.golden_path};
   MSP_RETURN_IF_ERROR(internal::PrepareRunOutputs(run, inputs));
-  MSP_ASSIGN_OR_RETURN(DirsByRankStep npu, GroupDirs(run.target_path, options));
-  MSP_ASSIGN_OR_RETURN(DirsByRankStep bench, GroupDirs(run.golden_path, options));
+  MSP_ASSIGN_OR_RETURN(DirsByRankStep target, GroupDirs(run.target_path, options));
+  MSP_ASSIGN_OR_RETURN(DirsByRankStep golden, GroupDirs(run.golden_path, options));
   const std::string ts = OutputTimestamp();
   SummedProgress summed(context.progress);
   const Progress summed_progress = summed.callback();
   CompareReport report;
-  for (const auto& [rank_step, npu_dirs] : npu) {
-    const auto it = bench.find(rank_step);
-    if (it == bench.end()) continue;
+  for (const auto& [rank_step, target_dirs] : target) {
+    const auto it = golden.find(rank_step);
+    if (it == golden.end()) continue;
     const auto start = std::chrono::steady_clock::now();
     PairResult result;
     result.label = fmt::format("rank{}_step{}", rank_step.first, rank_step.second);
-    result.target_json = npu_dirs.front().path;
+    result.target_json = target_dirs.front().path;
     result.golden_json = it->second.front().path;
     const Progress rows_done = [&](std::string_view, uint64_t done, uint64_t total) {
       if (summed_progress) summed_progress(result.label, done, total);
     };
-    MSP_ASSIGN_OR_RETURN(ResultTable table, CompareKernelDirs(npu_dirs, it->second, rows_done));
+    MSP_ASSIGN_OR_RETURN(ResultTable table, CompareKernelDirs(target_dirs, it->second, rows_done));
     result.mode = DumpModeName(table.mode);
     const std::string stem = (fs::path(run.output_dir) /
                               fmt::format("compare_result_{}_{}_{}", rank_step.first, rank_step.second, ts)).string();

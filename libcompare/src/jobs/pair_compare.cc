@@ -17,19 +17,19 @@ namespace msprobe::compare::internal {
 Result<PairOutcome> PairCompare::ComparePair(const ComparePairSpec& spec) const {
   const Clock::time_point start = Clock::now();
   const std::string stack = steps_.StackOf(spec);
-  std::optional<FlatDump> bench;
+  std::optional<FlatDump> golden;
   if (MayStream(steps_.options(), spec)) {
-    MSP_ASSIGN_OR_RETURN(bench, FlattenDump(spec.golden_json, "", steps_.op_rows().Take()));
-    if (!bench->rows.empty() && ComparedMode(steps_.options(), bench->mode) != CompareMode::kTensor) {
-      MSP_ASSIGN_OR_RETURN(std::optional<PairOutcome> streamed, CompareStreamed(spec, stack, start, &*bench));
+    MSP_ASSIGN_OR_RETURN(golden, FlattenDump(spec.golden_json, "", steps_.op_rows().Take()));
+    if (!golden->rows.empty() && ComparedMode(steps_.options(), golden->mode) != CompareMode::kTensor) {
+      MSP_ASSIGN_OR_RETURN(std::optional<PairOutcome> streamed, CompareStreamed(spec, stack, start, &*golden));
       if (streamed) {
-        steps_.op_rows().Give(&bench->rows);
+        steps_.op_rows().Give(&golden->rows);
         return std::move(*streamed);
       }
     }
   }
   // The pair in memory: both dumps flattened, matched and compared at once.
-  MSP_ASSIGN_OR_RETURN(PreparedPair prepared, in_memory_.Prepare(spec, stack, start, std::move(bench)));
+  MSP_ASSIGN_OR_RETURN(PreparedPair prepared, in_memory_.Prepare(spec, stack, start, std::move(golden)));
   if (prepared.skipped) return std::move(prepared.outcome);
   std::vector<MetricSlice> slices;
   if (prepared.table.mode == CompareMode::kTensor) {
@@ -39,46 +39,47 @@ Result<PairOutcome> PairCompare::ComparePair(const ComparePairSpec& spec) const 
 }
 
 Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePairSpec& spec, const std::string& stack,
-                                                                Clock::time_point start, FlatDump* bench) const {
+                                                                Clock::time_point start, FlatDump* golden) const {
   const CompareOptions& options = steps_.options();
   PairOutcome outcome = NewOutcome(spec);
-  const CompareMode mode = ComparedMode(options, bench->mode);
+  const CompareMode mode = ComparedMode(options, golden->mode);
   std::optional<FlatDump> first;  // the target's header as its first batch saw it
   MatchOptions match;
-  std::optional<BenchMatcher> matcher;
+  std::optional<GoldenMatcher> matcher;
   std::optional<PairOutputs> outputs;
   const Progress& progress = steps_.progress();
-  const uint64_t golden_rows = bench->rows.size();
+  const uint64_t golden_rows = golden->rows.size();
   uint64_t rows_done = 0;
-  GoldenRowUse golden_use(bench->rows.size());
+  GoldenRowUse golden_use(golden->rows.size());
   const auto compare_batch = [&](const FlatDump& header, std::vector<OpRow>* rows) -> Status {
     if (!first) {
       first = header;
-      match = steps_.PairMatchOptions(header, *bench);
-      matcher.emplace(bench->rows, match);
+      match = steps_.PairMatchOptions(header, *golden);
+      matcher.emplace(golden->rows, match);
       outputs.emplace(steps_.OpenOutputs(spec, header.is_debug));
     }
     rows_done += rows->size();
     const SliceTable batch =
-        steps_.CompareBatch(rows, &bench->rows, *matcher, mode, !stack.empty(), &golden_use);
+        steps_.CompareBatch(rows, &golden->rows, *matcher, mode, !stack.empty(), &golden_use);
     // The target's rows are not counted ahead: the golden's stand in for them, short of the end.
     if (progress) progress(spec.target_json, rows_done, std::max(golden_rows, rows_done + 1));
     return outputs->Append(batch.table, batch.p2p);
   };
-  MSP_ASSIGN_OR_RETURN(FlatDump npu, StreamFlatDumpAhead(spec.target_json, stack, options.stream_batch_rows, compare_batch));
-  MSP_RETURN_IF_ERROR(CheckFrameworks(npu, *bench, options));
+  MSP_ASSIGN_OR_RETURN(FlatDump target,
+                       StreamFlatDumpAhead(spec.target_json, stack, options.stream_batch_rows, compare_batch));
+  MSP_RETURN_IF_ERROR(CheckFrameworks(target, *golden, options));
   if (!first) {
     outcome.result.skipped_reason = kNoRows;
     return std::optional<PairOutcome>(std::move(outcome));
   }
   // A header member after "data" that changes how the rows were read, or -da batches that a whole
   // table would check differently: compare again in memory (the files written so far are dropped).
-  if (npu.is_debug != first->is_debug || npu.framework != first->framework || outputs->split_api() ||
+  if (target.is_debug != first->is_debug || target.framework != first->framework || outputs->split_api() ||
       outputs->ints_as_floats()) {
     return std::optional<PairOutcome>();
   }
-  NoteDumps(npu, *bench, &outcome.result);
-  NoteUnmatchedGolden(bench->rows, golden_use, &outcome.result);
+  NoteDumps(target, *golden, &outcome.result);
+  NoteUnmatchedGolden(golden->rows, golden_use, &outcome.result);
   MSP_RETURN_IF_ERROR(FinishStreamed(std::move(*outputs), mode, start, &outcome));
   return std::optional<PairOutcome>(std::move(outcome));
 }

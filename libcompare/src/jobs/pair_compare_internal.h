@@ -25,7 +25,7 @@ class PairCompare {
  private:
   // The pair streamed, or nullopt when it turns out to need the whole target at once.
   Result<std::optional<PairOutcome>> CompareStreamed(const ComparePairSpec& spec, const std::string& stack,
-                                                     Clock::time_point start, FlatDump* bench) const;
+                                                     Clock::time_point start, FlatDump* golden) const;
 
   const PairSteps& steps_;
   const PairInMemory in_memory_;

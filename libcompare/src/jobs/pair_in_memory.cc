@@ -23,15 +23,16 @@ namespace {
 
 // Fills the six metrics of rows [begin, end); returns, per row, why its tensor file could not be read
 // (missing, refused or unreadable: msprobe's "unsupported" row), ok when it could.
-std::vector<Status> ComputeTensorMetrics(const FlatDump& npu, const FlatDump& bench, std::vector<ResultRow>* rows,
+std::vector<Status> ComputeTensorMetrics(const FlatDump& target, const FlatDump& golden, std::vector<ResultRow>* rows,
                                          size_t begin, size_t end, const TensorCompareOptions& options,
                                          const std::function<void(uint64_t, uint64_t)>& progress) {
-  const std::string npu_dir = TensorDataDir(npu.json_path), bench_dir = TensorDataDir(bench.json_path);
+  const std::string target_dir = TensorDataDir(target.json_path), golden_dir = TensorDataDir(golden.json_path);
   std::atomic<uint64_t> done{0};
   std::vector<Status> unreadable(end - begin);
   tbb::parallel_for(begin, end, [&](size_t i) {
     ResultRow& r = (*rows)[i];
-    TensorCompareInput input{r.npu_data_name, r.bench_data_name, r.matched, npu_dir, bench_dir, r.npu_valid_rows};
+    TensorCompareInput input{r.target_data_name, r.golden_data_name, r.matched,
+                             target_dir,         golden_dir,         r.target_valid_rows};
     const std::array<Cell, 6> metrics = CompareTensors(input, options, &unreadable[i - begin]);
     r.metrics.assign(metrics.begin(), metrics.end());
     if (progress) progress(++done, end - begin);
@@ -46,7 +47,7 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec) const {
 }
 
 Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::string stack, Clock::time_point start,
-                                           std::optional<FlatDump> bench_flat) const {
+                                           std::optional<FlatDump> golden_flat) const {
   const CompareOptions& options = steps_.options();
   VectorPool<OpRow>& op_rows = steps_.op_rows();
   PreparedPair p;
@@ -54,54 +55,55 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
   p.stack = std::move(stack);
   p.start = start;
   // The two sides parse independently: one core each.
-  Result<FlatDump> npu_flat = Status::Internal("", "not run"), bench_parsed = Status::Internal("", "not run");
+  Result<FlatDump> target_flat = Status::Internal("", "not run"), golden_parsed = Status::Internal("", "not run");
   EntryFilter keep;  // --consistent_check reads the training side by msprobe's parse rules
   if (options.consistent != ConsistentBackend::kNone) keep = VerlParseFilter(options.consistent);
-  if (bench_flat) {
-    npu_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take(), std::move(keep));
-    bench_parsed = std::move(*bench_flat);
+  if (golden_flat) {
+    target_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take(), std::move(keep));
+    golden_parsed = std::move(*golden_flat);
   } else {
-    tbb::parallel_invoke([&] { npu_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take(), std::move(keep)); },
-                         [&] { bench_parsed = FlattenDump(spec.golden_json, "", op_rows.Take()); });
+    tbb::parallel_invoke([&] { target_flat = FlattenDump(spec.target_json, p.stack, op_rows.Take(), std::move(keep)); },
+                         [&] { golden_parsed = FlattenDump(spec.golden_json, "", op_rows.Take()); });
   }
-  MSP_ASSIGN_OR_RETURN(p.npu, std::move(npu_flat));
-  MSP_ASSIGN_OR_RETURN(p.bench, std::move(bench_parsed));
-  MSP_RETURN_IF_ERROR(CheckFrameworks(p.npu, p.bench, options));
-  if (p.npu.rows.empty() || p.bench.rows.empty()) {
+  MSP_ASSIGN_OR_RETURN(p.target, std::move(target_flat));
+  MSP_ASSIGN_OR_RETURN(p.golden, std::move(golden_parsed));
+  MSP_RETURN_IF_ERROR(CheckFrameworks(p.target, p.golden, options));
+  if (p.target.rows.empty() || p.golden.rows.empty()) {
     p.outcome.result.skipped_reason = kNoRows;
     p.skipped = true;
     return p;
   }
-  NoteDumps(p.npu, p.bench, &p.outcome.result);
-  p.table.mode = ComparedMode(options, p.npu.mode);
+  NoteDumps(p.target, p.golden, &p.outcome.result);
+  p.table.mode = ComparedMode(options, p.target.mode);
   p.table.with_stack = !p.stack.empty();
   if (options.consistent != ConsistentBackend::kNone) {
-    MSP_RETURN_IF_ERROR(CheckConsistentDumps(p.npu, p.bench));
+    MSP_RETURN_IF_ERROR(CheckConsistentDumps(p.target, p.golden));
     const ConsistentOptions consistent{options.consistent, options.write_csv ? ";  " : ";\n"};
-    MSP_ASSIGN_OR_RETURN(p.table.rows, BuildConsistentRows(p.npu.rows, p.bench.rows, consistent, spec.target_json));
+    MSP_ASSIGN_OR_RETURN(p.table.rows, BuildConsistentRows(p.target.rows, p.golden.rows, consistent, spec.target_json));
     return p;
   }
-  MatchOptions match = steps_.PairMatchOptions(p.npu, p.bench);
+  MatchOptions match = steps_.PairMatchOptions(p.target, p.golden);
   DataMapping layer_rows;  // -lm: this pair's row mapping, from both module trees
   if (options.layer_mapping) {
-    MSP_ASSIGN_OR_RETURN(LayerDumpInfo npu_layers, ReadLayerDumpInfo(spec.target_json, p.npu.framework));
-    MSP_ASSIGN_OR_RETURN(LayerDumpInfo bench_layers, ReadLayerDumpInfo(spec.golden_json, p.bench.framework));
-    MSP_ASSIGN_OR_RETURN(auto entry_pairs, PairLayerEntries(npu_layers, bench_layers, steps_.mappings().layer));
-    layer_rows = LayerDataMapping(entry_pairs, p.npu.rows, p.bench.rows);
+    MSP_ASSIGN_OR_RETURN(LayerDumpInfo target_layers, ReadLayerDumpInfo(spec.target_json, p.target.framework));
+    MSP_ASSIGN_OR_RETURN(LayerDumpInfo golden_layers, ReadLayerDumpInfo(spec.golden_json, p.golden.framework));
+    MSP_ASSIGN_OR_RETURN(auto entry_pairs, PairLayerEntries(target_layers, golden_layers, steps_.mappings().layer));
+    layer_rows = LayerDataMapping(entry_pairs, p.target.rows, p.golden.rows);
     match.data_mapping = &layer_rows;
   }
-  p.pairs = MatchRows(p.npu.rows, p.bench.rows, match);
+  p.pairs = MatchRows(p.target.rows, p.golden.rows, match);
   std::vector<float> aligned;
   if (options.align) {
     const AlignOptions align{options.align_threshold, p.table.mode == CompareMode::kMd5};
-    aligned = AlignUnmatchedCalls(p.npu.rows, p.bench.rows, match, align, &p.pairs);
+    aligned = AlignUnmatchedCalls(p.target.rows, p.golden.rows, match, align, &p.pairs);
   }
-  GoldenRowUse golden_use(p.bench.rows.size());
+  GoldenRowUse golden_use(p.golden.rows.size());
   golden_use.Mark(p.pairs);
-  NoteUnmatchedGolden(p.bench.rows, golden_use, &p.outcome.result);  // before the names move into the rows
-  p.outcome.result.unmatched.target = TargetRowsLeftOut(p.pairs, p.npu.rows.size());
-  p.table.rows = BuildResultRows(&p.npu.rows, &p.bench.rows, p.pairs, steps_.result_rows().Take());
-  if (p.table.mode == CompareMode::kTensor) MarkScratchRows(p.npu.scratch_entries, p.npu.json_path, &p.table.rows);
+  NoteUnmatchedGolden(p.golden.rows, golden_use, &p.outcome.result);  // before the names move into the rows
+  p.outcome.result.unmatched.target = TargetRowsLeftOut(p.pairs, p.target.rows.size());
+  p.table.rows = BuildResultRows(&p.target.rows, &p.golden.rows, p.pairs, steps_.result_rows().Take());
+  if (p.table.mode == CompareMode::kTensor)
+    MarkScratchRows(p.target.scratch_entries, p.target.json_path, &p.table.rows);
   if (options.align) {
     p.table.with_match = true;
     MarkMatchOrigins(p.pairs, aligned, match, &p.table.rows);
@@ -117,7 +119,7 @@ MetricSlice PairInMemory::ComputeSlice(PreparedPair* p, size_t begin, size_t end
   TensorCompareOptions tensor_options;
   tensor_options.right_matmul = steps_.options().right_matmul;
   tensor_options.consistent = steps_.options().consistent;
-  slice.unreadable = ComputeTensorMetrics(p->npu, p->bench, &p->table.rows, begin, end, tensor_options,
+  slice.unreadable = ComputeTensorMetrics(p->target, p->golden, &p->table.rows, begin, end, tensor_options,
                                           [&](uint64_t d, uint64_t t) {
                                             if (progress) progress(label, d, t);
                                           });
@@ -141,13 +143,13 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
       }
     }
   } else {
-    FillStatistics(p.npu.rows, p.bench.rows, p.pairs, &table);
+    FillStatistics(p.target.rows, p.golden.rows, p.pairs, &table);
   }
   // The flattened dumps are done with once -da has its P2POp columns: free them before the verdicts
   // and writers allocate, so those reuse the memory.
   std::vector<P2pColumns> p2p;
-  if (options.diff_analyze) p2p = P2pOf(p.npu.rows, p.bench.rows, p.pairs);
-  tbb::parallel_invoke([&] { steps_.op_rows().Give(&p.npu.rows); }, [&] { steps_.op_rows().Give(&p.bench.rows); });
+  if (options.diff_analyze) p2p = P2pOf(p.target.rows, p.golden.rows, p.pairs);
+  tbb::parallel_invoke([&] { steps_.op_rows().Give(&p.target.rows); }, [&] { steps_.op_rows().Give(&p.golden.rows); });
   ApplyVerdicts(&table.rows, table.mode, options.consistent);
   if (options.attribute && table.mode == CompareMode::kTensor) {
     MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, &table));
@@ -155,7 +157,7 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
     AttributeUnknown(&table);
   }
   result.mode = DumpModeName(table.mode);
-  PairOutputs outputs = steps_.OpenOutputs(spec, p.npu.is_debug);
+  PairOutputs outputs = steps_.OpenOutputs(spec, p.target.is_debug);
   MSP_RETURN_IF_ERROR(outputs.Append(table, p2p));
   steps_.result_rows().Give(&table.rows);
   MSP_RETURN_IF_ERROR(std::move(outputs).Finish(p.start, &p.outcome));

@@ -18,7 +18,7 @@ struct PreparedPair {
   PairOutcome outcome;
   std::string stack;                   // the stack.json used ("" for none)
   Clock::time_point start;
-  FlatDump npu, bench;
+  FlatDump target, golden;
   std::vector<RowPair> pairs;
   ResultTable table;
   bool skipped = false;                // a side has no rows: nothing to write (outcome says why)
@@ -38,9 +38,9 @@ class PairInMemory {
   explicit PairInMemory(const PairSteps& steps) : steps_(steps) {}
 
   Result<PreparedPair> Prepare(const ComparePairSpec& spec) const;
-  // `bench`: the golden dump flattened already (by a pair that tried to stream), or nullopt.
+  // `golden`: the golden dump flattened already (by a pair that tried to stream), or nullopt.
   Result<PreparedPair> Prepare(const ComparePairSpec& spec, std::string stack, Clock::time_point start,
-                               std::optional<FlatDump> bench) const;
+                               std::optional<FlatDump> golden) const;
   // Fills the metrics of rows [begin, end) in the prepared rows; the slice says which files were
   // unreadable (its metrics are left empty: they are in the rows).
   MetricSlice ComputeSlice(PreparedPair* prepared, size_t begin, size_t end) const;

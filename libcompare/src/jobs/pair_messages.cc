@@ -35,12 +35,12 @@ bool GetDiffRows(Decoder* in, std::unordered_map<size_t, DiffRow>* rows) {
 void PutMark(std::string* dst, const XlsxMark& mark) {
   PutVarint64(dst, mark.pair);
   PutVarint64(dst, mark.row);
-  PutString(dst, mark.npu_name);
+  PutString(dst, mark.target_name);
   PutString(dst, mark.stack);
 }
 
 bool GetMark(Decoder* in, XlsxMark* mark) {
-  return GetVarint64(in, &mark->pair) && GetVarint64(in, &mark->row) && GetString(in, &mark->npu_name) &&
+  return GetVarint64(in, &mark->pair) && GetVarint64(in, &mark->row) && GetString(in, &mark->target_name) &&
          GetString(in, &mark->stack);
 }
 

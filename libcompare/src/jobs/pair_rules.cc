@@ -14,31 +14,34 @@ bool IsMindSpore(const std::string& framework) { return framework == "mindspore"
 }  // namespace
 
 // docs/compare.md §1.2: pytorch vs pytorch, or a MindSpore target against MindSpore or PyTorch.
-Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const CompareOptions& options) {
-  const bool ok = (npu.framework == "pytorch" && bench.framework == "pytorch") ||
-                  (IsMindSpore(npu.framework) && (bench.framework == "pytorch" || bench.framework == "mindspore"));
+Status CheckFrameworks(const FlatDump& target, const FlatDump& golden, const CompareOptions& options) {
+  const bool ok = (target.framework == "pytorch" && golden.framework == "pytorch") ||
+                  (IsMindSpore(target.framework) && (golden.framework == "pytorch" || golden.framework == "mindspore"));
   if (!ok) {
-    return Status::InvalidInput(npu.json_path, fmt::format("cannot compare a {} dump with a {} dump ({})", npu.framework,
-                                                           bench.framework, bench.json_path));
+    return Status::InvalidInput(target.json_path, fmt::format("cannot compare a {} dump with a {} dump ({})",
+                                                              target.framework, golden.framework, golden.json_path));
   }
-  if (options.layer_mapping && npu.framework == "pytorch") {
-    return Status::InvalidInput(npu.json_path, "-lm maps a MindSpore model's layers to PyTorch ones; this target is a PyTorch dump");
+  if (options.layer_mapping && target.framework == "pytorch") {
+    return Status::InvalidInput(target.json_path,
+                                "-lm maps a MindSpore model's layers to PyTorch ones; this target is a PyTorch dump");
   }
-  if ((options.api_mapping || options.cell_mapping) && npu.framework == "pytorch") {
-    return Status::InvalidInput(npu.json_path, "-am/-cm map MindSpore names to PyTorch ones; this target is a PyTorch dump");
+  if ((options.api_mapping || options.cell_mapping) && target.framework == "pytorch") {
+    return Status::InvalidInput(target.json_path,
+                                "-am/-cm map MindSpore names to PyTorch ones; this target is a PyTorch dump");
   }
-  if (npu.task != bench.task) {
-    return Status::InvalidInput(npu.json_path, fmt::format("task \"{}\" differs from the golden dump's \"{}\" ({})", npu.task,
-                                                           bench.task, bench.json_path));
+  if (target.task != golden.task) {
+    return Status::InvalidInput(target.json_path, fmt::format("task \"{}\" differs from the golden dump's \"{}\" ({})",
+                                                              target.task, golden.task, golden.json_path));
   }
-  if (npu.mode != bench.mode) {
-    return Status::InvalidInput(npu.json_path, "one dump has md5 summaries and the other has not (" + bench.json_path + ")");
+  if (target.mode != golden.mode) {
+    return Status::InvalidInput(target.json_path,
+                                "one dump has md5 summaries and the other has not (" + golden.json_path + ")");
   }
   return Status::Ok();
 }
 
-bool CrossFramework(const FlatDump& npu, const FlatDump& bench) {
-  return IsMindSpore(npu.framework) && bench.framework == "pytorch";
+bool CrossFramework(const FlatDump& target, const FlatDump& golden) {
+  return IsMindSpore(target.framework) && golden.framework == "pytorch";
 }
 
 CompareMode ComparedMode(const CompareOptions& options, CompareMode mode) {

@@ -10,9 +10,9 @@
 namespace msprobe::compare::internal {
 
 // docs/compare.md §1.2: which dumps compare with which, told by their headers and modes.
-Status CheckFrameworks(const FlatDump& npu, const FlatDump& bench, const CompareOptions& options);
+Status CheckFrameworks(const FlatDump& target, const FlatDump& golden, const CompareOptions& options);
 // A MindSpore target against a PyTorch golden dump: its names are mapped to PyTorch's to match.
-bool CrossFramework(const FlatDump& npu, const FlatDump& bench);
+bool CrossFramework(const FlatDump& target, const FlatDump& golden);
 // -da compares statistics even for tensor dumps (msprobe downgrades ALL to SUMMARY).
 CompareMode ComparedMode(const CompareOptions& options, CompareMode mode);
 // Whether a pair can stream its target (docs/compare.md §6.1), which a statistics pair shared by rows

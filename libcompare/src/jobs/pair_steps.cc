@@ -29,10 +29,10 @@ std::string PairSteps::StackOf(const ComparePairSpec& spec) const {
   return fs::is_regular_file(beside, ec) ? beside.string() : std::string();
 }
 
-MatchOptions PairSteps::PairMatchOptions(const FlatDump& npu, const FlatDump& bench) const {
+MatchOptions PairSteps::PairMatchOptions(const FlatDump& target, const FlatDump& golden) const {
   MatchOptions match = mappings_.match;
-  match.is_debug = npu.is_debug;
-  match.cross_framework = CrossFramework(npu, bench);
+  match.is_debug = target.is_debug;
+  match.cross_framework = CrossFramework(target, golden);
   if (!options_.data_mapping.empty()) match.data_mapping = &mappings_.data;
   if (options_.cell_mapping) match.cell_mapping = &mappings_.cell;
   if (options_.api_mapping) match.api_mapping = &mappings_.api;
@@ -48,7 +48,7 @@ PairOutputs PairSteps::OpenOutputs(const ComparePairSpec& spec, bool is_debug) c
                      (dir / ("compare_result" + spec.suffix + "_" + ts + ".json")).string(), PairLabel(spec));
 }
 
-SliceTable PairSteps::CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* bench, const BenchMatcher& matcher,
+SliceTable PairSteps::CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* golden, const GoldenMatcher& matcher,
                                    CompareMode mode, bool with_stack, GoldenRowUse* golden_use) const {
   const std::vector<RowPair> pairs = matcher.Match(*rows);
   golden_use->Mark(pairs);
@@ -56,9 +56,9 @@ SliceTable PairSteps::CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>*
   ResultTable& table = out.table;
   table.mode = mode;
   table.with_stack = with_stack;
-  table.rows = BuildResultRows(rows, bench, pairs, {}, /*bench_reused=*/true);
-  FillStatistics(*rows, *bench, pairs, &table);
-  if (options_.diff_analyze) out.p2p = P2pOf(*rows, *bench, pairs);
+  table.rows = BuildResultRows(rows, golden, pairs, {}, /*golden_reused=*/true);
+  FillStatistics(*rows, *golden, pairs, &table);
+  if (options_.diff_analyze) out.p2p = P2pOf(*rows, *golden, pairs);
   ApplyVerdicts(&table.rows, table.mode);
   if (options_.attribute) AttributeUnknown(&table);
   return out;
@@ -72,15 +72,15 @@ PairOutcome NewOutcome(const ComparePairSpec& spec) {
   return outcome;
 }
 
-void NoteDumps(const FlatDump& npu, const FlatDump& bench, PairResult* result) {
-  result->target_level = npu.level;
-  result->golden_level = bench.level;
-  result->golden_rows = bench.rows.size();
+void NoteDumps(const FlatDump& target, const FlatDump& golden, PairResult* result) {
+  result->target_level = target.level;
+  result->golden_level = golden.level;
+  result->golden_rows = golden.rows.size();
 }
 
-void NoteUnmatchedGolden(const std::vector<OpRow>& bench, const GoldenRowUse& use, PairResult* result) {
+void NoteUnmatchedGolden(const std::vector<OpRow>& golden, const GoldenRowUse& use, PairResult* result) {
   result->unmatched.golden = use.Unmatched();
-  if (const std::optional<size_t> first = use.FirstUnmatched()) result->unmatched.first_golden = bench[*first].name;
+  if (const std::optional<size_t> first = use.FirstUnmatched()) result->unmatched.first_golden = golden[*first].name;
 }
 
 Status FinishStreamed(PairOutputs outputs, CompareMode mode, Clock::time_point start, PairOutcome* outcome) {
@@ -89,31 +89,31 @@ Status FinishStreamed(PairOutputs outputs, CompareMode mode, Clock::time_point s
   return std::move(outputs).Finish(start, outcome);
 }
 
-void FillStatistics(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const std::vector<RowPair>& pairs,
-                    ResultTable* table) {
+void FillStatistics(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
+                    const std::vector<RowPair>& pairs, ResultTable* table) {
   if (table->mode == CompareMode::kSummary) {
     tbb::parallel_for(size_t{0}, table->rows.size(), [&](size_t i) { FillStatsDiff(&table->rows[i]); });
     return;
   }
   for (size_t i = 0; i < pairs.size(); ++i) {
-    FillMd5(&table->rows[i], npu[pairs[i].npu].md5, pairs[i].bench ? bench[*pairs[i].bench].md5 : "N/A");
+    FillMd5(&table->rows[i], target[pairs[i].target].md5, pairs[i].golden ? golden[*pairs[i].golden].md5 : "N/A");
   }
 }
 
-// msprobe aligns the bench side by row position, which is the matched row whenever both dumps have
-// the same rows; we take the matched bench row.
-std::vector<P2pColumns> P2pOf(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+// msprobe aligns the golden side by row position, which is the matched row whenever both dumps have
+// the same rows; we take the matched golden row.
+std::vector<P2pColumns> P2pOf(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
                               const std::vector<RowPair>& pairs) {
   const auto or_none = [](const std::string& s) { return s.empty() ? std::string("None") : s; };
   std::vector<P2pColumns> p2p(pairs.size());
   tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
-    const OpRow& n = npu[pairs[i].npu];
-    p2p[i].npu_op = or_none(n.p2p_op);
-    p2p[i].npu_peer = or_none(n.p2p_peer);
-    if (pairs[i].bench) {
-      const OpRow& b = bench[*pairs[i].bench];
-      p2p[i].bench_op = or_none(b.p2p_op);
-      p2p[i].bench_peer = or_none(b.p2p_peer);
+    const OpRow& n = target[pairs[i].target];
+    p2p[i].target_op = or_none(n.p2p_op);
+    p2p[i].target_peer = or_none(n.p2p_peer);
+    if (pairs[i].golden) {
+      const OpRow& b = golden[*pairs[i].golden];
+      p2p[i].golden_op = or_none(b.p2p_op);
+      p2p[i].golden_peer = or_none(b.p2p_peer);
     }
   });
   return p2p;

@@ -46,12 +46,12 @@ class PairSteps {
   // The stack.json the target's rows take their stacks from ("" for none).
   std::string StackOf(const ComparePairSpec& spec) const;
   // The matching of a pair of these dumps (their kind and frameworks, and the run's mappings).
-  MatchOptions PairMatchOptions(const FlatDump& npu, const FlatDump& bench) const;
+  MatchOptions PairMatchOptions(const FlatDump& target, const FlatDump& golden) const;
   // A pair's outputs, named with the time they are opened.
   PairOutputs OpenOutputs(const ComparePairSpec& spec, bool is_debug) const;
   // Target rows matched against the golden ones and made into finished rows: statistics, verdicts
   // and -da's P2POp columns. The golden rows serve later batches too; `golden_use` hears which matched.
-  SliceTable CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* bench, const BenchMatcher& matcher,
+  SliceTable CompareBatch(std::vector<OpRow>* rows, std::vector<OpRow>* golden, const GoldenMatcher& matcher,
                           CompareMode mode, bool with_stack, GoldenRowUse* golden_use) const;
 
  private:
@@ -69,17 +69,17 @@ inline constexpr char kNoRows[] = "no rows to compare on one side (msprobe write
 // A pair's outcome before it is compared: which files, under which label.
 PairOutcome NewOutcome(const ComparePairSpec& spec);
 // What the pair's dumps say of themselves: their levels and the golden row count.
-void NoteDumps(const FlatDump& npu, const FlatDump& bench, PairResult* result);
+void NoteDumps(const FlatDump& target, const FlatDump& golden, PairResult* result);
 // The golden rows no target row matched, counted with the first one's name.
-void NoteUnmatchedGolden(const std::vector<OpRow>& bench, const GoldenRowUse& use, PairResult* result);
+void NoteUnmatchedGolden(const std::vector<OpRow>& golden, const GoldenRowUse& use, PairResult* result);
 // A pair whose rows went to `outputs` in batches (streamed, or in slices): its files committed and
 // its outcome filled, compared in `mode`; `start`: when the pair began.
 Status FinishStreamed(PairOutputs outputs, CompareMode mode, Clock::time_point start, PairOutcome* outcome);
 // The statistics diffs or md5 columns of the rows made from these pairs.
-void FillStatistics(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const std::vector<RowPair>& pairs,
-                    ResultTable* table);
+void FillStatistics(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
+                    const std::vector<RowPair>& pairs, ResultTable* table);
 // The P2POp columns of -da (docs/compare.md §8.1), one per pair.
-std::vector<P2pColumns> P2pOf(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+std::vector<P2pColumns> P2pOf(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
                               const std::vector<RowPair>& pairs);
 
 }  // namespace msprobe::compare::internal

@@ -55,7 +55,7 @@ Result<std::vector<XlsxMark>> RunRecorder::AnalyzeFirstDiff() {
     ref.file = report_.pairs[pair].RowFile();
     // A pair's xlsx marks the first of its nodes.
     const bool marked = std::any_of(marks.begin(), marks.end(), [&](const XlsxMark& m) { return m.pair == pair; });
-    if (!marked) marks.push_back(XlsxMark{pair, op.row, diff_row.ref.npu_name, diff_row.stack});
+    if (!marked) marks.push_back(XlsxMark{pair, op.row, diff_row.ref.target_name, diff_row.stack});
     report.nodes.push_back(std::move(ref));
     report.ranks.push_back(sorted[node.rank_pos].rank);
   }
@@ -66,7 +66,7 @@ Result<std::vector<std::pair<size_t, std::vector<std::string>>>> RunRecorder::Co
     const std::vector<XlsxMark>& marks) {
   for (auto& [pair, xlsx] : pending_xlsx_) {
     for (const XlsxMark& mark : marks) {
-      if (mark.pair == pair) xlsx.MarkFirstDiff(mark.row, mark.npu_name, mark.stack);
+      if (mark.pair == pair) xlsx.MarkFirstDiff(mark.row, mark.target_name, mark.stack);
     }
   }
   // One workbook per rank, each on its own thread: libxlsxwriter writes a workbook serially.

@@ -18,7 +18,7 @@ namespace msprobe::compare::internal {
 // -da's mark on a pair's xlsx: the first diff's row, its name and stack.
 struct XlsxMark {
   size_t pair = 0, row = 0;
-  std::string npu_name, stack;
+  std::string target_name, stack;
 };
 
 class RunRecorder {

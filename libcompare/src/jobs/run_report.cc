@@ -27,7 +27,7 @@ void PairSummary::CountMatch(const ResultTable& table, size_t row, size_t offset
   if (r.matched) {
     ++matched_;
   } else if (r.golden_only) {
-    if (unmatched_.golden++ == 0) unmatched_.first_golden = r.bench_name;
+    if (unmatched_.golden++ == 0) unmatched_.first_golden = r.golden_name;
   } else if (unmatched_.target++ == 0) {
     unmatched_.first_target = MakeRowRef(table, row, "");  // its file is known at Finish
     unmatched_.first_target->row += offset;

@@ -13,14 +13,14 @@ namespace {
 
 // The golden rows of a slice its target rows did not match, and the first of them with where its entry
 // begins.
-void CountUnmatched(const StatisticsSlice& slice, const std::vector<OpRow>& bench, const GoldenRowUse& use,
+void CountUnmatched(const StatisticsSlice& slice, const std::vector<OpRow>& golden, const GoldenRowUse& use,
                     SliceRead* read) {
   read->unmatched_golden = use.Unmatched();
   const std::optional<size_t> first = use.FirstUnmatched();
   if (!first) return;
-  read->first_unmatched = bench[*first].name;
+  read->first_unmatched = golden[*first].name;
   for (const JsonMemberSpan& entry : slice.golden.entries) {
-    if (entry.key == bench[*first].api) {
+    if (entry.key == golden[*first].api) {
       read->first_unmatched_at = entry.begin;
       break;
     }
@@ -43,17 +43,17 @@ void SlicedOutputs::Count(const SliceRead& slice) {
 Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& spec, const StatisticsSlice& slice,
                                                        const std::function<Status(const SliceTable&)>& batch) const {
   bool golden_md5 = false, target_md5 = false;
-  std::vector<OpRow> bench;
+  std::vector<OpRow> golden;
   MSP_RETURN_IF_ERROR(StreamFlatEntries(spec.golden_json, "", slice.golden_header, slice.golden.entries,
                                         slice.golden.orders, SIZE_MAX,
                                         [&](const FlatDump&, std::vector<OpRow>* rows) {
-                                          bench = std::move(*rows);
+                                          golden = std::move(*rows);
                                           return Status::Ok();
                                         },
                                         &golden_md5));
   std::optional<MatchOptions> match;
-  std::optional<BenchMatcher> matcher;
-  GoldenRowUse golden_use(bench.size());
+  std::optional<GoldenMatcher> matcher;
+  GoldenRowUse golden_use(golden.size());
   const std::string stack = steps_.StackOf(spec);
   // The target's rows in batches, as a streamed pair compares them: memory holds one batch of them.
   MSP_RETURN_IF_ERROR(StreamFlatEntries(
@@ -61,18 +61,18 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
       steps_.options().stream_batch_rows,
       [&](const FlatDump& header, std::vector<OpRow>* rows) {
         if (!matcher) {
-          FlatDump bench_header;
-          bench_header.framework = slice.golden_header.framework;
-          match = steps_.PairMatchOptions(header, bench_header);
-          matcher.emplace(bench, *match);
+          FlatDump golden_header;
+          golden_header.framework = slice.golden_header.framework;
+          match = steps_.PairMatchOptions(header, golden_header);
+          matcher.emplace(golden, *match);
         }
-        return batch(steps_.CompareBatch(rows, &bench, *matcher, slice.mode, !stack.empty(), &golden_use));
+        return batch(steps_.CompareBatch(rows, &golden, *matcher, slice.mode, !stack.empty(), &golden_use));
       },
       &target_md5));
   SliceRead read;
-  read.golden_rows = bench.size();
+  read.golden_rows = golden.size();
   read.md5 = golden_md5 || target_md5;
-  CountUnmatched(slice, bench, golden_use, &read);
+  CountUnmatched(slice, golden, golden_use, &read);
   return read;
 }
 

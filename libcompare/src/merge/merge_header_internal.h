@@ -17,8 +17,8 @@ MergeMode DetectMergeMode(const std::vector<std::string>& header);
 const std::vector<std::string>& MergeableIndexes(MergeMode mode);
 
 // The helper columns every merge reads for the "NPU:{x}  Bench:{y}" replacement.
-inline constexpr const char* kNpuMaxColumn = "NPU max";
-inline constexpr const char* kBenchMaxColumn = "Bench max";
-inline constexpr const char* kNpuNameColumn = "NPU Name";
+inline constexpr const char* kTargetMaxColumn = "NPU max";
+inline constexpr const char* kGoldenMaxColumn = "Bench max";
+inline constexpr const char* kTargetNameColumn = "NPU Name";
 
 }  // namespace msprobe::compare

@@ -108,10 +108,10 @@ RankExtract RankReader::Read(const MergeInput& input) const {
     auto position = [&](const std::string& name) {
       return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
     };
-    columns.push_back(position(kNpuNameColumn));
+    columns.push_back(position(kTargetNameColumn));
     for (const std::string& index : out.indexes) columns.push_back(position(index));
-    columns.push_back(position(kNpuMaxColumn));
-    columns.push_back(position(kBenchMaxColumn));
+    columns.push_back(position(kTargetMaxColumn));
+    columns.push_back(position(kGoldenMaxColumn));
     return columns;
   };
   std::vector<uint32_t> first_api;  // per kept row, the first api it matches

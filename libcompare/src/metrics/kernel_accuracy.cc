@@ -16,9 +16,9 @@ std::string CellText(const Cell& cell) {
   return cell.is_text() ? cell.text() : std::string("empty");
 }
 
-double Magnitude(float npu_max, float bench_max) {
-  if (std::isnan(npu_max) && std::isnan(bench_max)) return 0;
-  return static_cast<double>(npu_max - bench_max) / (std::max<double>(npu_max, bench_max) + kEpsilon);
+double Magnitude(float target_max, float golden_max) {
+  if (std::isnan(target_max) && std::isnan(golden_max)) return 0;
+  return static_cast<double>(target_max - golden_max) / (std::max<double>(target_max, golden_max) + kEpsilon);
 }
 
 // NpyAccuracy's reason, rule by rule in its order.
@@ -51,8 +51,8 @@ Accuracy NpyAccuracy(const Cell& cosine, const Cell& max_abs) {
   return Accuracy::kYes;
 }
 
-Accuracy StatisticAccuracy(float npu_max, float bench_max) {
-  return Magnitude(npu_max, bench_max) <= kMagnitude ? Accuracy::kYes : Accuracy::kNo;
+Accuracy StatisticAccuracy(float target_max, float golden_max) {
+  return Magnitude(target_max, golden_max) <= kMagnitude ? Accuracy::kYes : Accuracy::kNo;
 }
 
 std::string VerdictReason(const ResultRow& row, CompareMode mode, ResultLayout layout) {
@@ -64,8 +64,8 @@ std::string VerdictReason(const ResultRow& row, CompareMode mode, ResultLayout l
                      row.metrics.size() > kMaxAbsErr ? row.metrics[kMaxAbsErr] : none);
   }
   const auto max_of = [](const Cell& cell) { return cell.is_number() ? static_cast<float>(cell.number()) : NAN; };
-  const float npu_max = max_of(row.npu_stats[0]), bench_max = max_of(row.bench_stats[0]);
-  return fmt::format("(NPU max - Bench max) / max(NPU max, Bench max) = {} > {}", Magnitude(npu_max, bench_max),
+  const float target_max = max_of(row.target_stats[0]), golden_max = max_of(row.golden_stats[0]);
+  return fmt::format("(NPU max - Bench max) / max(NPU max, Bench max) = {} > {}", Magnitude(target_max, golden_max),
                      kMagnitude);
 }
 

@@ -75,10 +75,11 @@ inline double SumLanes(const double* v) { return ((v[0] + v[4]) + (v[2] + v[6]))
 // One block: `n` is a multiple of 8; padded elements are zeros on both sides. Inlined into the generic
 // and the AVX2 copies of Consume below, so each is compiled for its own instruction set.
 template <class T>
-[[gnu::always_inline]] inline void BlockKernel(const T* npu, const T* bench, uint64_t n, uint64_t padding, PairSums* sums) {
+[[gnu::always_inline]] inline void BlockKernel(const T* target, const T* golden, uint64_t n, uint64_t padding,
+                                               PairSums* sums) {
   using V = typename Lanes<T>::V;
   using M = typename Lanes<T>::M;
-  D8 dot{}, npu_sq{}, bench_sq{}, diff_sq{}, max_abs{};
+  D8 dot{}, target_sq{}, golden_sq{}, diff_sq{}, max_abs{};
   V max_rel{};
   M below1{}, below5{}, class_diff{};
   const V eps = V{} + kRelativeEps<T>;
@@ -88,8 +89,8 @@ template <class T>
   const L8 abs64 = L8{} + 0x7fffffffffffffff;
   for (uint64_t i = 0; i < n; i += 8) {
     V x, y;
-    std::memcpy(&x, npu + i, sizeof(V));
-    std::memcpy(&y, bench + i, sizeof(V));
+    std::memcpy(&x, target + i, sizeof(V));
+    std::memcpy(&y, golden + i, sizeof(V));
     const M xb = (M)x & Lanes<T>::kAbs, yb = (M)y & Lanes<T>::kAbs;
     const M x_bad = xb >= Lanes<T>::kInf, y_bad = yb >= Lanes<T>::kInf;  // NaN or ±Inf: -1
     const M x_nan = xb > Lanes<T>::kInf, y_nan = yb > Lanes<T>::kInf;
@@ -100,15 +101,15 @@ template <class T>
 
     const D8 dx = __builtin_convertvector(x, D8), dy = __builtin_convertvector(y, D8);
     dot += dx * dy;
-    npu_sq += dx * dx;
-    bench_sq += dy * dy;
+    target_sq += dx * dx;
+    golden_sq += dy * dy;
     D8 d = dx - dy;
     diff_sq += d * d;
     L8 ad_bits = (L8)d & abs64;
     const D8 ad = (D8)ad_bits;
     max_abs = ad > max_abs ? ad : max_abs;
 
-    // RE in T: eps added to both sides where bench == 0 (§4.2 step 6.3).
+    // RE in T: eps added to both sides where golden == 0 (§4.2 step 6.3).
     M e_bits = (M)eps & (y == 0);
     const V e = (V)e_bits;
     const V xe = x + e, ye = y + e;
@@ -125,8 +126,8 @@ template <class T>
     to->Add(SumLanes(lanes));
   };
   add(dot, &sums->dot);
-  add(npu_sq, &sums->npu_sq);
-  add(bench_sq, &sums->bench_sq);
+  add(target_sq, &sums->target_sq);
+  add(golden_sq, &sums->golden_sq);
   add(diff_sq, &sums->diff_sq);
   for (int k = 0; k < 8; ++k) {
     sums->max_abs = std::max(sums->max_abs, max_abs[k]);
@@ -165,15 +166,15 @@ template <class T>
 }
 
 template <class T>
-[[gnu::always_inline]] inline void Consume(DType npu_dtype, const std::byte* npu, DType bench_dtype,
-                                           const std::byte* bench, uint64_t count, PairSums* sums) {
+[[gnu::always_inline]] inline void Consume(DType target_dtype, const std::byte* target, DType golden_dtype,
+                                           const std::byte* golden, uint64_t count, PairSums* sums) {
   alignas(64) T a[kBlock];
   alignas(64) T b[kBlock];
-  const uint64_t npu_item = Info(npu_dtype).bits / 8, bench_item = Info(bench_dtype).bits / 8;
+  const uint64_t target_item = Info(target_dtype).bits / 8, golden_item = Info(golden_dtype).bits / 8;
   for (uint64_t first = 0; first < count; first += kBlock) {
     const uint64_t n = std::min(kBlock, count - first);
-    DecodeFast(npu_dtype, npu + first * npu_item, n, a);
-    DecodeFast(bench_dtype, bench + first * bench_item, n, b);
+    DecodeFast(target_dtype, target + first * target_item, n, a);
+    DecodeFast(golden_dtype, golden + first * golden_item, n, b);
     const uint64_t padded = (n + 7) / 8 * 8;
     for (uint64_t i = n; i < padded; ++i) a[i] = b[i] = T{0};
     BlockKernel(a, b, padded, padded - n, sums);
@@ -222,16 +223,16 @@ void DoubleDouble::Add(double x) {
 
 double DoubleDouble::Value() const { return std::isfinite(hi) ? hi + lo : hi; }
 
-RelPrecision RelPrecisionOf(DType npu, DType bench) {
-  return IsNarrowFloat(npu) && IsNarrowFloat(bench) ? RelPrecision::kFloat32 : RelPrecision::kFloat64;
+RelPrecision RelPrecisionOf(DType target, DType golden) {
+  return IsNarrowFloat(target) && IsNarrowFloat(golden) ? RelPrecision::kFloat32 : RelPrecision::kFloat64;
 }
 
 bool KernelSupports(DType dtype) { return dtype != DType::kI4; }
 
 void PairSums::Merge(const PairSums& other) {
   dot.Add(other.dot);
-  npu_sq.Add(other.npu_sq);
-  bench_sq.Add(other.bench_sq);
+  target_sq.Add(other.target_sq);
+  golden_sq.Add(other.golden_sq);
   diff_sq.Add(other.diff_sq);
   max_abs = std::max(max_abs, other.max_abs);
   max_rel = std::max(max_rel, other.max_rel);
@@ -240,18 +241,18 @@ void PairSums::Merge(const PairSums& other) {
   mask_mismatch = mask_mismatch || other.mask_mismatch;
 }
 
-void ConsumePair(DType npu_dtype, const std::byte* npu, DType bench_dtype, const std::byte* bench, uint64_t count,
-                 RelPrecision precision, PairSums* sums) {
+void ConsumePair(DType target_dtype, const std::byte* target, DType golden_dtype, const std::byte* golden,
+                 uint64_t count, RelPrecision precision, PairSums* sums) {
   const bool f32 = precision == RelPrecision::kFloat32;
 #if defined(__x86_64__)
   if (HasAvx2()) {
-    if (f32) ConsumeFloatAvx2(npu_dtype, npu, bench_dtype, bench, count, sums);
-    else ConsumeDoubleAvx2(npu_dtype, npu, bench_dtype, bench, count, sums);
+    if (f32) ConsumeFloatAvx2(target_dtype, target, golden_dtype, golden, count, sums);
+    else ConsumeDoubleAvx2(target_dtype, target, golden_dtype, golden, count, sums);
     return;
   }
 #endif
-  if (f32) ConsumeFloat(npu_dtype, npu, bench_dtype, bench, count, sums);
-  else ConsumeDouble(npu_dtype, npu, bench_dtype, bench, count, sums);
+  if (f32) ConsumeFloat(target_dtype, target, golden_dtype, golden, count, sums);
+  else ConsumeDouble(target_dtype, target, golden_dtype, golden, count, sums);
 }
 
 }  // namespace msprobe::compare::internal

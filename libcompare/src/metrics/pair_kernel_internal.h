@@ -30,12 +30,12 @@ struct DoubleDouble {
 // The relative-error type T of §4.2 step 6.2: float32 when both sides are f16/bf16/f32 (or float8,
 // which msprobe decodes to float32), float64 otherwise.
 enum class RelPrecision : uint8_t { kFloat32, kFloat64 };
-RelPrecision RelPrecisionOf(DType npu, DType bench);
+RelPrecision RelPrecisionOf(DType target, DType golden);
 // Whether the kernel can decode `dtype` (every dtype but int4).
 bool KernelSupports(DType dtype);
 
 struct PairSums {
-  DoubleDouble dot, npu_sq, bench_sq, diff_sq;
+  DoubleDouble dot, target_sq, golden_sq, diff_sq;
   double max_abs = 0;   // max |n - b| in float64
   double max_rel = 0;   // max RE, computed in T and held exactly
   uint64_t below_thousandth = 0, below_five_thousandths = 0;  // RE < kOneThousandthRatio / kFiveThousandthsRatio, in T
@@ -46,7 +46,7 @@ struct PairSums {
 
 // Adds `count` elements of each side (native-order bytes of the given dtypes) to `sums`.
 // REQUIRES: both dtypes KernelSupports; the windows start at the same element index.
-void ConsumePair(DType npu_dtype, const std::byte* npu, DType bench_dtype, const std::byte* bench,
+void ConsumePair(DType target_dtype, const std::byte* target, DType golden_dtype, const std::byte* golden,
                  uint64_t count, RelPrecision precision, PairSums* sums);
 
 }  // namespace msprobe::compare::internal

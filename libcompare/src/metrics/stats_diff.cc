@@ -70,30 +70,30 @@ const char* RuleText(ValType n, ValType b) {
   return "N/A";  // INF x INF, NEG_INF x NEG_INF with unequal spellings: msprobe's default rule
 }
 
-// Two numbers' difference and relative error (percent text, "inf" against a zero bench).
-void NumericDiff(double npu, double bench, Cell* diff, Cell* rel) {
-  const double d = npu - bench;
+// Two numbers' difference and relative error (percent text, "inf" against a zero golden).
+void NumericDiff(double target, double golden, Cell* diff, Cell* rel) {
+  const double d = target - golden;
   *diff = Cell::Float(d);
-  if (bench == 0) {
+  if (golden == 0) {
     *rel = Cell::Text("inf");
     return;
   }
   char pct[49];
-  const size_t n = AppendPythonFloatRepr(pct, std::fabs(d / bench * 100));
+  const size_t n = AppendPythonFloatRepr(pct, std::fabs(d / golden * 100));
   pct[n] = '%';
   *rel = Cell::Text(std::string(pct, n + 1));
 }
 
 // Both values finite floats, the common case, without a heap string: their repr()s are compared
 // and parsed in stack buffers.
-bool DiffFinitePair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
-  if (npu.kind() != Cell::Kind::kFloat || bench.kind() != Cell::Kind::kFloat || !std::isfinite(npu.number()) ||
-      !std::isfinite(bench.number())) {
+bool DiffFinitePair(const Cell& target, const Cell& golden, Cell* diff, Cell* rel) {
+  if (target.kind() != Cell::Kind::kFloat || golden.kind() != Cell::Kind::kFloat || !std::isfinite(target.number()) ||
+      !std::isfinite(golden.number())) {
     return false;
   }
   char n_repr[48], b_repr[48];
-  const std::string_view n_text(n_repr, AppendPythonFloatRepr(n_repr, npu.number()));
-  const std::string_view b_text(b_repr, AppendPythonFloatRepr(b_repr, bench.number()));
+  const std::string_view n_text(n_repr, AppendPythonFloatRepr(n_repr, target.number()));
+  const std::string_view b_text(b_repr, AppendPythonFloatRepr(b_repr, golden.number()));
   if (n_text == b_text) {
     *diff = *rel = Cell::Text("0");
     return true;
@@ -104,15 +104,15 @@ bool DiffFinitePair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
   return true;
 }
 
-void DiffPair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
-  if (DiffFinitePair(npu, bench, diff, rel)) return;
-  if (npu.ToPython() == bench.ToPython()) {
+void DiffPair(const Cell& target, const Cell& golden, Cell* diff, Cell* rel) {
+  if (DiffFinitePair(target, golden, diff, rel)) return;
+  if (target.ToPython() == golden.ToPython()) {
     *diff = *rel = Cell::Text("0");
     return;
   }
-  const ValType n = Classify(npu), b = Classify(bench);
+  const ValType n = Classify(target), b = Classify(golden);
   if (n == ValType::kNum && b == ValType::kNum) {
-    NumericDiff(NumberOf(npu), NumberOf(bench), diff, rel);
+    NumericDiff(NumberOf(target), NumberOf(golden), diff, rel);
     return;
   }
   *diff = *rel = Cell::Text(RuleText(n, b));
@@ -121,18 +121,18 @@ void DiffPair(const Cell& npu, const Cell& bench, Cell* diff, Cell* rel) {
 }  // namespace
 
 bool IsUnmatched(const ResultRow& row) {
-  return row.bench_name.empty() || std::string_view(row.bench_name) == "N/A";  // sizes first: no memcmp call
+  return row.golden_name.empty() || std::string_view(row.golden_name) == "N/A";  // sizes first: no memcmp call
 }
 
 void FillStatsDiff(ResultRow* row) {
   row->metrics.assign(8, Cell());  // DiffPair sets every one
   for (int i = 0; i < 4; ++i) {
-    DiffPair(row->npu_stats[i], row->bench_stats[i], &row->metrics[kMaxDiff + i], &row->metrics[kMaxRel + i]);
+    DiffPair(row->target_stats[i], row->golden_stats[i], &row->metrics[kMaxDiff + i], &row->metrics[kMaxRel + i]);
   }
 }
 
-void FillMd5(ResultRow* row, const std::string& npu_md5, const std::string& bench_md5) {
-  row->metrics = {Cell::Text(npu_md5), IsUnmatched(*row) ? Cell::NA() : Cell::Text(bench_md5)};
+void FillMd5(ResultRow* row, const std::string& target_md5, const std::string& golden_md5) {
+  row->metrics = {Cell::Text(target_md5), IsUnmatched(*row) ? Cell::NA() : Cell::Text(golden_md5)};
 }
 
 }  // namespace msprobe::compare

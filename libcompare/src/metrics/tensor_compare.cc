@@ -150,9 +150,9 @@ Cells Unreadable(Status status, Status* unreadable) {
   return All(Cell::Unsupported());
 }
 
-Cells CompareZeroDim(const LoadedTensor& npu, const LoadedTensor& bench, Status* unreadable) {
-  Result<Scalar> n = ReadScalar(npu);
-  Result<Scalar> b = ReadScalar(bench);
+Cells CompareZeroDim(const LoadedTensor& target, const LoadedTensor& golden, Status* unreadable) {
+  Result<Scalar> n = ReadScalar(target);
+  Result<Scalar> b = ReadScalar(golden);
   if (!n.ok()) return Unreadable(n.status(), unreadable);
   if (!b.ok()) return Unreadable(b.status(), unreadable);
   auto beyond_float32 = [](const Scalar& s) {
@@ -176,7 +176,7 @@ struct Partial {
   Status status;
 };
 
-// The NPU side's window [first, first + count) with its elements from `zero_from` on read as zeros
+// The target side's window [first, first + count) with its elements from `zero_from` on read as zeros
 // (all-zero bytes are zero in every dtype), copied into `zeroed`. `bytes`: what was read, the
 // elements before zero_from at least.
 Bytes ZeroTail(Bytes bytes, uint64_t first, uint64_t count, uint64_t zero_from, uint64_t item,
@@ -187,41 +187,42 @@ Bytes ZeroTail(Bytes bytes, uint64_t first, uint64_t count, uint64_t zero_from, 
   return Bytes(zeroed->data(), zeroed->size());
 }
 
-// `zero_from`: the NPU elements from this one on are read as zeros (numel: none).
-Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, uint64_t chunk_elements,
+// `zero_from`: the target elements from this one on are read as zeros (numel: none).
+Result<PairSums> StreamPair(const LoadedTensor& target, const LoadedTensor& golden, uint64_t chunk_elements,
                             uint64_t zero_from) {
-  const uint64_t numel = npu.numel();
+  const uint64_t numel = target.numel();
   // Windows start at multiples of kBlock so the sums do not depend on the window size (pair_kernel).
   const uint64_t block = internal::kBlock;
   const uint64_t window = std::max<uint64_t>(block, (chunk_elements + block - 1) / block * block);
   const uint64_t windows = (numel + window - 1) / window;
-  const DType npu_dtype = npu.info().dtype, bench_dtype = bench.info().dtype;
-  const RelPrecision precision = internal::RelPrecisionOf(npu_dtype, bench_dtype);
+  const DType target_dtype = target.info().dtype, golden_dtype = golden.info().dtype;
+  const RelPrecision precision = internal::RelPrecisionOf(target_dtype, golden_dtype);
 
-  const uint64_t npu_item = Info(npu_dtype).bits / 8;
+  const uint64_t target_item = Info(target_dtype).bits / 8;
 
-  // One window per side, and the NPU window's zeroed copy, alive per task: memory bounded by the window size.
+  // One window per side, and the target window's zeroed copy, alive per task: memory bounded by the window size.
   struct Windows {
-    ElementWindow npu, bench;
+    ElementWindow target, golden;
     std::vector<std::byte> zeroed;
   };
   auto consume = [&](uint64_t index, Windows* w, Partial* partial) {
     if (!partial->status.ok()) return;
     const uint64_t first = index * window;
     const uint64_t count = std::min(window, numel - first);
-    const bool npu_read = first < zero_from;  // a window of zeros only is not read
-    Bytes npu_bytes, bench_bytes;
-    Status status = npu_read ? npu.Read(first, count, &w->npu, &npu_bytes) : Status::Ok();
-    if (status.ok()) status = bench.Read(first, count, &w->bench, &bench_bytes);
+    const bool target_read = first < zero_from;  // a window of zeros only is not read
+    Bytes target_bytes, golden_bytes;
+    Status status = target_read ? target.Read(first, count, &w->target, &target_bytes) : Status::Ok();
+    if (status.ok()) status = golden.Read(first, count, &w->golden, &golden_bytes);
     if (!status.ok()) {
       partial->status = std::move(status);
       return;
     }
-    if (first + count > zero_from) npu_bytes = ZeroTail(npu_bytes, first, count, zero_from, npu_item, &w->zeroed);
-    internal::ConsumePair(npu_dtype, npu_bytes.data(), bench_dtype, bench_bytes.data(), count, precision,
+    if (first + count > zero_from)
+      target_bytes = ZeroTail(target_bytes, first, count, zero_from, target_item, &w->zeroed);
+    internal::ConsumePair(target_dtype, target_bytes.data(), golden_dtype, golden_bytes.data(), count, precision,
                           &partial->sums);
-    status = npu_read ? w->npu.Intact() : Status::Ok();
-    partial->status = status.ok() ? w->bench.Intact() : std::move(status);
+    status = target_read ? w->target.Intact() : Status::Ok();
+    partial->status = status.ok() ? w->golden.Intact() : std::move(status);
   };
 
   Partial total;
@@ -251,13 +252,13 @@ Result<PairSums> StreamPair(const LoadedTensor& npu, const LoadedTensor& bench, 
 // The step-6 table from the reductions of a tensor with numel >= 2 elements.
 Cells MetricCells(const PairSums& sums, uint64_t numel) {
   Cells cells;
-  const double npu_norm = std::sqrt(sums.npu_sq.Value()), bench_norm = std::sqrt(sums.bench_sq.Value());
-  if (npu_norm <= kCosineZeroNorm && bench_norm <= kCosineZeroNorm) {
+  const double target_norm = std::sqrt(sums.target_sq.Value()), golden_norm = std::sqrt(sums.golden_sq.Value());
+  if (target_norm <= kCosineZeroNorm && golden_norm <= kCosineZeroNorm) {
     cells[kCosine] = Cell::Float(1.0);
-  } else if (npu_norm <= kCosineZeroNorm || bench_norm <= kCosineZeroNorm) {
+  } else if (target_norm <= kCosineZeroNorm || golden_norm <= kCosineZeroNorm) {
     cells[kCosine] = Cell::Nan();  // "All the data is Zero in npu/Bench dump data."
   } else {
-    const double cosine = sums.dot.Value() / (npu_norm * bench_norm);
+    const double cosine = sums.dot.Value() / (target_norm * golden_norm);
     if (std::isnan(cosine)) {
       cells[kCosine] = Cell::Nan();
     } else {
@@ -275,28 +276,28 @@ Cells MetricCells(const PairSums& sums, uint64_t numel) {
   return cells;
 }
 
-// The first NPU element that step 3's scratch-row cleaning reads as zero: rows from `valid_rows` on
+// The first target element that step 3's scratch-row cleaning reads as zero: rows from `valid_rows` on
 // along axis 0 of the squeezed `shape` (numel when nothing is cleaned).
 uint64_t ZeroFrom(int64_t valid_rows, const std::vector<int64_t>& shape, uint64_t numel) {
   if (valid_rows < 0 || shape.empty() || valid_rows >= shape[0]) return numel;
   return static_cast<uint64_t>(valid_rows) * (numel / static_cast<uint64_t>(shape[0]));
 }
 
-// Steps 4-6 of §4.2 on two loaded tensors, the NPU rows from `npu_valid_rows` on read as zeros.
-Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const TensorCompareOptions& options,
-                    int64_t npu_valid_rows, Status* unreadable) {
+// Steps 4-6 of §4.2 on two loaded tensors, the target rows from `target_valid_rows` on read as zeros.
+Cells CompareLoaded(const LoadedTensor& target, const LoadedTensor& golden, const TensorCompareOptions& options,
+                    int64_t target_valid_rows, Status* unreadable) {
   // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
-  if (npu.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
-  const std::vector<int64_t> shape = npu.CompareShape(options.squeeze);
-  if (shape != bench.CompareShape(options.squeeze)) return All(Cell::Text("shape unmatched"));
-  if (shape.empty()) return CompareZeroDim(npu, bench, unreadable);
+  if (target.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
+  const std::vector<int64_t> shape = target.CompareShape(options.squeeze);
+  if (shape != golden.CompareShape(options.squeeze)) return All(Cell::Text("shape unmatched"));
+  if (shape.empty()) return CompareZeroDim(target, golden, unreadable);
 
   Result<PairSums> sums =
-      StreamPair(npu, bench, options.chunk_elements, ZeroFrom(npu_valid_rows, shape, npu.numel()));
+      StreamPair(target, golden, options.chunk_elements, ZeroFrom(target_valid_rows, shape, target.numel()));
   if (!sums.ok()) return Unreadable(sums.status(), unreadable);
   if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
-  Cells cells = MetricCells(*sums, npu.numel());
-  if (npu.numel() == 1) cells[kCosine] = Cell::Unsupported();  // a length-1 vector (only unsqueezed)
+  Cells cells = MetricCells(*sums, target.numel());
+  if (target.numel() == 1) cells[kCosine] = Cell::Unsupported();  // a length-1 vector (only unsqueezed)
   return cells;
 }
 
@@ -304,8 +305,8 @@ Cells CompareLoaded(const LoadedTensor& npu, const LoadedTensor& bench, const Te
 
 Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options, Status* unreadable) {
   // Step 1, locate: "No real data" and "api unmatched" both end as "unsupported" (step 5).
-  if (input.npu_data_name == "-1" || input.bench_data_name == "-1") return All(Cell::Unsupported());
-  if (!input.bench_matched || input.npu_data_name == "N/A" || input.bench_data_name == "N/A") {
+  if (input.target_data_name == "-1" || input.golden_data_name == "-1") return All(Cell::Unsupported());
+  if (!input.golden_matched || input.target_data_name == "N/A" || input.golden_data_name == "N/A") {
     return All(Cell::Unsupported());
   }
   // Step 2, load: a missing, unreadable or refused file is "No data" -> "unsupported".
@@ -313,35 +314,36 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
     return internal::ReadsJoined(options.consistent, target, data_name) ? internal::LoadJoined(dir, data_name)
                                                                         : LoadedTensor::Load(dir, data_name);
   };
-  Result<LoadedTensor> npu = load(true, input.npu_tensor_dir, input.npu_data_name);
-  if (!npu.ok()) return Unreadable(npu.status(), unreadable);
-  Result<LoadedTensor> bench = load(false, input.bench_tensor_dir, input.bench_data_name);
-  if (!bench.ok()) return Unreadable(bench.status(), unreadable);
+  Result<LoadedTensor> target = load(true, input.target_tensor_dir, input.target_data_name);
+  if (!target.ok()) return Unreadable(target.status(), unreadable);
+  Result<LoadedTensor> golden = load(false, input.golden_tensor_dir, input.golden_data_name);
+  if (!golden.ok()) return Unreadable(golden.status(), unreadable);
   // Step 3: the scratch rows are zeroed before a product, which then holds them.
-  int64_t npu_valid_rows = input.npu_valid_rows;
+  int64_t target_valid_rows = input.target_valid_rows;
   if (options.right_matmul != nullptr && !options.right_matmul->empty()) {
-    const uint64_t zero_from = ZeroFrom(npu_valid_rows, npu->CompareShape(options.squeeze), npu->numel());
+    const uint64_t zero_from = ZeroFrom(target_valid_rows, target->CompareShape(options.squeeze), target->numel());
     Result<std::optional<LoadedTensor>> n =
-        ApplyRightMatmul(*options.right_matmul, true, input.npu_data_name, *npu, options.squeeze, zero_from);
+        ApplyRightMatmul(*options.right_matmul, true, input.target_data_name, *target, options.squeeze, zero_from);
     if (!n.ok()) return Unreadable(n.status(), unreadable);
     if (*n) {
-      *npu = std::move(**n);
-      npu_valid_rows = -1;
+      *target = std::move(**n);
+      target_valid_rows = -1;
     }
-    Result<std::optional<LoadedTensor>> b =
-        ApplyRightMatmul(*options.right_matmul, false, input.bench_data_name, *bench, options.squeeze, bench->numel());
+    Result<std::optional<LoadedTensor>> b = ApplyRightMatmul(*options.right_matmul, false, input.golden_data_name,
+                                                             *golden, options.squeeze, golden->numel());
     if (!b.ok()) return Unreadable(b.status(), unreadable);
-    if (*b) *bench = std::move(**b);
+    if (*b) *golden = std::move(**b);
   }
-  return CompareLoaded(*npu, *bench, options, npu_valid_rows, unreadable);
+  return CompareLoaded(*target, *golden, options, target_valid_rows, unreadable);
 }
 
-Cells CompareTensorInfos(const TensorInfo& npu_info, const TensorInfo& bench_info, const TensorCompareOptions& options) {
-  Result<LoadedTensor> npu = LoadedTensor::FromInfo(npu_info);
-  if (!npu.ok()) return All(Cell::Unsupported());
-  Result<LoadedTensor> bench = LoadedTensor::FromInfo(bench_info);
-  if (!bench.ok()) return All(Cell::Unsupported());
-  return CompareLoaded(*npu, *bench, options, -1, nullptr);
+Cells CompareTensorInfos(const TensorInfo& target_info, const TensorInfo& golden_info,
+                         const TensorCompareOptions& options) {
+  Result<LoadedTensor> target = LoadedTensor::FromInfo(target_info);
+  if (!target.ok()) return All(Cell::Unsupported());
+  Result<LoadedTensor> golden = LoadedTensor::FromInfo(golden_info);
+  if (!golden.ok()) return All(Cell::Unsupported());
+  return CompareLoaded(*target, *golden, options, -1, nullptr);
 }
 
 }  // namespace msprobe::compare

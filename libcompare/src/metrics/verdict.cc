@@ -133,7 +133,7 @@ bool Contains(const std::array<std::string_view, N>& set, std::string_view s) {
 // Keyed on name.split('.')[1] of the group's first input row; no input rows, no ignoring.
 Ignore IgnoreOf(const ApiGroup& g) {
   if (g.inputs.empty()) return Ignore::kNone;
-  const std::string& name = g.inputs.front()->row->npu_name;
+  const std::string& name = g.inputs.front()->row->target_name;
   const size_t first = name.find('.');
   if (first == std::string::npos) return Ignore::kNone;
   const size_t second = name.find('.', first + 1);
@@ -152,8 +152,8 @@ bool GroupChecksSkipped(const ApiGroup& g) { return g.ignore != Ignore::kNone; }
 void InfNan(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
-    if (IsInfOrNan(r.bench_stats[0]) || IsInfOrNan(r.bench_stats[1])) continue;  // bench has it too
-    if (IsInfOrNan(r.npu_stats[0]) || IsInfOrNan(r.npu_stats[1])) Flag(e, Verdict::kError, kInfNanMsg);
+    if (IsInfOrNan(r.golden_stats[0]) || IsInfOrNan(r.golden_stats[1])) continue;  // golden has it too
+    if (IsInfOrNan(r.target_stats[0]) || IsInfOrNan(r.target_stats[1])) Flag(e, Verdict::kError, kInfNanMsg);
   }
 }
 
@@ -178,8 +178,8 @@ void RelativeErr(const ApiGroup& g) {
 void RequiresGrad(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
-    if (IsUnmatched(r) || r.npu_requires_grad.empty() || r.bench_requires_grad.empty()) continue;
-    if (r.npu_requires_grad != r.bench_requires_grad) Flag(e, Verdict::kError, kRequiresGradMsg);
+    if (IsUnmatched(r) || r.target_requires_grad.empty() || r.golden_requires_grad.empty()) continue;
+    if (r.target_requires_grad != r.golden_requires_grad) Flag(e, Verdict::kError, kRequiresGradMsg);
   }
 }
 
@@ -187,29 +187,31 @@ void Parameters(const ApiGroup& g) {
   if (GroupChecksSkipped(g)) return;
   for (Entry* e : g.inputs) {
     const ResultRow& r = *e->row;
-    if (IsUnmatched(r) || r.npu_dtype.empty() || r.bench_dtype.empty()) continue;
+    if (IsUnmatched(r) || r.target_dtype.empty() || r.golden_dtype.empty()) continue;
     // Non-tensor scalars have dtypes like "<class 'int'>" and shape "[]".
-    if (r.npu_dtype.find("class") == std::string::npos || r.bench_dtype.find("class") == std::string::npos) continue;
-    if (r.npu_shape != "[]") continue;
-    if (!PythonEquals(r.npu_stats[0], r.bench_stats[0])) Flag(e, Verdict::kError, kParametersMsg);
+    if (r.target_dtype.find("class") == std::string::npos || r.golden_dtype.find("class") == std::string::npos) {
+      continue;
+    }
+    if (r.target_shape != "[]") continue;
+    if (!PythonEquals(r.target_stats[0], r.golden_stats[0])) Flag(e, Verdict::kError, kParametersMsg);
   }
 }
 
 void Dtype(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
-    if (IsUnmatched(r) || r.npu_name == "N/A") continue;  // a rollout-only row (--consistent_check)
+    if (IsUnmatched(r) || r.target_name == "N/A") continue;  // a rollout-only row (--consistent_check)
     const bool fused = std::any_of(kDtypeCheckSkipNames.begin(), kDtypeCheckSkipNames.end(),
-                                   [&](std::string_view s) { return r.bench_name.find(s) != std::string::npos; });
-    if (fused || r.npu_dtype.empty() || r.bench_dtype.empty()) continue;
-    if (r.npu_dtype != r.bench_dtype) Flag(e, Verdict::kError, kDtypeMsg);
+                                   [&](std::string_view s) { return r.golden_name.find(s) != std::string::npos; });
+    if (fused || r.target_dtype.empty() || r.golden_dtype.empty()) continue;
+    if (r.target_dtype != r.golden_dtype) Flag(e, Verdict::kError, kDtypeMsg);
   }
 }
 
 void Shape(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
-    if (!IsUnmatched(r) && r.npu_shape != r.bench_shape) Flag(e, Verdict::kError, kShapeMsg);
+    if (!IsUnmatched(r) && r.target_shape != r.golden_shape) Flag(e, Verdict::kError, kShapeMsg);
   }
 }
 
@@ -238,15 +240,16 @@ std::string SqueezedShapeText(std::string_view shape) {
 void VerlShape(const ApiGroup& g, ConsistentBackend backend) {
   for (Entry* e : g.Checked()) {
     const ResultRow& r = *e->row;
-    if (r.npu_name == "N/A" || r.bench_name == "N/A") continue;
-    if (backend == ConsistentBackend::kFsdp && (r.bench_name.find("qkv") != std::string::npos ||
-                                                 r.bench_name.find("gate_up") != std::string::npos)) {
+    if (r.target_name == "N/A" || r.golden_name == "N/A") continue;
+    if (backend == ConsistentBackend::kFsdp && (r.golden_name.find("qkv") != std::string::npos ||
+                                                 r.golden_name.find("gate_up") != std::string::npos)) {
       continue;  // a fused rollout row against the training rows it joins
     }
-    std::string npu = SqueezedShapeText(r.npu_shape);
-    const std::string bench = SqueezedShapeText(r.bench_shape);
-    const std::vector<std::string_view> dims = SplitStrip(Strip(npu, "[]"));
-    if (backend == ConsistentBackend::kMegatron && dims.size() == 3 && dims.size() != SplitStrip(Strip(bench, "[]")).size()) {
+    std::string target = SqueezedShapeText(r.target_shape);
+    const std::string golden = SqueezedShapeText(r.golden_shape);
+    const std::vector<std::string_view> dims = SplitStrip(Strip(target, "[]"));
+    if (backend == ConsistentBackend::kMegatron && dims.size() == 3 &&
+        dims.size() != SplitStrip(Strip(golden, "[]")).size()) {
       // Megatron's [T, 1, d] activations against the rollout's [T, d]: the last two dims merged.
       int64_t d[3];
       bool ints = true;
@@ -254,9 +257,9 @@ void VerlShape(const ApiGroup& g, ConsistentBackend backend) {
         const auto [end, ec] = std::from_chars(dims[k].data(), dims[k].data() + dims[k].size(), d[k]);
         ints = ints && ec == std::errc() && end == dims[k].data() + dims[k].size();
       }
-      if (ints) npu = fmt::format("[{},{}]", d[0], d[1] * d[2]);
+      if (ints) target = fmt::format("[{},{}]", d[0], d[1] * d[2]);
     }
-    if (npu != bench) Flag(e, Verdict::kError, kShapeMsg);
+    if (target != golden) Flag(e, Verdict::kError, kShapeMsg);
   }
 }
 
@@ -276,11 +279,11 @@ void RelativeWarn(const ApiGroup& g) {
 
 void Crc32(const ApiGroup& g) {
   for (Entry* e : g.Checked()) {
-    const std::string npu = Metric(*e->row, 0).ToPython(), bench = Metric(*e->row, 1).ToPython();
-    if (npu == bench) continue;
+    const std::string target = Metric(*e->row, 0).ToPython(), golden = Metric(*e->row, 1).ToPython();
+    if (target == golden) continue;
     // docs/compare.md §5.1 counts '' with N/A and Nan as "not matched".
     const auto missing = [](const std::string& s) { return s == "N/A" || s == "Nan" || s.empty(); };
-    if (missing(npu) || missing(bench)) {
+    if (missing(target) || missing(golden)) {
       Flag(e, Verdict::kWarning, kCrcMismatchMsg);
     } else {
       Flag(e, Verdict::kError, kCrcDiffersMsg);
@@ -336,7 +339,7 @@ void ApplyVerdicts(std::vector<ResultRow>* rows, CompareMode mode, ConsistentBac
     } else {
       group[i] = group[i - 1];
     }
-    is_output[i] = row.npu_name.find(".output.") != std::string::npos;
+    is_output[i] = row.target_name.find(".output.") != std::string::npos;
     ++(is_output[i] ? counts[group[i]].outputs : counts[group[i]].inputs);
   }
   std::vector<Entry*> slots(n);

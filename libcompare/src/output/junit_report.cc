@@ -45,7 +45,8 @@ void JunitSuiteBuilder::Add(const ResultTable& table) {
     const auto [it, inserted] = index_.try_emplace(row.api, cases_.size());
     if (inserted) cases_.push_back({row.api, {}});
     if (row.result >= failing_) {
-      cases_[it->second].failures.push_back({row.npu_name, row.result, VerdictReason(row, table.mode, table.layout)});
+      cases_[it->second].failures.push_back(
+          {row.target_name, row.result, VerdictReason(row, table.mode, table.layout)});
     }
   }
 }
@@ -112,10 +113,10 @@ Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites
       }
       const JunitFailure& first = c.failures.front();
       out += fmt::format("    <testcase name=\"{}\" classname=\"{}\">\n", Xml(c.name), Xml(suite.name));
-      out += fmt::format("      <failure message=\"{}: {}: {}\" type=\"{}\">", Xml(first.npu_name),
+      out += fmt::format("      <failure message=\"{}: {}: {}\" type=\"{}\">", Xml(first.target_name),
                          VerdictName(first.result), Xml(first.err_message), VerdictName(first.result));
       for (const JunitFailure& f : c.failures) {
-        out += Xml(fmt::format("{}\t{}\t{}", f.npu_name, VerdictName(f.result), f.err_message)) + "&#10;";
+        out += Xml(fmt::format("{}\t{}\t{}", f.target_name, VerdictName(f.result), f.err_message)) + "&#10;";
       }
       out += "</failure>\n    </testcase>\n";
     }
@@ -133,7 +134,7 @@ void PutJunitSuite(std::string* dst, const JunitSuite& suite) {
   PutVector(dst, suite.cases, [](std::string* dst, const JunitCase& c) {
     PutString(dst, c.name);
     PutVector(dst, c.failures, [](std::string* dst, const JunitFailure& f) {
-      PutString(dst, f.npu_name);
+      PutString(dst, f.target_name);
       PutEnum(dst, f.result);
       PutString(dst, f.err_message);
     });
@@ -148,7 +149,7 @@ bool GetJunitSuite(Decoder* in, JunitSuite* suite) {
   return GetString(in, &suite->name) && GetString(in, &suite->file) && GetDouble(in, &suite->seconds) &&
          GetVector(in, &suite->cases, [](Decoder* in, JunitCase* c) {
            return GetString(in, &c->name) && GetVector(in, &c->failures, [](Decoder* in, JunitFailure* f) {
-                    return GetString(in, &f->npu_name) && GetEnum(in, &f->result, Verdict::kError) &&
+                    return GetString(in, &f->target_name) && GetEnum(in, &f->result, Verdict::kError) &&
                            GetString(in, &f->err_message);
                   });
          }) &&

@@ -15,7 +15,7 @@ std::string NotComparedCounts(std::span<const PairResult> pairs) {
     unreadable += pair.unreadable_tensors;
     if (first_target.empty() && pair.unmatched.first_target) {
       const RowRef& ref = *pair.unmatched.first_target;
-      first_target = ref.npu_name + ", " + RowPlaceText(LocateRow(pair, ref.row));
+      first_target = ref.target_name + ", " + RowPlaceText(LocateRow(pair, ref.row));
     }
     if (first_golden.empty()) first_golden = pair.unmatched.first_golden;
     if (first_unreadable.empty()) first_unreadable = pair.first_unreadable;
@@ -30,7 +30,7 @@ std::optional<std::string> FirstNotCompared(std::span<const PairResult> pairs) {
   for (const PairResult& pair : pairs) {
     if (pair.unmatched.first_target) {
       const RowRef& ref = *pair.unmatched.first_target;
-      return fmt::format("{}: {}: no golden counterpart", RowPlaceText(LocateRow(pair, ref.row)), ref.npu_name);
+      return fmt::format("{}: {}: no golden counterpart", RowPlaceText(LocateRow(pair, ref.row)), ref.target_name);
     }
     if (pair.unmatched.target > 0) return fmt::format("{}: a target row -fm's queue never reached", pair.target_json);
     if (pair.unmatched.golden > 0) {

@@ -42,7 +42,7 @@ std::string RowPlaceText(const RowPlace& place) {
 }
 
 std::string RowRefText(const PairResult& pair, const RowRef& ref) {
-  return RowPlaceText(LocateRow(pair, ref.row)) + ": " + ref.npu_name + ": " + std::string(VerdictName(ref.result)) +
+  return RowPlaceText(LocateRow(pair, ref.row)) + ": " + ref.target_name + ": " + std::string(VerdictName(ref.result)) +
          ": " + ref.err_message;
 }
 

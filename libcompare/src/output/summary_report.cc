@@ -26,7 +26,7 @@ Json RowRefJson(const PairResult& pair, const RowRef& ref) {
   const RowPlace place = LocateRow(pair, ref.row);
   Json j = {{"file", place.file}, {"row", place.row}};
   if (!place.sheet.empty()) j["sheet"] = place.sheet;
-  j["npu_name"] = ref.npu_name;
+  j["npu_name"] = ref.target_name;
   j["api"] = ref.api;
   j["result"] = VerdictName(ref.result);
   j["err_message"] = ref.err_message;
@@ -101,7 +101,7 @@ Json WorstJson(const PairResult& pair) {
     const RowPlace place = LocateRow(pair, row.row);
     worst.push_back({{"file", place.file},
                      {"row", place.row},
-                     {"npu_name", row.npu_name},
+                     {"npu_name", row.target_name},
                      {"value", MetricJson(row.value)},
                      {"result", VerdictName(row.result)}});
   }
@@ -136,7 +136,7 @@ Json PairJson(const PairResult& pair, bool attribute) {
 
 RowRef MakeRowRef(const ResultTable& table, size_t row, const std::string& file) {
   const ResultRow& r = table.rows[row];
-  return {file, row, r.npu_name, r.api, r.result, VerdictReason(r, table.mode, table.layout)};
+  return {file, row, r.target_name, r.api, r.result, VerdictReason(r, table.mode, table.layout)};
 }
 
 std::optional<double> MainMetric(const ResultRow& row, CompareMode mode) {
@@ -188,7 +188,7 @@ std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n) {
   std::vector<WorstRow> rows;
   for (size_t i = 0; i < keep; ++i) {
     const ResultRow& r = table.rows[ranked[i].first];
-    rows.push_back({ranked[i].first, r.npu_name, r.result, ranked[i].second});
+    rows.push_back({ranked[i].first, r.target_name, r.result, ranked[i].second});
   }
   return rows;
 }
@@ -233,26 +233,26 @@ Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, co
 void PutRowRef(std::string* dst, const RowRef& ref) {
   PutString(dst, ref.file);
   PutVarint64(dst, ref.row);
-  PutString(dst, ref.npu_name);
+  PutString(dst, ref.target_name);
   PutString(dst, ref.api);
   PutEnum(dst, ref.result);
   PutString(dst, ref.err_message);
 }
 
 bool GetRowRef(Decoder* in, RowRef* ref) {
-  return GetString(in, &ref->file) && GetVarint64(in, &ref->row) && GetString(in, &ref->npu_name) &&
+  return GetString(in, &ref->file) && GetVarint64(in, &ref->row) && GetString(in, &ref->target_name) &&
          GetString(in, &ref->api) && GetEnum(in, &ref->result, Verdict::kError) && GetString(in, &ref->err_message);
 }
 
 void PutWorstRow(std::string* dst, const WorstRow& row) {
   PutVarint64(dst, row.row);
-  PutString(dst, row.npu_name);
+  PutString(dst, row.target_name);
   PutEnum(dst, row.result);
   PutDouble(dst, row.value);
 }
 
 bool GetWorstRow(Decoder* in, WorstRow* row) {
-  return GetVarint64(in, &row->row) && GetString(in, &row->npu_name) && GetEnum(in, &row->result, Verdict::kError) &&
+  return GetVarint64(in, &row->row) && GetString(in, &row->target_name) && GetEnum(in, &row->result, Verdict::kError) &&
          GetDouble(in, &row->value);
 }
 

@@ -105,7 +105,7 @@ void XlsxSummaryFacts::Add(const ResultRow& row) {
       ++error;
       if (!first_error) {
         first_error = index;
-        first_error_name = row.npu_name;
+        first_error_name = row.target_name;
       }
       break;
   }

@@ -163,7 +163,7 @@ Result<std::vector<std::string>> WriteXlsx(const std::string& path, const Result
   MSP_RETURN_IF_ERROR(stream.Append(table));
   if (table.first_diff_row) {
     const size_t row = *table.first_diff_row;
-    stream.MarkFirstDiff(row, table.rows[row].npu_name, FirstDiffStack(table, row));
+    stream.MarkFirstDiff(row, table.rows[row].target_name, FirstDiffStack(table, row));
   }
   return std::move(stream).Commit();
 }

@@ -43,20 +43,20 @@ Cell ExcessCell(const ops::SelfCheck* check) { return check ? Cell::Float(check-
 // scalar, a list item) by its recorded value, which msprobe keeps in the statistics.
 bool Differs(const ResultRow& row) {
   if (!row.matched) return true;
-  if (row.npu_data_name == "-1") return row.npu_stats != row.bench_stats;
+  if (row.target_data_name == "-1") return row.target_stats != row.golden_stats;
   if (row.metrics.size() <= kMaxAbsErr) return true;
   const Cell& cell = row.metrics[kMaxAbsErr];
   return !cell.is_number() || cell.number() != 0;
 }
 
 // The target tensors' content hashes, per row (nullopt: no file, or unreadable).
-std::vector<std::optional<uint64_t>> HashRows(const std::string& npu_json, const ResultTable& table) {
-  const std::string dir = TensorDataDir(npu_json);
+std::vector<std::optional<uint64_t>> HashRows(const std::string& target_json, const ResultTable& table) {
+  const std::string dir = TensorDataDir(target_json);
   std::vector<std::optional<uint64_t>> hashes(table.rows.size());
   tbb::parallel_for(size_t{0}, table.rows.size(), [&](size_t i) {
     const ResultRow& r = table.rows[i];
-    if (r.npu_data_name == "-1" || (r.state != RowState::kInput && r.state != RowState::kOutput)) return;
-    const Result<std::string> path = ResolveDataName(dir, r.npu_data_name);
+    if (r.target_data_name == "-1" || (r.state != RowState::kInput && r.state != RowState::kOutput)) return;
+    const Result<std::string> path = ResolveDataName(dir, r.target_data_name);
     if (!path.ok()) return;
     if (Result<uint64_t> hash = TensorContentHash(*path); hash.ok()) hashes[i] = *hash;
   });
@@ -69,11 +69,11 @@ struct ApiRows {
 
 // Origin of rows [begin, end) of one API; `produced` holds the hashes of earlier APIs' outputs.
 ApiAttribution Classify(const ResultTable& table, ApiRows api, const std::vector<std::optional<uint64_t>>& hashes,
-                        const std::unordered_set<uint64_t>& produced, const ops::SelfCheck* npu,
-                        const ops::SelfCheck* bench, std::optional<std::string>* argument) {
-  ApiAttribution a{"", ExcessCell(npu), ExcessCell(bench)};
-  if (npu != nullptr && npu->Excess() > 1 &&
-      npu->Excess() > kOwnErrorMargin * (bench != nullptr ? bench->Excess() : 0)) {
+                        const std::unordered_set<uint64_t>& produced, const ops::SelfCheck* target,
+                        const ops::SelfCheck* golden, std::optional<std::string>* argument) {
+  ApiAttribution a{"", ExcessCell(target), ExcessCell(golden)};
+  if (target != nullptr && target->Excess() > 1 &&
+      target->Excess() > kOwnErrorMargin * (golden != nullptr ? golden->Excess() : 0)) {
     a.origin = "op";
     return a;
   }
@@ -84,26 +84,26 @@ ApiAttribution Classify(const ResultTable& table, ApiRows api, const std::vector
     differs = true;
     if (!hashes[i] || !produced.contains(*hashes[i])) {
       a.origin = "input";
-      *argument = r.npu_name;
+      *argument = r.target_name;
       return a;
     }
   }
-  a.origin = differs ? "inherited" : npu != nullptr ? "clean" : "unknown";
+  a.origin = differs ? "inherited" : target != nullptr ? "clean" : "unknown";
   return a;
 }
 
 }  // namespace
 
-Result<std::optional<FirstCause>> AttributeRows(const std::string& npu_json, const std::string& bench_json,
+Result<std::optional<FirstCause>> AttributeRows(const std::string& target_json, const std::string& golden_json,
                                                 ResultTable* table) {
-  Result<ops::DumpCheck> npu_check = Status::Internal("", "not run"), bench_check = Status::Internal("", "not run");
+  Result<ops::DumpCheck> target_check = Status::Internal("", "not run"), golden_check = Status::Internal("", "not run");
   std::vector<std::optional<uint64_t>> hashes;
-  tbb::parallel_invoke([&] { npu_check = ops::CheckDumpCalls(npu_json); },
-                       [&] { bench_check = ops::CheckDumpCalls(bench_json); },
-                       [&] { hashes = HashRows(npu_json, *table); });
-  MSP_RETURN_IF_ERROR(npu_check.status());
-  MSP_RETURN_IF_ERROR(bench_check.status());
-  const Checks npu = Index(*npu_check), bench = Index(*bench_check);
+  tbb::parallel_invoke([&] { target_check = ops::CheckDumpCalls(target_json); },
+                       [&] { golden_check = ops::CheckDumpCalls(golden_json); },
+                       [&] { hashes = HashRows(target_json, *table); });
+  MSP_RETURN_IF_ERROR(target_check.status());
+  MSP_RETURN_IF_ERROR(golden_check.status());
+  const Checks target = Index(*target_check), golden = Index(*golden_check);
 
   std::optional<FirstCause> first;
   std::unordered_set<uint64_t> produced;
@@ -112,8 +112,8 @@ Result<std::optional<FirstCause>> AttributeRows(const std::string& npu_json, con
     size_t end = begin + 1;
     while (end < rows.size() && rows[end].api == rows[begin].api) ++end;
     std::optional<std::string> argument;
-    const ApiAttribution a = Classify(*table, {begin, end}, hashes, produced, Find(npu, rows[begin].api),
-                                      Find(bench, ApiOfRow(rows[begin].bench_name)), &argument);
+    const ApiAttribution a = Classify(*table, {begin, end}, hashes, produced, Find(target, rows[begin].api),
+                                      Find(golden, ApiOfRow(rows[begin].golden_name)), &argument);
     if (!first && (a.origin == "op" || a.origin == "input")) {
       first = FirstCause{rows[begin].api, a.origin, argument, begin};
       table->first_cause_row = begin;

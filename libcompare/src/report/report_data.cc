@@ -96,13 +96,13 @@ void AppendObject(const std::vector<Member>& members, std::string* out) { Append
 
 void AppendPart(const ReportPart& part, std::string* out) {
   const ModuleTree tree = BuildModuleTree(part.apis(), part.construct_json());
-  std::vector<uint32_t> whole, bench_rows, bench_names;
+  std::vector<uint32_t> whole, golden_rows, golden_names;
   for (size_t i = 0; i < part.whole_names().size(); ++i) {
     if (part.whole_names()[i]) whole.push_back(static_cast<uint32_t>(i));
   }
-  for (const auto& [row, name] : part.bench_names()) {
-    bench_rows.push_back(row);
-    bench_names.push_back(name);
+  for (const auto& [row, name] : part.golden_names()) {
+    golden_rows.push_back(row);
+    golden_names.push_back(name);
   }
   std::vector<Member> metrics;
   for (const ReportMetricColumn& column : part.metrics()) {
@@ -124,9 +124,10 @@ void AppendPart(const ReportPart& part, std::string* out) {
                       o);
        },
        ArrayMember("api", part.api_of_row()), ArrayMember("tail", part.tails()), ArrayMember("wholeNames", whole),
-       ArrayMember("benchRows", bench_rows), ArrayMember("benchNames", bench_names), ArrayMember("dtype", part.dtypes()),
-       ArrayMember("shape", part.shapes()), ArrayMember("err", part.err_messages()),
-       ArrayMember("verdict", part.verdicts()), ArrayMember("main", part.main_metric()),
+       ArrayMember("benchRows", golden_rows), ArrayMember("benchNames", golden_names),
+       ArrayMember("dtype", part.dtypes()), ArrayMember("shape", part.shapes()),
+       ArrayMember("err", part.err_messages()), ArrayMember("verdict", part.verdicts()),
+       ArrayMember("main", part.main_metric()),
        [&](std::string* o) {
          AppendKey("metrics", o);
          AppendJoined(metrics, '[', ']', o);

@@ -60,10 +60,10 @@ void ReportPart::AddMetric(size_t column, const Cell& cell, uint32_t row) {
 void ReportPart::AddRow(const ReportRow& row) {
   const auto index = static_cast<uint32_t>(verdicts_.size());
   api_of_row_.push_back(apis_.Intern(row.api, &last_api_));  // an API's rows are consecutive
-  const bool prefixed = !row.api.empty() && row.npu_name.starts_with(row.api);
-  tails_.push_back(strings_.Intern(prefixed ? row.npu_name.substr(row.api.size()) : row.npu_name));
+  const bool prefixed = !row.api.empty() && row.target_name.starts_with(row.api);
+  tails_.push_back(strings_.Intern(prefixed ? row.target_name.substr(row.api.size()) : row.target_name));
   whole_names_.push_back(prefixed ? 0 : 1);
-  if (row.bench_name != row.npu_name) bench_names_.emplace_back(index, strings_.Intern(row.bench_name));
+  if (row.golden_name != row.target_name) golden_names_.emplace_back(index, strings_.Intern(row.golden_name));
   dtypes_.push_back(strings_.Intern(row.dtype, &last_dtype_));
   shapes_.push_back(strings_.Intern(row.shape, &last_shape_));
   err_messages_.push_back(strings_.Intern(row.err_message, &last_err_));
@@ -77,13 +77,14 @@ void ReportPart::AddRow(const ResultRow& row) {
   const std::string err = ErrMessageText(row, ResultLayout::kCompare);
   const double charted = !main ? kNoValue : *mode_ == CompareMode::kTensor ? 1 - *main : std::abs(*main);
   if (!with_match_) {
-    AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result, charted,
-                     row.metrics});
+    AddRow(ReportRow{row.target_name, row.golden_name, row.api, row.target_dtype, row.target_shape, err, row.result,
+                     charted, row.metrics});
     return;
   }
   std::vector<Cell> cells = row.metrics;
   cells.push_back(Cell::Text(MatchText(row.match_origin, row.align_score)));
-  AddRow(ReportRow{row.npu_name, row.bench_name, row.api, row.npu_dtype, row.npu_shape, err, row.result, charted, cells});
+  AddRow(ReportRow{row.target_name, row.golden_name, row.api, row.target_dtype, row.target_shape, err, row.result,
+                   charted, cells});
 }
 
 
@@ -143,7 +144,7 @@ void PutReportPart(std::string* dst, const ReportPart& p) {
   }
   PutBytes(dst, p.whole_names_);
   PutBytes(dst, p.verdicts_);
-  PutVector(dst, p.bench_names_, PutIndexPair);
+  PutVector(dst, p.golden_names_, PutIndexPair);
   PutVector(dst, p.main_metric_, PutDouble);
   PutVector(dst, p.metrics_, PutMetricColumn);
 }
@@ -163,7 +164,7 @@ bool GetReportPart(Decoder* in, std::optional<ReportPart>* part) {
   for (std::vector<uint32_t>* v : {&p.api_of_row_, &p.tails_, &p.dtypes_, &p.shapes_, &p.err_messages_}) {
     if (!GetVector(in, v, GetVarint32)) return false;
   }
-  return GetBytes(in, &p.whole_names_) && GetBytes(in, &p.verdicts_) && GetVector(in, &p.bench_names_, GetIndexPair) &&
+  return GetBytes(in, &p.whole_names_) && GetBytes(in, &p.verdicts_) && GetVector(in, &p.golden_names_, GetIndexPair) &&
          GetVector(in, &p.main_metric_, GetDouble) && GetVector(in, &p.metrics_, GetMetricColumn);
 }
 

@@ -44,39 +44,39 @@ std::string UserKey(const std::string& op_name, const std::string& origin, std::
 
 }  // namespace
 
-std::string BuiltinApiMappedKey(const std::string& npu_name) {
-  const std::optional<std::string> api = ApiNameOf(npu_name);
-  if (!api) return npu_name;
+std::string BuiltinApiMappedKey(const std::string& target_name) {
+  const std::optional<std::string> api = ApiNameOf(target_name);
+  if (!api) return target_name;
   const std::string_view class_name = std::string_view(*api).substr(0, api->find('.'));
   // msprobe replaces every occurrence in the whole name, not only the leading component.
-  if (class_name == "Mint") return PythonReplace(npu_name, "Mint", "Torch");
-  if (class_name == "MintFunctional") return PythonReplace(npu_name, "MintFunctional", "Functional");
-  if (auto target = BuiltinApiTarget(*api)) return PythonReplace(npu_name, *api, *target);
-  return npu_name;
+  if (class_name == "Mint") return PythonReplace(target_name, "Mint", "Torch");
+  if (class_name == "MintFunctional") return PythonReplace(target_name, "MintFunctional", "Functional");
+  if (auto target = BuiltinApiTarget(*api)) return PythonReplace(target_name, *api, *target);
+  return target_name;
 }
 
-void ApplyUserApiMapping(const ApiMapping& mapping, const std::vector<OpRow>& npu,
-                         const std::vector<OpRow>& bench, std::vector<std::string>* npu_keys) {
+void ApplyUserApiMapping(const ApiMapping& mapping, const std::vector<OpRow>& target,
+                         const std::vector<OpRow>& golden, std::vector<std::string>* target_keys) {
   if (mapping.user_entries.empty()) return;
-  std::unordered_map<std::string, std::vector<size_t>> npu_rows_by_api;
-  for (size_t row = 0; row < npu.size(); ++row) {
-    if (auto api = ApiNameOf(npu[row].name)) npu_rows_by_api[*api].push_back(row);
+  std::unordered_map<std::string, std::vector<size_t>> target_rows_by_api;
+  for (size_t row = 0; row < target.size(); ++row) {
+    if (auto api = ApiNameOf(target[row].name)) target_rows_by_api[*api].push_back(row);
   }
-  std::unordered_set<std::string> bench_apis;
-  for (const OpRow& row : bench) {
-    if (auto api = ApiNameOf(row.name)) bench_apis.insert(*api);
+  std::unordered_set<std::string> golden_apis;
+  for (const OpRow& row : golden) {
+    if (auto api = ApiNameOf(row.name)) golden_apis.insert(*api);
   }
 
   for (const ApiMappingEntry& entry : mapping.user_entries) {
     // msprobe skips (with a warning) an entry whose paired lists differ in length.
     if (!ListsPairUp(entry)) continue;
-    auto rows = npu_rows_by_api.find(entry.ms_api);
-    if (rows == npu_rows_by_api.end() || !bench_apis.contains(entry.pt_api)) continue;
+    auto rows = target_rows_by_api.find(entry.ms_api);
+    if (rows == target_rows_by_api.end() || !golden_apis.contains(entry.pt_api)) continue;
     for (size_t row : rows->second) {
-      const OpRow& r = npu[row];
+      const OpRow& r = target[row];
       const std::string op_name = PythonReplace(r.name, entry.ms_api, entry.pt_api, 1);
       const std::string origin = PythonReplace(r.api, entry.ms_api, entry.pt_api, 1);
-      std::string& key = (*npu_keys)[row];
+      std::string& key = (*target_keys)[row];
       switch (r.state) {
         case RowState::kInput: key = UserKey(op_name, origin, ".input.", entry.ms_args, entry.pt_args); break;
         // msprobe's code reads "ms_output"/"pt_output" here, keys its own length check and docs call

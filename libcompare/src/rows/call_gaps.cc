@@ -49,28 +49,28 @@ void FillGapSide(const std::vector<CallEntry>& calls, const std::vector<uint32_t
 }
 
 // The gaps of one stream, given each side's entries of it in order.
-void StreamGaps(const std::vector<CallEntry>& npu_calls, const std::vector<CallEntry>& bench_calls,
-                const std::vector<uint32_t>& npu_stream, const std::vector<uint32_t>& bench_stream,
+void StreamGaps(const std::vector<CallEntry>& target_calls, const std::vector<CallEntry>& golden_calls,
+                const std::vector<uint32_t>& target_stream, const std::vector<uint32_t>& golden_stream,
                 std::vector<CallGap>* gaps) {
-  std::vector<uint32_t> bench_place(bench_calls.size(), kNoCall);
-  for (uint32_t p = 0; p < bench_stream.size(); ++p) bench_place[bench_stream[p]] = p;
+  std::vector<uint32_t> golden_place(golden_calls.size(), kNoCall);
+  for (uint32_t p = 0; p < golden_stream.size(); ++p) golden_place[golden_stream[p]] = p;
   std::vector<std::pair<uint32_t, uint32_t>> anchors;
-  for (uint32_t p = 0; p < npu_stream.size(); ++p) {
-    const uint32_t anchor = npu_calls[npu_stream[p]].anchor;
-    if (anchor != kNoCall && bench_place[anchor] != kNoCall) anchors.emplace_back(p, bench_place[anchor]);
+  for (uint32_t p = 0; p < target_stream.size(); ++p) {
+    const uint32_t anchor = target_calls[target_stream[p]].anchor;
+    if (anchor != kNoCall && golden_place[anchor] != kNoCall) anchors.emplace_back(p, golden_place[anchor]);
   }
   std::vector<std::pair<uint32_t, uint32_t>> bounds = OrderedAnchors(anchors);
-  bounds.emplace_back(static_cast<uint32_t>(npu_stream.size()), static_cast<uint32_t>(bench_stream.size()));
-  uint32_t npu_from = 0, bench_from = 0;
-  for (const auto& [npu_to, bench_to] : bounds) {
+  bounds.emplace_back(static_cast<uint32_t>(target_stream.size()), static_cast<uint32_t>(golden_stream.size()));
+  uint32_t target_from = 0, golden_from = 0;
+  for (const auto& [target_to, golden_to] : bounds) {
     CallGap gap;
-    gap.npu_span = npu_to - npu_from;
-    gap.bench_span = bench_to - bench_from;
-    FillGapSide(npu_calls, npu_stream, npu_from, npu_to, &gap.npu, &gap.npu_at);
-    FillGapSide(bench_calls, bench_stream, bench_from, bench_to, &gap.bench, &gap.bench_at);
-    if (!gap.npu.empty() && !gap.bench.empty()) gaps->push_back(std::move(gap));
-    npu_from = npu_to + 1;
-    bench_from = bench_to + 1;
+    gap.target_span = target_to - target_from;
+    gap.golden_span = golden_to - golden_from;
+    FillGapSide(target_calls, target_stream, target_from, target_to, &gap.target, &gap.target_at);
+    FillGapSide(golden_calls, golden_stream, golden_from, golden_to, &gap.golden, &gap.golden_at);
+    if (!gap.target.empty() && !gap.golden.empty()) gaps->push_back(std::move(gap));
+    target_from = target_to + 1;
+    golden_from = golden_to + 1;
   }
 }
 
@@ -96,30 +96,32 @@ std::vector<CallEntry> SplitCalls(const std::vector<OpRow>& rows) {
   return calls;
 }
 
-void MarkPaired(const std::vector<RowPair>& pairs, size_t npu_rows, size_t bench_rows, std::vector<CallEntry>* npu_calls,
-                std::vector<CallEntry>* bench_calls) {
-  const std::vector<uint32_t> npu_entry = EntryOfRow(*npu_calls, npu_rows);
-  const std::vector<uint32_t> bench_entry = EntryOfRow(*bench_calls, bench_rows);
-  std::vector<uint32_t> present(npu_calls->size(), 0);  // per target entry: its rows in a pair
-  for (CallEntry& call : *bench_calls) call.open = true;
+void MarkPaired(const std::vector<RowPair>& pairs, size_t target_rows, size_t golden_rows,
+                std::vector<CallEntry>* target_calls, std::vector<CallEntry>* golden_calls) {
+  const std::vector<uint32_t> target_entry = EntryOfRow(*target_calls, target_rows);
+  const std::vector<uint32_t> golden_entry = EntryOfRow(*golden_calls, golden_rows);
+  std::vector<uint32_t> present(target_calls->size(), 0);  // per target entry: its rows in a pair
+  for (CallEntry& call : *golden_calls) call.open = true;
   for (const RowPair& pair : pairs) {
-    CallEntry& call = (*npu_calls)[npu_entry[pair.npu]];
-    ++present[npu_entry[pair.npu]];
-    if (!pair.bench) continue;
-    if (call.anchor == kNoCall) call.anchor = bench_entry[*pair.bench];
-    (*bench_calls)[bench_entry[*pair.bench]].open = false;
+    CallEntry& call = (*target_calls)[target_entry[pair.target]];
+    ++present[target_entry[pair.target]];
+    if (!pair.golden) continue;
+    if (call.anchor == kNoCall) call.anchor = golden_entry[*pair.golden];
+    (*golden_calls)[golden_entry[*pair.golden]].open = false;
   }
   // An entry the -fm queue left out of the output (docs/compare.md §3.5) is not open: nothing of it is written.
-  for (size_t e = 0; e < npu_calls->size(); ++e) {
-    CallEntry& call = (*npu_calls)[e];
+  for (size_t e = 0; e < target_calls->size(); ++e) {
+    CallEntry& call = (*target_calls)[e];
     call.open = call.anchor == kNoCall && present[e] == call.rows.count;
   }
 }
 
-std::vector<CallGap> FindGaps(const std::vector<CallEntry>& npu_calls, const std::vector<CallEntry>& bench_calls) {
-  const auto npu_streams = ByStream(npu_calls), bench_streams = ByStream(bench_calls);
+std::vector<CallGap> FindGaps(const std::vector<CallEntry>& target_calls, const std::vector<CallEntry>& golden_calls) {
+  const auto target_streams = ByStream(target_calls), golden_streams = ByStream(golden_calls);
   std::vector<CallGap> gaps;
-  for (size_t s = 0; s < kCallStreams; ++s) StreamGaps(npu_calls, bench_calls, npu_streams[s], bench_streams[s], &gaps);
+  for (size_t s = 0; s < kCallStreams; ++s) {
+    StreamGaps(target_calls, golden_calls, target_streams[s], golden_streams[s], &gaps);
+  }
   return gaps;
 }
 

@@ -28,18 +28,18 @@ struct CallEntry {
 std::vector<CallEntry> SplitCalls(const std::vector<OpRow>& rows);
 
 // Marks each entry open or anchored from msprobe's pairs.
-void MarkPaired(const std::vector<RowPair>& pairs, size_t npu_rows, size_t bench_rows, std::vector<CallEntry>* npu_calls,
-                std::vector<CallEntry>* bench_calls);
+void MarkPaired(const std::vector<RowPair>& pairs, size_t target_rows, size_t golden_rows,
+                std::vector<CallEntry>* target_calls, std::vector<CallEntry>* golden_calls);
 
 // One gap of one stream: the open entries each side has between two anchors (or an end).
 struct CallGap {
-  std::vector<uint32_t> npu, bench;        // entry indices, in order
-  std::vector<uint32_t> npu_at, bench_at;  // their places in the gap (0: its first call, open or not)
-  uint32_t npu_span = 0, bench_span = 0;   // the gap's calls, open or not
+  std::vector<uint32_t> target, golden;        // entry indices, in order
+  std::vector<uint32_t> target_at, golden_at;  // their places in the gap (0: its first call, open or not)
+  uint32_t target_span = 0, golden_span = 0;   // the gap's calls, open or not
 };
 
 // The gaps with open entries on both sides. The anchors of a stream that delimit gaps are the
 // largest set of them in the same order on both sides; an anchor crossing them lies inside a gap.
-std::vector<CallGap> FindGaps(const std::vector<CallEntry>& npu_calls, const std::vector<CallEntry>& bench_calls);
+std::vector<CallGap> FindGaps(const std::vector<CallEntry>& target_calls, const std::vector<CallEntry>& golden_calls);
 
 }  // namespace msprobe::compare::internal

@@ -107,24 +107,25 @@ float ValueWeight(const OpRow& row, bool md5) {
   return max.number() != min.number() ? 1.f : kWeakValue;
 }
 
-ValueCloseness CompareValues(const OpRow& npu, const OpRow& bench, bool md5) {
-  const float weight = std::min(ValueWeight(npu, md5), ValueWeight(bench, md5));
+ValueCloseness CompareValues(const OpRow& target, const OpRow& golden, bool md5) {
+  const float weight = std::min(ValueWeight(target, md5), ValueWeight(golden, md5));
   if (weight == 0) return {};
-  if (md5 && npu.md5 == bench.md5) return {1.f, weight};  // the same bytes
-  const float stats = StatsCloseness(npu, bench);
+  if (md5 && target.md5 == golden.md5) return {1.f, weight};  // the same bytes
+  const float stats = StatsCloseness(target, golden);
   return stats < 0 ? ValueCloseness{} : ValueCloseness{stats, weight};
 }
 
-std::vector<std::pair<size_t, size_t>> PairCallRows(const std::vector<OpRow>& npu, CallRows a,
-                                                    const std::vector<OpRow>& bench, CallRows b, bool cross_framework) {
+std::vector<std::pair<size_t, size_t>> PairCallRows(const std::vector<OpRow>& target, CallRows a,
+                                                    const std::vector<OpRow>& golden, CallRows b,
+                                                    bool cross_framework) {
   std::vector<std::pair<size_t, size_t>> pairs;
   std::vector<bool> taken(b.count, false);
   for (size_t n = a.first; n < a.first + a.count; ++n) {
-    const std::string_view place = PlaceInCall(npu[n]);
+    const std::string_view place = PlaceInCall(target[n]);
     for (size_t k = 0; k < b.count; ++k) {
-      const OpRow& candidate = bench[b.first + k];
+      const OpRow& candidate = golden[b.first + k];
       if (taken[k] || PlaceInCall(candidate) != place) continue;
-      if (DtypesCompatible(npu[n].dtype, candidate.dtype, cross_framework)) {
+      if (DtypesCompatible(target[n].dtype, candidate.dtype, cross_framework)) {
         taken[k] = true;
         pairs.emplace_back(n, b.first + k);
       }
@@ -134,20 +135,20 @@ std::vector<std::pair<size_t, size_t>> PairCallRows(const std::vector<OpRow>& np
   return pairs;
 }
 
-float CallScore(const std::vector<OpRow>& npu, CallRows a, const std::vector<OpRow>& bench, CallRows b, bool same_op,
-                bool cross_framework, bool md5) {
-  float shapes = 0, closeness = 0, npu_weight = 0, bench_weight = 0;
-  for (size_t n = a.first; n < a.first + a.count; ++n) npu_weight += ValueWeight(npu[n], md5);
-  for (size_t k = b.first; k < b.first + b.count; ++k) bench_weight += ValueWeight(bench[k], md5);
-  for (const auto& [n, k] : PairCallRows(npu, a, bench, b, cross_framework)) {
-    if (npu[n].shape == bench[k].shape) shapes += 1;
-    const ValueCloseness values = CompareValues(npu[n], bench[k], md5);
+float CallScore(const std::vector<OpRow>& target, CallRows a, const std::vector<OpRow>& golden, CallRows b,
+                bool same_op, bool cross_framework, bool md5) {
+  float shapes = 0, closeness = 0, target_weight = 0, golden_weight = 0;
+  for (size_t n = a.first; n < a.first + a.count; ++n) target_weight += ValueWeight(target[n], md5);
+  for (size_t k = b.first; k < b.first + b.count; ++k) golden_weight += ValueWeight(golden[k], md5);
+  for (const auto& [n, k] : PairCallRows(target, a, golden, b, cross_framework)) {
+    if (target[n].shape == golden[k].shape) shapes += 1;
+    const ValueCloseness values = CompareValues(target[n], golden[k], md5);
     closeness += values.weight * values.closeness;
   }
   const float rows = static_cast<float>(std::max(a.count, b.count));
   // The values count against what both calls hold, and against one varying tensor at least: calls of
   // constants and flags alone are told apart by nothing.
-  const float weight = std::max(1.f, (npu_weight + bench_weight) / 2);
+  const float weight = std::max(1.f, (target_weight + golden_weight) / 2);
   const float score = (same_op ? kNameWeight : 0.f) + kShapeWeight * (rows > 0 ? shapes / rows : 0.f) +
                       kValueWeight * closeness / weight;
   return std::min(score, 1.f);

@@ -15,25 +15,25 @@ namespace {
 
 // One row of the outer merge: a training row, a rollout row, or both.
 struct Merged {
-  std::optional<size_t> npu, bench;
+  std::optional<size_t> target, golden;
 };
 
 // The outer merge on the keys: sorted by key as pandas sorts an outer merge, each key's training rows
 // in order, each with the key's rollout rows in order.
-std::vector<Merged> OuterMerge(const std::vector<ConsistentKey>& npu, const std::vector<ConsistentKey>& bench) {
+std::vector<Merged> OuterMerge(const std::vector<ConsistentKey>& target, const std::vector<ConsistentKey>& golden) {
   std::map<ConsistentKey, std::pair<std::vector<size_t>, std::vector<size_t>>> by_key;
-  for (size_t i = 0; i < npu.size(); ++i) by_key[npu[i]].first.push_back(i);
-  for (size_t j = 0; j < bench.size(); ++j) by_key[bench[j]].second.push_back(j);
+  for (size_t i = 0; i < target.size(); ++i) by_key[target[i]].first.push_back(i);
+  for (size_t j = 0; j < golden.size(); ++j) by_key[golden[j]].second.push_back(j);
   std::vector<Merged> merged;
   for (const auto& [key, rows] : by_key) {
-    const auto& [npu_rows, bench_rows] = rows;
-    if (npu_rows.empty()) {
-      for (size_t j : bench_rows) merged.push_back({std::nullopt, j});
-    } else if (bench_rows.empty()) {
-      for (size_t i : npu_rows) merged.push_back({i, std::nullopt});
+    const auto& [target_rows, golden_rows] = rows;
+    if (target_rows.empty()) {
+      for (size_t j : golden_rows) merged.push_back({std::nullopt, j});
+    } else if (golden_rows.empty()) {
+      for (size_t i : target_rows) merged.push_back({i, std::nullopt});
     } else {
-      for (size_t i : npu_rows) {
-        for (size_t j : bench_rows) merged.push_back({i, j});
+      for (size_t i : target_rows) {
+        for (size_t j : golden_rows) merged.push_back({i, j});
       }
     }
   }
@@ -117,31 +117,31 @@ SideCells CellsOf(const std::vector<const OpRow*>& rows, const std::string& name
 // One row of the result before ordering: each side's rows and its position in its dump (the first
 // joined row's), none for a missing side.
 struct Joined {
-  std::vector<const OpRow*> npu, bench;
-  std::optional<size_t> npu_pos, bench_pos;
+  std::vector<const OpRow*> target, golden;
+  std::optional<size_t> target_pos, golden_pos;
 };
 
 // Step 2 of consistent_match: the merged rows that meet one row of the grouping side (fsdp: the
 // rollout's, megatron: the training's) joined per that row's name, in order of first appearance; the
 // merged rows without one after them, each alone.
-std::vector<Joined> JoinGroups(const std::vector<Merged>& merged, const std::vector<OpRow>& npu,
-                               const std::vector<OpRow>& bench, bool group_by_bench) {
+std::vector<Joined> JoinGroups(const std::vector<Merged>& merged, const std::vector<OpRow>& target,
+                               const std::vector<OpRow>& golden, bool group_by_golden) {
   std::vector<Joined> joined, alone;
   std::unordered_map<std::string_view, size_t> group_of;
   for (const Merged& m : merged) {
-    const std::optional<size_t> group_row = group_by_bench ? m.bench : m.npu;
-    const std::optional<size_t> other_row = group_by_bench ? m.npu : m.bench;
+    const std::optional<size_t> group_row = group_by_golden ? m.golden : m.target;
+    const std::optional<size_t> other_row = group_by_golden ? m.target : m.golden;
     if (!group_row) {
       Joined& j = alone.emplace_back();
-      (group_by_bench ? j.npu : j.bench).push_back(group_by_bench ? &npu[*other_row] : &bench[*other_row]);
+      (group_by_golden ? j.target : j.golden).push_back(group_by_golden ? &target[*other_row] : &golden[*other_row]);
       continue;
     }
-    const OpRow& grouping = group_by_bench ? bench[*group_row] : npu[*group_row];
+    const OpRow& grouping = group_by_golden ? golden[*group_row] : target[*group_row];
     const auto [it, added] = group_of.try_emplace(grouping.name, joined.size());
-    if (added) (group_by_bench ? joined.emplace_back().bench : joined.emplace_back().npu).push_back(&grouping);
+    if (added) (group_by_golden ? joined.emplace_back().golden : joined.emplace_back().target).push_back(&grouping);
     if (other_row) {
       Joined& j = joined[it->second];
-      (group_by_bench ? j.npu : j.bench).push_back(group_by_bench ? &npu[*other_row] : &bench[*other_row]);
+      (group_by_golden ? j.target : j.golden).push_back(group_by_golden ? &target[*other_row] : &golden[*other_row]);
     }
   }
   joined.insert(joined.end(), std::make_move_iterator(alone.begin()), std::make_move_iterator(alone.end()));
@@ -161,7 +161,7 @@ Result<std::vector<size_t>> DualMonotonicOrder(const std::vector<Joined>& rows, 
     });
     return order;
   };
-  const std::vector<size_t> order1 = order_by(&Joined::npu_pos), order2 = order_by(&Joined::bench_pos);
+  const std::vector<size_t> order1 = order_by(&Joined::target_pos), order2 = order_by(&Joined::golden_pos);
   std::vector<bool> used(n, false);
   std::vector<size_t> result;
   result.reserve(n);
@@ -173,8 +173,8 @@ Result<std::vector<size_t>> DualMonotonicOrder(const std::vector<Joined>& rows, 
     std::optional<size_t> picked;
     for (const std::optional<size_t>& k : {min1, min2}) {
       if (!k || used[*k]) continue;
-      if (rows[*k].npu_pos && k != min1) continue;
-      if (rows[*k].bench_pos && k != min2) continue;
+      if (rows[*k].target_pos && k != min1) continue;
+      if (rows[*k].golden_pos && k != min2) continue;
       picked = k;
       break;
     }
@@ -197,29 +197,29 @@ std::unordered_map<std::string_view, size_t> Ranks(const std::vector<OpRow>& row
 
 ResultRow MakeRow(const Joined& j, const ConsistentOptions& options) {
   const bool fsdp = options.backend == ConsistentBackend::kFsdp;
-  const SideCells n = CellsOf(j.npu, fsdp ? options.name_separator : ";  ");
-  const SideCells b = CellsOf(j.bench, fsdp ? ";  " : options.name_separator);
+  const SideCells n = CellsOf(j.target, fsdp ? options.name_separator : ";  ");
+  const SideCells b = CellsOf(j.golden, fsdp ? ";  " : options.name_separator);
   ResultRow r;
   using Field = std::string ResultRow::*;
   const std::tuple<Field, Field, std::string SideCells::*> kSideFields[] = {
-      {&ResultRow::npu_name, &ResultRow::bench_name, &SideCells::name},
-      {&ResultRow::npu_dtype, &ResultRow::bench_dtype, &SideCells::dtype},
-      {&ResultRow::npu_shape, &ResultRow::bench_shape, &SideCells::shape},
-      {&ResultRow::npu_requires_grad, &ResultRow::bench_requires_grad, &SideCells::requires_grad},
-      {&ResultRow::npu_data_name, &ResultRow::bench_data_name, &SideCells::data_name},
+      {&ResultRow::target_name, &ResultRow::golden_name, &SideCells::name},
+      {&ResultRow::target_dtype, &ResultRow::golden_dtype, &SideCells::dtype},
+      {&ResultRow::target_shape, &ResultRow::golden_shape, &SideCells::shape},
+      {&ResultRow::target_requires_grad, &ResultRow::golden_requires_grad, &SideCells::requires_grad},
+      {&ResultRow::target_data_name, &ResultRow::golden_data_name, &SideCells::data_name},
   };
-  for (const auto& [npu_field, bench_field, side_field] : kSideFields) {
-    r.*npu_field = n.*side_field;
-    r.*bench_field = b.*side_field;
+  for (const auto& [target_field, golden_field, side_field] : kSideFields) {
+    r.*target_field = n.*side_field;
+    r.*golden_field = b.*side_field;
   }
-  r.requires_grad_consistent = r.npu_requires_grad == r.bench_requires_grad;
-  r.npu_stats = n.stats;
-  r.bench_stats = b.stats;
+  r.requires_grad_consistent = r.target_requires_grad == r.golden_requires_grad;
+  r.target_stats = n.stats;
+  r.golden_stats = b.stats;
   r.stack_info = n.stack;
   r.api = n.api;
   r.state = n.state ? *n.state : b.state.value_or(RowState::kInput);  // fill_state_api_origin_name
-  r.matched = !j.npu.empty() && !j.bench.empty();
-  r.golden_only = j.npu.empty();
+  r.matched = !j.target.empty() && !j.golden.empty();
+  r.golden_only = j.target.empty();
   return r;
 }
 
@@ -229,43 +229,44 @@ void FillApis(const std::vector<Joined>& rows, const std::vector<size_t>& order,
   std::unordered_map<std::string, std::string> train_api_of;
   for (size_t k = 0; k < order.size(); ++k) {
     const Joined& j = rows[order[k]];
-    if (!j.npu.empty() && !j.bench.empty()) train_api_of[j.bench.front()->api] = (*out)[k].api;
+    if (!j.target.empty() && !j.golden.empty()) train_api_of[j.golden.front()->api] = (*out)[k].api;
   }
   for (size_t k = 0; k < order.size(); ++k) {
     const Joined& j = rows[order[k]];
-    if (!j.npu.empty()) continue;
-    const std::string& bench_api = j.bench.front()->api;
-    const auto it = train_api_of.find(bench_api);
-    (*out)[k].api = it != train_api_of.end() ? it->second : bench_api;
+    if (!j.target.empty()) continue;
+    const std::string& golden_api = j.golden.front()->api;
+    const auto it = train_api_of.find(golden_api);
+    (*out)[k].api = it != train_api_of.end() ? it->second : golden_api;
   }
 }
 
 }  // namespace
 
-Status CheckConsistentDumps(const FlatDump& npu, const FlatDump& bench) {
-  if (npu.is_debug || bench.is_debug) {
-    return Status::InvalidInput(npu.json_path, "--consistent_check compares dump.json files, not debug.json");
+Status CheckConsistentDumps(const FlatDump& target, const FlatDump& golden) {
+  if (target.is_debug || golden.is_debug) {
+    return Status::InvalidInput(target.json_path, "--consistent_check compares dump.json files, not debug.json");
   }
-  if (npu.mode == CompareMode::kMd5 || bench.mode == CompareMode::kMd5) {
-    return Status::InvalidInput(npu.json_path, "--consistent_check compares tensors or statistics, not md5 summaries");
+  if (target.mode == CompareMode::kMd5 || golden.mode == CompareMode::kMd5) {
+    return Status::InvalidInput(target.json_path,
+                                "--consistent_check compares tensors or statistics, not md5 summaries");
   }
   return Status::Ok();
 }
 
-Result<std::vector<ResultRow>> BuildConsistentRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+Result<std::vector<ResultRow>> BuildConsistentRows(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
                                                    const ConsistentOptions& options, const std::string& source) {
   const std::vector<Merged> merged =
-      OuterMerge(ConsistentKeys(npu, options.backend, true), ConsistentKeys(bench, options.backend, false));
-  std::vector<Joined> rows = JoinGroups(merged, npu, bench, options.backend == ConsistentBackend::kFsdp);
-  const auto npu_rank = Ranks(npu), bench_rank = Ranks(bench);
+      OuterMerge(ConsistentKeys(target, options.backend, true), ConsistentKeys(golden, options.backend, false));
+  std::vector<Joined> rows = JoinGroups(merged, target, golden, options.backend == ConsistentBackend::kFsdp);
+  const auto target_rank = Ranks(target), golden_rank = Ranks(golden);
   const auto position = [](const std::unordered_map<std::string_view, size_t>& rank,
                            const std::vector<const OpRow*>& side) -> std::optional<size_t> {
     if (side.empty()) return std::nullopt;
     return rank.at(side.front()->name);
   };
   for (Joined& j : rows) {
-    j.npu_pos = position(npu_rank, j.npu);
-    j.bench_pos = position(bench_rank, j.bench);
+    j.target_pos = position(target_rank, j.target);
+    j.golden_pos = position(golden_rank, j.golden);
   }
   MSP_ASSIGN_OR_RETURN(const std::vector<size_t> order, DualMonotonicOrder(rows, source));
   std::vector<ResultRow> out;

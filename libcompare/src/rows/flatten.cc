@@ -410,7 +410,7 @@ class Flattener : public DumpJsonVisitor {
     internal::ReserveWithSlack(&dump_.rows, rows);
   }
 
-  // The stack.json next to the NPU json ("" for none), read and indexed; the flattener keeps it.
+  // The stack.json next to the target json ("" for none), read and indexed; the flattener keeps it.
   Status ReadStack(const std::string& stack_json) {
     if (stack_json.empty()) return Status::Ok();
     MSP_ASSIGN_OR_RETURN(stack_document_, ReadJsonFile(stack_json));

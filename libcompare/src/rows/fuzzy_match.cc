@@ -18,18 +18,18 @@ std::string_view DropLastTwoComponents(std::string_view s) {
 }
 
 // msprobe `match_op`: where the newest items of the two queues meet an earlier item of the other.
-std::optional<std::pair<size_t, size_t>> MatchPoint(const std::vector<size_t>& npu_queue,
-                                                    const std::vector<size_t>& bench_queue,
-                                                    const std::vector<std::string>& npu_names,
-                                                    const std::vector<std::string>& bench_names) {
-  const size_t npu_last = npu_queue.size() - 1, bench_last = bench_queue.size() - 1;
-  const std::string& newest_npu = npu_names[npu_queue[npu_last]];
-  for (size_t b = 0; b < bench_last; ++b) {
-    if (newest_npu == bench_names[bench_queue[b]]) return std::pair{npu_last, b};
+std::optional<std::pair<size_t, size_t>> MatchPoint(const std::vector<size_t>& target_queue,
+                                                    const std::vector<size_t>& golden_queue,
+                                                    const std::vector<std::string>& target_names,
+                                                    const std::vector<std::string>& golden_names) {
+  const size_t target_last = target_queue.size() - 1, golden_last = golden_queue.size() - 1;
+  const std::string& newest_target = target_names[target_queue[target_last]];
+  for (size_t b = 0; b < golden_last; ++b) {
+    if (newest_target == golden_names[golden_queue[b]]) return std::pair{target_last, b};
   }
-  if (newest_npu == bench_names[bench_queue[bench_last]]) return std::pair{npu_last, bench_last};
-  for (size_t n = 0; n < npu_last; ++n) {
-    if (npu_names[npu_queue[n]] == bench_names[bench_queue[bench_last]]) return std::pair{n, bench_last};
+  if (newest_target == golden_names[golden_queue[golden_last]]) return std::pair{target_last, golden_last};
+  for (size_t n = 0; n < target_last; ++n) {
+    if (target_names[target_queue[n]] == golden_names[golden_queue[golden_last]]) return std::pair{n, golden_last};
   }
   return std::nullopt;
 }
@@ -54,31 +54,31 @@ std::string FuzzyRename(std::string_view name) {
   return out;
 }
 
-std::vector<RowPair> FuzzyMatchKeys(const std::vector<std::string_view>& npu_keys,
-                                    const std::vector<std::string_view>& bench_keys) {
-  std::vector<std::string> npu_names, bench_names;
-  npu_names.reserve(npu_keys.size());
-  bench_names.reserve(bench_keys.size());
-  for (const std::string_view key : npu_keys) npu_names.push_back(FuzzyRename(key));
-  for (const std::string_view key : bench_keys) bench_names.push_back(FuzzyRename(key));
+std::vector<RowPair> FuzzyMatchKeys(const std::vector<std::string_view>& target_keys,
+                                    const std::vector<std::string_view>& golden_keys) {
+  std::vector<std::string> target_names, golden_names;
+  target_names.reserve(target_keys.size());
+  golden_names.reserve(golden_keys.size());
+  for (const std::string_view key : target_keys) target_names.push_back(FuzzyRename(key));
+  for (const std::string_view key : golden_keys) golden_names.push_back(FuzzyRename(key));
 
   std::vector<RowPair> out;
-  std::vector<size_t> npu_queue, bench_queue;
-  const size_t max_len = std::max(npu_keys.size(), bench_keys.size());
+  std::vector<size_t> target_queue, golden_queue;
+  const size_t max_len = std::max(target_keys.size(), golden_keys.size());
   for (size_t i = 0; i < max_len; ++i) {
-    if (i < npu_keys.size()) npu_queue.push_back(i);
-    if (i < bench_keys.size()) bench_queue.push_back(i);
-    // G3 stops here once one side has run dry; NPU rows not yet enqueued never reach the output.
-    if (npu_queue.empty() != bench_queue.empty()) break;
-    const auto point = MatchPoint(npu_queue, bench_queue, npu_names, bench_names);
+    if (i < target_keys.size()) target_queue.push_back(i);
+    if (i < golden_keys.size()) golden_queue.push_back(i);
+    // G3 stops here once one side has run dry; target rows not yet enqueued never reach the output.
+    if (target_queue.empty() != golden_queue.empty()) break;
+    const auto point = MatchPoint(target_queue, golden_queue, target_names, golden_names);
     if (!point) continue;
-    const auto [npu_at, bench_at] = *point;
-    for (size_t n = 0; n < npu_at; ++n) out.push_back({npu_queue[n], std::nullopt});
-    out.push_back({npu_queue[npu_at], bench_queue[bench_at]});
-    npu_queue.erase(npu_queue.begin(), npu_queue.begin() + static_cast<std::ptrdiff_t>(npu_at + 1));
-    bench_queue.erase(bench_queue.begin(), bench_queue.begin() + static_cast<std::ptrdiff_t>(bench_at + 1));
+    const auto [target_at, golden_at] = *point;
+    for (size_t n = 0; n < target_at; ++n) out.push_back({target_queue[n], std::nullopt});
+    out.push_back({target_queue[target_at], golden_queue[golden_at]});
+    target_queue.erase(target_queue.begin(), target_queue.begin() + static_cast<std::ptrdiff_t>(target_at + 1));
+    golden_queue.erase(golden_queue.begin(), golden_queue.begin() + static_cast<std::ptrdiff_t>(golden_at + 1));
   }
-  for (size_t n : npu_queue) out.push_back({n, std::nullopt});
+  for (size_t n : target_queue) out.push_back({n, std::nullopt});
   return out;
 }
 

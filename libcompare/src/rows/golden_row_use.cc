@@ -6,7 +6,7 @@ namespace msprobe::compare {
 
 void GoldenRowUse::Mark(const std::vector<RowPair>& pairs) {
   for (const RowPair& pair : pairs) {
-    if (pair.bench) used_[*pair.bench] = true;
+    if (pair.golden) used_[*pair.golden] = true;
   }
 }
 
@@ -22,7 +22,7 @@ std::optional<size_t> GoldenRowUse::FirstUnmatched() const {
 
 uint64_t TargetRowsLeftOut(const std::vector<RowPair>& pairs, size_t target_rows) {
   std::vector<bool> seen(target_rows, false);
-  for (const RowPair& pair : pairs) seen[pair.npu] = true;
+  for (const RowPair& pair : pairs) seen[pair.target] = true;
   return static_cast<uint64_t>(std::count(seen.begin(), seen.end(), false));
 }
 

@@ -381,39 +381,39 @@ Result<LayerDumpInfo> ReadLayerDumpInfo(const std::string& dump_json, const std:
   return info;
 }
 
-Result<std::unordered_map<std::string, std::string>> PairLayerEntries(const LayerDumpInfo& npu,
-                                                                       const LayerDumpInfo& bench,
+Result<std::unordered_map<std::string, std::string>> PairLayerEntries(const LayerDumpInfo& target,
+                                                                       const LayerDumpInfo& golden,
                                                                        const LayerMapping& rules) {
-  MSP_ASSIGN_OR_RETURN(Tree npu_tree, BuildTree(npu));
-  MSP_ASSIGN_OR_RETURN(Tree bench_tree, BuildTree(bench));
+  MSP_ASSIGN_OR_RETURN(Tree target_tree, BuildTree(target));
+  MSP_ASSIGN_OR_RETURN(Tree golden_tree, BuildTree(golden));
   std::unordered_map<std::string, std::string> pairs;
-  for (const DataItem& item : npu_tree.items) {
+  for (const DataItem& item : target_tree.items) {
     size_t index = 0;
-    const std::string scope = ConvertScope(npu_tree, item, rules, &index);
-    const DataItem* golden = Query(bench_tree, scope, item.state, index);
-    pairs[item.name] = golden != nullptr ? golden->name : std::string();
+    const std::string scope = ConvertScope(target_tree, item, rules, &index);
+    const DataItem* match = Query(golden_tree, scope, item.state, index);
+    pairs[item.name] = match != nullptr ? match->name : std::string();
   }
   return pairs;
 }
 
 DataMapping LayerDataMapping(const std::unordered_map<std::string, std::string>& entry_pairs,
-                             const std::vector<OpRow>& npu_rows, const std::vector<OpRow>& bench_rows) {
-  std::unordered_map<std::string, std::vector<const OpRow*>> bench_by_api;
-  for (const OpRow& row : bench_rows) bench_by_api[row.api].push_back(&row);
+                             const std::vector<OpRow>& target_rows, const std::vector<OpRow>& golden_rows) {
+  std::unordered_map<std::string, std::vector<const OpRow*>> golden_by_api;
+  for (const OpRow& row : golden_rows) golden_by_api[row.api].push_back(&row);
   DataMapping mapping;
-  for (const OpRow& row : npu_rows) {
+  for (const OpRow& row : target_rows) {
     std::string golden = "N/A";
     auto pair = entry_pairs.find(row.api);
     if (pair != entry_pairs.end() && !pair->second.empty() && row.name.compare(0, row.api.size(), row.api) == 0) {
       const std::string wanted = pair->second + row.name.substr(row.api.size());
-      auto rows = bench_by_api.find(pair->second);
-      if (rows != bench_by_api.end()) {
+      auto rows = golden_by_api.find(pair->second);
+      if (rows != golden_by_api.end()) {
         for (const OpRow* b : rows->second) {
           if (b->name == wanted) golden = wanted;
         }
       }
     }
-    mapping.npu_to_bench[row.name] = std::move(golden);
+    mapping.target_to_golden[row.name] = std::move(golden);
   }
   return mapping;
 }

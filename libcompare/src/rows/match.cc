@@ -58,8 +58,8 @@ bool InGroup(std::string_view dtype, const std::array<std::string_view, 3>& grou
 
 constexpr size_t kNoRow = static_cast<size_t>(-1);
 
-// One shard of the bench keys, by open addressing: a slot per distinct key, holding its hash and
-// the chain of its bench rows (first, last; linked through `next`, in bench order). Flat, so a
+// One shard of the golden keys, by open addressing: a slot per distinct key, holding its hash and
+// the chain of its golden rows (first, last; linked through `next`, in golden order). Flat, so a
 // million keys cost no allocation each.
 class KeyShard {
  public:
@@ -70,7 +70,7 @@ class KeyShard {
     while (capacity < 2 * rows.size()) capacity *= 2;
     slots_.assign(capacity, Slot{});
     mask_ = capacity - 1;
-    for (const size_t b : rows) {  // a bench row's chain lives in one shard: no race on next
+    for (const size_t b : rows) {  // a golden row's chain lives in one shard: no race on next
       Slot& slot = slots_[Find(keys[b], hashes[b], keys)];
       if (slot.first == kNoRow) {
         slot = {hashes[b], b, b};
@@ -81,7 +81,7 @@ class KeyShard {
     }
   }
 
-  // The first bench row of `key`, or kNoRow.
+  // The first golden row of `key`, or kNoRow.
   size_t First(std::string_view key, size_t hash, const std::vector<std::string_view>& keys) const {
     return slots_.empty() ? kNoRow : slots_[Find(key, hash, keys)].first;
   }
@@ -114,10 +114,10 @@ std::vector<size_t> HashAll(const std::vector<std::string_view>& keys) {
 
 }  // namespace
 
-// The bench keys go to shards by hash, each shard's table built in bench order on all cores.
-class BenchKeyIndex {
+// The golden keys go to shards by hash, each shard's table built in golden order on all cores.
+class GoldenKeyIndex {
  public:
-  explicit BenchKeyIndex(std::vector<std::string_view> keys) : keys_(std::move(keys)), next_(keys_.size(), kNoRow) {
+  explicit GoldenKeyIndex(std::vector<std::string_view> keys) : keys_(std::move(keys)), next_(keys_.size(), kNoRow) {
     const std::vector<size_t> hashes = HashAll(keys_);
     std::array<std::vector<size_t>, kShards> shard_rows;
     for (size_t b = 0; b < keys_.size(); ++b) shard_rows[hashes[b] % kShards].push_back(b);
@@ -125,25 +125,25 @@ class BenchKeyIndex {
                       [&](size_t s) { shards_[s] = KeyShard(shard_rows[s], keys_, hashes, &next_); });
   }
 
-  // Outer join on the key restricted to the NPU side, in NPU order (§3.2 steps 1-3): G3's outer
-  // merge followed by dropping bench-only rows and a stable sort on the NPU index, which is also what
-  // the -dm left join gives. Duplicate keys give every bench row, in bench order. The NPU rows look
+  // Outer join on the key restricted to the target side, in target order (§3.2 steps 1-3): G3's outer
+  // merge followed by dropping golden-only rows and a stable sort on the target index, which is also what
+  // the -dm left join gives. Duplicate keys give every golden row, in golden order. The target rows look
   // up, count and fill their pairs on all cores.
-  std::vector<RowPair> Join(const std::vector<std::string_view>& npu_keys) const {
-    const std::vector<size_t> npu_hash = HashAll(npu_keys);
-    // Per NPU row: its chain's first bench row and the number of pairs it makes (at least one).
-    std::vector<size_t> first(npu_keys.size(), kNoRow), offset(npu_keys.size() + 1, 0);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+  std::vector<RowPair> Join(const std::vector<std::string_view>& target_keys) const {
+    const std::vector<size_t> target_hash = HashAll(target_keys);
+    // Per target row: its chain's first golden row and the number of pairs it makes (at least one).
+    std::vector<size_t> first(target_keys.size(), kNoRow), offset(target_keys.size() + 1, 0);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, target_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
       for (size_t n = r.begin(); n != r.end(); ++n) {
-        first[n] = shards_[npu_hash[n] % kShards].First(npu_keys[n], npu_hash[n], keys_);
+        first[n] = shards_[target_hash[n] % kShards].First(target_keys[n], target_hash[n], keys_);
         size_t count = first[n] == kNoRow ? 1 : 0;
         for (size_t b = first[n]; b != kNoRow; b = next_[b]) ++count;
         offset[n + 1] = count;
       }
     });
-    for (size_t n = 0; n < npu_keys.size(); ++n) offset[n + 1] += offset[n];
+    for (size_t n = 0; n < target_keys.size(); ++n) offset[n + 1] += offset[n];
     std::vector<RowPair> out(offset.back());
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, npu_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, target_keys.size()), [&](const tbb::blocked_range<size_t>& r) {
       for (size_t n = r.begin(); n != r.end(); ++n) {
         size_t at = offset[n];
         if (first[n] == kNoRow) {
@@ -210,57 +210,58 @@ std::string BackwardRenumberedName(const OpRow& row) {
   return parts.op_no_number + "." + head + "." + tail + NameSuffix(row);
 }
 
-std::vector<std::string> BenchCompareKeys(const std::vector<OpRow>& bench, const MatchOptions& options) {
+std::vector<std::string> GoldenCompareKeys(const std::vector<OpRow>& golden, const MatchOptions& options) {
   std::deque<std::string> renumbered;
-  return Strings(PlainKeys(bench, options, &renumbered));
+  return Strings(PlainKeys(golden, options, &renumbered));
 }
 
-std::vector<std::string> NpuCompareKeys(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+std::vector<std::string> TargetCompareKeys(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
                                         const MatchOptions& options) {
   std::vector<std::string> keys;
-  // With a mapping, G3 derives the NPU key from the row name as dumped, not renumbered (§3.1);
+  // With a mapping, G3 derives the target key from the row name as dumped, not renumbered (§3.1);
   // the priority is -am, then -cm, then -dm.
   if (options.api_mapping) {
-    keys.reserve(npu.size());
-    for (const OpRow& row : npu) keys.push_back(BuiltinApiMappedKey(row.name));
-    ApplyUserApiMapping(*options.api_mapping, npu, bench, &keys);
+    keys.reserve(target.size());
+    for (const OpRow& row : target) keys.push_back(BuiltinApiMappedKey(row.name));
+    ApplyUserApiMapping(*options.api_mapping, target, golden, &keys);
   } else if (options.cell_mapping) {
-    keys.reserve(npu.size());
-    for (const OpRow& row : npu) keys.push_back(CellMappedKey(row.name, *options.cell_mapping));
+    keys.reserve(target.size());
+    for (const OpRow& row : target) keys.push_back(CellMappedKey(row.name, *options.cell_mapping));
   } else if (options.data_mapping) {
-    keys.reserve(npu.size());
-    for (const OpRow& row : npu) keys.push_back(DataMappedKey(row.name, *options.data_mapping));
+    keys.reserve(target.size());
+    for (const OpRow& row : target) keys.push_back(DataMappedKey(row.name, *options.data_mapping));
   } else {
     std::deque<std::string> renumbered;
-    keys = Strings(PlainKeys(npu, options, &renumbered));
+    keys = Strings(PlainKeys(target, options, &renumbered));
   }
   return keys;
 }
 
-bool DtypesCompatible(std::string_view npu_dtype, std::string_view bench_dtype, bool cross_framework) {
+bool DtypesCompatible(std::string_view target_dtype, std::string_view golden_dtype, bool cross_framework) {
   static constexpr std::array<std::string_view, 3> kMindSporeFloats = {"Float16", "Float32", "BFloat16"};
   static constexpr std::array<std::string_view, 3> kTorchFloats = {"torch.float16", "torch.float32",
                                                                    "torch.bfloat16"};
   if (cross_framework) {
-    npu_dtype = CoarseDtype(npu_dtype);
-    bench_dtype = CoarseDtype(bench_dtype);
+    target_dtype = CoarseDtype(target_dtype);
+    golden_dtype = CoarseDtype(golden_dtype);
   }
-  if (npu_dtype == bench_dtype) return true;
-  return (InGroup(npu_dtype, kMindSporeFloats) && InGroup(bench_dtype, kMindSporeFloats)) ||
-         (InGroup(npu_dtype, kTorchFloats) && InGroup(bench_dtype, kTorchFloats));
+  if (target_dtype == golden_dtype) return true;
+  return (InGroup(target_dtype, kMindSporeFloats) && InGroup(golden_dtype, kMindSporeFloats)) ||
+         (InGroup(target_dtype, kTorchFloats) && InGroup(golden_dtype, kTorchFloats));
 }
 
 namespace {
 
 // §3.2.4: a pair whose dtypes fail DtypesCompatible is unmatched (not under -dm).
-void UnmatchIncompatible(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const MatchOptions& options,
-                         std::vector<RowPair>* pairs) {
+void UnmatchIncompatible(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
+                         const MatchOptions& options, std::vector<RowPair>* pairs) {
   if (options.data_mapping) return;  // -dm skips the dtype check
   tbb::parallel_for(tbb::blocked_range<size_t>(0, pairs->size()), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i != r.end(); ++i) {
       RowPair& pair = (*pairs)[i];
-      if (pair.bench && !DtypesCompatible(npu[pair.npu].dtype, bench[*pair.bench].dtype, options.cross_framework)) {
-        pair.bench.reset();
+      if (pair.golden &&
+          !DtypesCompatible(target[pair.target].dtype, golden[*pair.golden].dtype, options.cross_framework)) {
+        pair.golden.reset();
       }
     }
   });
@@ -268,39 +269,39 @@ void UnmatchIncompatible(const std::vector<OpRow>& npu, const std::vector<OpRow>
 
 }  // namespace
 
-BenchMatcher::BenchMatcher(const std::vector<OpRow>& bench, const MatchOptions& options)
-    : bench_(bench), options_(options), renumbered_(std::make_unique<std::deque<std::string>>()) {
-  index_ = std::make_unique<BenchKeyIndex>(PlainKeys(bench, options, renumbered_.get()));
+GoldenMatcher::GoldenMatcher(const std::vector<OpRow>& golden, const MatchOptions& options)
+    : golden_(golden), options_(options), renumbered_(std::make_unique<std::deque<std::string>>()) {
+  index_ = std::make_unique<GoldenKeyIndex>(PlainKeys(golden, options, renumbered_.get()));
 }
 
-BenchMatcher::~BenchMatcher() = default;
+GoldenMatcher::~GoldenMatcher() = default;
 
-std::vector<RowPair> BenchMatcher::Match(const std::vector<OpRow>& npu) const {
+std::vector<RowPair> GoldenMatcher::Match(const std::vector<OpRow>& target) const {
   std::deque<std::string> renumbered;
-  std::vector<RowPair> pairs = index_->Join(PlainKeys(npu, options_, &renumbered));
-  UnmatchIncompatible(npu, bench_, options_, &pairs);
+  std::vector<RowPair> pairs = index_->Join(PlainKeys(target, options_, &renumbered));
+  UnmatchIncompatible(target, golden_, options_, &pairs);
   return pairs;
 }
 
-std::vector<RowPair> MatchRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+std::vector<RowPair> MatchRows(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
                                const MatchOptions& options) {
   const bool mapped = options.api_mapping || options.cell_mapping || options.data_mapping;
-  if (!mapped && !options.fuzzy) return BenchMatcher(bench, options).Match(npu);
+  if (!mapped && !options.fuzzy) return GoldenMatcher(golden, options).Match(target);
   // Keys are views: of the row names where the key is the name (most rows), else of these.
-  std::deque<std::string> bench_renumbered;
-  std::vector<std::string> npu_mapped;
-  std::vector<std::string_view> npu_keys, bench_keys;
+  std::deque<std::string> golden_renumbered;
+  std::vector<std::string> target_mapped;
+  std::vector<std::string_view> target_keys, golden_keys;
   tbb::parallel_invoke(
       [&] {
-        npu_mapped = NpuCompareKeys(npu, bench, options);
-        npu_keys.assign(npu_mapped.begin(), npu_mapped.end());
+        target_mapped = TargetCompareKeys(target, golden, options);
+        target_keys.assign(target_mapped.begin(), target_mapped.end());
       },
-      [&] { bench_keys = PlainKeys(bench, options, &bench_renumbered); });
+      [&] { golden_keys = PlainKeys(golden, options, &golden_renumbered); });
   // G3 checks -dm before -fm, so -dm with -fm is the -dm left join.
   std::vector<RowPair> pairs = (options.fuzzy && !options.data_mapping)
-                                   ? FuzzyMatchKeys(npu_keys, bench_keys)
-                                   : BenchKeyIndex(std::move(bench_keys)).Join(npu_keys);
-  UnmatchIncompatible(npu, bench, options, &pairs);
+                                   ? FuzzyMatchKeys(target_keys, golden_keys)
+                                   : GoldenKeyIndex(std::move(golden_keys)).Join(target_keys);
+  UnmatchIncompatible(target, golden, options, &pairs);
   return pairs;
 }
 

@@ -82,7 +82,7 @@ Result<DataMapping> ParseDataMapping(std::string_view yaml, const std::string& s
   return GuardYaml(source, [&]() -> Result<DataMapping> {
     MSP_ASSIGN_OR_RETURN(auto entries, ParseFlatMap(yaml, source, "data mapping"));
     DataMapping mapping;
-    for (auto& [npu, bench] : entries) mapping.npu_to_bench.emplace(std::move(npu), std::move(bench));
+    for (auto& [target, golden] : entries) mapping.target_to_golden.emplace(std::move(target), std::move(golden));
     return mapping;
   });
 }
@@ -183,26 +183,26 @@ Result<ApiMapping> LoadApiMapping(const std::string& yaml_path) {
   return ParseApiMapping(text, yaml_path);
 }
 
-std::string DataMappedKey(const std::string& npu_name, const DataMapping& mapping) {
-  auto it = mapping.npu_to_bench.find(npu_name);
-  return it == mapping.npu_to_bench.end() ? npu_name : it->second;
+std::string DataMappedKey(const std::string& target_name, const DataMapping& mapping) {
+  auto it = mapping.target_to_golden.find(target_name);
+  return it == mapping.target_to_golden.end() ? target_name : it->second;
 }
 
-std::string CellMappedKey(std::string_view npu_name, const CellMapping& mapping) {
+std::string CellMappedKey(std::string_view target_name, const CellMapping& mapping) {
   static constexpr std::string_view kNotApplicable = "N/A";
-  if (npu_name.empty()) return std::string(kNotApplicable);
+  if (target_name.empty()) return std::string(kNotApplicable);
   bool has_params_grad = false;
-  for (size_t begin = 0; begin <= npu_name.size();) {
-    const size_t end = std::min(npu_name.find('.', begin), npu_name.size());
-    if (npu_name.substr(begin, end - begin) == "parameters_grad") has_params_grad = true;
+  for (size_t begin = 0; begin <= target_name.size();) {
+    const size_t end = std::min(target_name.find('.', begin), target_name.size());
+    if (target_name.substr(begin, end - begin) == "parameters_grad") has_params_grad = true;
     begin = end + 1;
   }
-  const bool has_direction = npu_name.find(".forward.") != std::string_view::npos ||
-                             npu_name.find(".backward.") != std::string_view::npos;
+  const bool has_direction = target_name.find(".forward.") != std::string_view::npos ||
+                             target_name.find(".backward.") != std::string_view::npos;
   if (!has_params_grad && !has_direction) return std::string(kNotApplicable);
 
   // msprobe replaces the first "Cell" substring anywhere, not the first component.
-  std::string key = PythonReplace(npu_name, "Cell", "Module", 1);
+  std::string key = PythonReplace(target_name, "Cell", "Module", 1);
   if (mapping.entries.empty()) return key;
 
   // The cell name: after the first '.', up to the leftmost .forward./.backward./.parameters_grad.

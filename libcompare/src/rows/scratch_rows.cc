@@ -104,10 +104,10 @@ Result<int64_t> GroupValidLength(const std::string& path) {
   return length;
 }
 
-void MarkScratchRows(const std::vector<ScratchEntry>& entries, const std::string& npu_json,
+void MarkScratchRows(const std::vector<ScratchEntry>& entries, const std::string& target_json,
                      std::vector<ResultRow>* rows) {
   if (entries.empty()) return;
-  const std::string dir = TensorDataDir(npu_json);
+  const std::string dir = TensorDataDir(target_json);
   std::vector<int64_t> lengths(entries.size(), -1);
   tbb::parallel_for(size_t{0}, entries.size(), [&](size_t i) {
     const Result<std::string> path = ResolveDataName(dir, entries[i].group_data_name);
@@ -121,7 +121,7 @@ void MarkScratchRows(const std::vector<ScratchEntry>& entries, const std::string
   if (by_key.empty()) return;
   for (ResultRow& row : *rows) {
     const auto it = by_key.find(row.api);
-    if (it != by_key.end() && row.npu_name.find("output") != std::string::npos) row.npu_valid_rows = it->second;
+    if (it != by_key.end() && row.target_name.find("output") != std::string::npos) row.target_valid_rows = it->second;
   }
 }
 

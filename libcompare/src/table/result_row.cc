@@ -89,12 +89,13 @@ std::string ErrMessageText(const ResultRow& row, ResultLayout layout) {
 
 void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, ResultLayout layout,
                       ResultCellVisitor* visitor) {
-  for (const std::string* s : {&r.npu_name, &r.bench_name, &r.npu_dtype, &r.bench_dtype, &r.npu_shape, &r.bench_shape}) {
+  for (const std::string* s :
+       {&r.target_name, &r.golden_name, &r.target_dtype, &r.golden_dtype, &r.target_shape, &r.golden_shape}) {
     visitor->Text(*s);
   }
   if (layout == ResultLayout::kKernel) {
-    for (const Cell& cell : r.npu_stats) visitor->Value(cell);
-    for (const Cell& cell : r.bench_stats) visitor->Value(cell);
+    for (const Cell& cell : r.target_stats) visitor->Value(cell);
+    for (const Cell& cell : r.golden_stats) visitor->Value(cell);
     visitor->Text(AccuracyName(r.accuracy));
     if (r.err_messages.size() == 1) {
       visitor->Text(r.err_messages.front());  // no copy for the usual single message
@@ -103,23 +104,23 @@ void VisitResultCells(const ResultRow& r, CompareMode mode, bool with_stack, Res
     }
     for (const Cell& cell : r.metrics) visitor->Value(cell);
     if (mode != CompareMode::kTensor) {
-      visitor->Text(r.npu_data_name);
-      visitor->Text(r.bench_data_name);
+      visitor->Text(r.target_data_name);
+      visitor->Text(r.golden_data_name);
     }
     return;
   }
-  visitor->Text(r.npu_requires_grad);
-  visitor->Text(r.bench_requires_grad);
+  visitor->Text(r.target_requires_grad);
+  visitor->Text(r.golden_requires_grad);
   for (const Cell& cell : r.metrics) visitor->Value(cell);
   if (mode != CompareMode::kMd5) {
-    for (const Cell& cell : r.npu_stats) visitor->Value(cell);
-    for (const Cell& cell : r.bench_stats) visitor->Value(cell);
+    for (const Cell& cell : r.target_stats) visitor->Value(cell);
+    for (const Cell& cell : r.golden_stats) visitor->Value(cell);
   }
   visitor->Value(Cell::Bool(r.requires_grad_consistent));
   visitor->Text(VerdictName(r.result));
   visitor->Text(ErrMessageText(r, layout));
   if (with_stack) visitor->Text(r.stack_info);
-  if (mode == CompareMode::kTensor) visitor->ListText(PythonListOfStrings({r.npu_data_name, r.bench_data_name}));
+  if (mode == CompareMode::kTensor) visitor->ListText(PythonListOfStrings({r.target_data_name, r.golden_data_name}));
 }
 
 std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_stack, ResultLayout layout) {
@@ -135,18 +136,20 @@ std::vector<Cell> ResultCells(const ResultRow& r, CompareMode mode, bool with_st
 }
 
 void PutResultRow(std::string* dst, const ResultRow& row) {
-  for (const std::string* s : {&row.npu_name, &row.bench_name, &row.npu_dtype, &row.bench_dtype, &row.npu_shape,
-                               &row.bench_shape, &row.npu_requires_grad, &row.bench_requires_grad}) {
+  for (const std::string* s : {&row.target_name, &row.golden_name, &row.target_dtype, &row.golden_dtype,
+                               &row.target_shape, &row.golden_shape, &row.target_requires_grad,
+                               &row.golden_requires_grad}) {
     PutString(dst, *s);
   }
   PutVector(dst, row.metrics, PutCell);
-  for (const Cell& c : row.npu_stats) PutCell(dst, c);
-  for (const Cell& c : row.bench_stats) PutCell(dst, c);
+  for (const Cell& c : row.target_stats) PutCell(dst, c);
+  for (const Cell& c : row.golden_stats) PutCell(dst, c);
   PutBool(dst, row.requires_grad_consistent);
   PutEnum(dst, row.result);
   PutEnum(dst, row.accuracy);
   PutVector(dst, row.err_messages, PutString);
-  for (const std::string* s : {&row.stack_info, &row.npu_data_name, &row.bench_data_name, &row.api}) PutString(dst, *s);
+  for (const std::string* s : {&row.stack_info, &row.target_data_name, &row.golden_data_name, &row.api})
+    PutString(dst, *s);
   PutEnum(dst, row.state);
   PutBool(dst, row.matched);
   PutBool(dst, row.golden_only);
@@ -154,22 +157,23 @@ void PutResultRow(std::string* dst, const ResultRow& row) {
 }
 
 bool GetResultRow(Decoder* in, ResultRow* row) {
-  for (std::string* s : {&row->npu_name, &row->bench_name, &row->npu_dtype, &row->bench_dtype, &row->npu_shape,
-                         &row->bench_shape, &row->npu_requires_grad, &row->bench_requires_grad}) {
+  for (std::string* s :
+       {&row->target_name, &row->golden_name, &row->target_dtype, &row->golden_dtype, &row->target_shape,
+        &row->golden_shape, &row->target_requires_grad, &row->golden_requires_grad}) {
     if (!GetString(in, s)) return false;
   }
   if (!GetVector(in, &row->metrics, GetCell)) return false;
-  for (Cell& c : row->npu_stats) {
+  for (Cell& c : row->target_stats) {
     if (!GetCell(in, &c)) return false;
   }
-  for (Cell& c : row->bench_stats) {
+  for (Cell& c : row->golden_stats) {
     if (!GetCell(in, &c)) return false;
   }
   if (!GetBool(in, &row->requires_grad_consistent) || !GetEnum(in, &row->result, Verdict::kError) ||
       !GetEnum(in, &row->accuracy, Accuracy::kUnmatched) || !GetVector(in, &row->err_messages, GetString)) {
     return false;
   }
-  for (std::string* s : {&row->stack_info, &row->npu_data_name, &row->bench_data_name, &row->api}) {
+  for (std::string* s : {&row->stack_info, &row->target_data_name, &row->golden_data_name, &row->api}) {
     if (!GetString(in, s)) return false;
   }
   return GetEnum(in, &row->state, RowState::kDebug) && GetBool(in, &row->matched) &&

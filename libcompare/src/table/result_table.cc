@@ -22,8 +22,8 @@ void ResultTable::VisitCells(const ResultRow& row, ResultCellVisitor* visitor) c
   VisitResultCells(row, mode, with_stack, layout, visitor);
   if (const ApiAttribution* a = AttributionOf(*this, row)) {
     visitor->Text(a->origin);
-    visitor->Value(a->npu_self_err);
-    visitor->Value(a->bench_self_err);
+    visitor->Value(a->target_self_err);
+    visitor->Value(a->golden_self_err);
   }
   if (with_match) visitor->Text(MatchText(row.match_origin, row.align_score));
 }
@@ -31,7 +31,7 @@ void ResultTable::VisitCells(const ResultRow& row, ResultCellVisitor* visitor) c
 std::vector<Cell> ResultTable::Cells(const ResultRow& row) const {
   std::vector<Cell> cells = ResultCells(row, mode, with_stack, layout);
   if (const ApiAttribution* a = AttributionOf(*this, row)) {
-    cells.insert(cells.end(), {Cell::Text(a->origin), a->npu_self_err, a->bench_self_err});
+    cells.insert(cells.end(), {Cell::Text(a->origin), a->target_self_err, a->golden_self_err});
   }
   if (with_match) cells.push_back(Cell::Text(MatchText(row.match_origin, row.align_score)));
   return cells;

@@ -6,7 +6,7 @@ namespace msprobe::compare {
 namespace {
 
 const Cell& StatCell(const ResultRow& row, int column) {
-  return column < 4 ? row.npu_stats[column] : row.bench_stats[column - 4];
+  return column < 4 ? row.target_stats[column] : row.golden_stats[column - 4];
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ void ApplyStatColumnTypes(ResultTable* table) {
   if (!columns.AnyIntsBecomeFloats()) return;
   for (ResultRow& row : table->rows) {
     for (int c = 0; c < 8; ++c) {
-      Cell& cell = c < 4 ? row.npu_stats[c] : row.bench_stats[c - 4];
+      Cell& cell = c < 4 ? row.target_stats[c] : row.golden_stats[c - 4];
       if (columns.IntsBecomeFloats(c) && cell.kind() == Cell::Kind::kInt) {
         cell = Cell::Float(static_cast<double>(cell.integer()));
       }

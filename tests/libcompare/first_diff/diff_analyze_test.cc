@@ -65,7 +65,7 @@ TEST(DiffAnalyzeTest, FirstDiffBeforeCommunicationMatchesMsprobeByteForByte) {
   for (size_t i = 0; i < 2; ++i) {
     EXPECT_EQ(report.first_diff.ranks[i], static_cast<int>(i));
     EXPECT_EQ(report.first_diff.nodes[i].api, "Functional.layer_norm.0.forward");
-    EXPECT_EQ(report.first_diff.nodes[i].npu_name, "Functional.layer_norm.0.forward.output.0");
+    EXPECT_EQ(report.first_diff.nodes[i].target_name, "Functional.layer_norm.0.forward.output.0");
   }
   for (const std::string rank : {"rank0", "rank1"}) {
     const std::string ours = ReadFile(OnlyFile(tmp.Path("out"), "compare_result_" + rank + "_"));
@@ -76,10 +76,10 @@ TEST(DiffAnalyzeTest, FirstDiffBeforeCommunicationMatchesMsprobeByteForByte) {
 
 TEST(DiffAnalyzeTest, NoDiffWritesNoAnalyzeFileAndMatchesMsprobe) {
   MSP_REQUIRE_SHARED(dist2, "msprobe_samples/dist2");
-  for (const auto& [npu, bench, reference] : {std::tuple{"npu_stat", "bench_stat", "da_stat"},
+  for (const auto& [target, golden, reference] : {std::tuple{"npu_stat", "bench_stat", "da_stat"},
                                               std::tuple{"npu_t", "bench_t", "da_t"}}) {
     TempDir tmp;
-    const CompareReport report = RunDiffAnalyze(dist2 + "/" + npu + "/step0", dist2 + "/" + bench + "/step0",
+    const CompareReport report = RunDiffAnalyze(dist2 + "/" + target + "/step0", dist2 + "/" + golden + "/step0",
                                                 tmp.Path("out"));
     EXPECT_TRUE(report.diff_analyzed);
     EXPECT_EQ(report.first_diff.stage, DiffStage::kNone) << reference;
@@ -115,7 +115,7 @@ TEST(DiffAnalyzeTest, ThresholdsAndIgnoreListAgreeWithMsprobeTables) {
 ResultRow StatsRow(const std::string& api, const std::string& suffix, RowState state, const std::string& norm_rel) {
   ResultRow r;
   r.api = api;
-  r.npu_name = r.bench_name = api + "." + suffix;
+  r.target_name = r.golden_name = api + "." + suffix;
   r.state = state;
   r.matched = true;
   r.requires_grad_consistent = true;

@@ -15,8 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Columns of docs/kernel_dump.md §6.4.
-enum Col : size_t { kNpuName, kBenchName, kNpuDtype, kBenchDtype, kNpuShape, kBenchShape, kNpuMax, kBenchMax = 10,
-                    kAccuracy = 14, kErr, kMetric0 };
+enum Col : size_t { kTargetName, kGoldenName, kTargetDtype, kGoldenDtype, kTargetShape, kGoldenShape, kTargetMax,
+                    kGoldenMax = 10, kAccuracy = 14, kErr, kMetric0 };
 
 const rapidjson::Document& Expected() {
   static const rapidjson::Document* doc = [] {
@@ -27,13 +27,13 @@ const rapidjson::Document& Expected() {
   return *doc;
 }
 
-Result<ResultTable> Compare(const std::string& npu, const std::string& bench) {
-  MSP_ASSIGN_OR_RETURN(std::vector<KernelDumpDir> n, FindKernelDumpDirs(testing::TestData(npu)));
-  MSP_ASSIGN_OR_RETURN(std::vector<KernelDumpDir> b, FindKernelDumpDirs(testing::TestData(bench)));
+Result<ResultTable> Compare(const std::string& target, const std::string& golden) {
+  MSP_ASSIGN_OR_RETURN(std::vector<KernelDumpDir> n, FindKernelDumpDirs(testing::TestData(target)));
+  MSP_ASSIGN_OR_RETURN(std::vector<KernelDumpDir> b, FindKernelDumpDirs(testing::TestData(golden)));
   return CompareKernelDirs(n, b);
 }
 
-// Rows by the original file name of the NPU (or bench) side.
+// Rows by the original file name of the target (or golden) side.
 std::map<std::string, const ResultRow*> ByName(const ResultTable& t, const std::vector<KernelDumpDir>& dirs) {
   std::map<std::string, std::string> original;
   for (const KernelDumpDir& d : dirs) {
@@ -45,7 +45,7 @@ std::map<std::string, const ResultRow*> ByName(const ResultTable& t, const std::
     }
   }
   std::map<std::string, const ResultRow*> rows;
-  for (const ResultRow& r : t.rows) rows[original[r.npu_name.empty() ? r.bench_name : r.npu_name]] = &r;
+  for (const ResultRow& r : t.rows) rows[original[r.target_name.empty() ? r.golden_name : r.target_name]] = &r;
   return rows;
 }
 
@@ -69,7 +69,7 @@ TEST(KernelCompareTest, NpyTreesMatchNumpyMetrics) {
   auto bdirs = FindKernelDumpDirs(testing::TestData("kernel/bench"));
   dirs->insert(dirs->end(), bdirs->begin(), bdirs->end());
   const auto rows = ByName(*t, *dirs);
-  ASSERT_EQ(t->rows.size(), 10u);  // 8 pairs, one NPU-only, one bench-only
+  ASSERT_EQ(t->rows.size(), 10u);  // 8 pairs, one target-only, one golden-only
   for (auto it = Expected().MemberBegin(); it != Expected().MemberEnd(); ++it) {
     const std::string name = it->name.GetString();
     if (name == "statistic") continue;
@@ -78,8 +78,8 @@ TEST(KernelCompareTest, NpyTreesMatchNumpyMetrics) {
     const std::vector<Cell> cells = t->Cells(*rows.at(name));
     const rapidjson::Value& e = it->value;
     for (size_t i = 0; i < 4; ++i) {
-      ExpectNear(cells[kNpuMax + i], e["npu_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
-      ExpectNear(cells[kBenchMax + i], e["bench_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
+      ExpectNear(cells[kTargetMax + i], e["npu_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
+      ExpectNear(cells[kGoldenMax + i], e["bench_stats"][static_cast<rapidjson::SizeType>(i)], 1e-12);
     }
     // Cosine to 12 decimals (6 above 0.9999), the rest as §6.2.
     EXPECT_NEAR(cells[kMetric0].number(), e["cosine"].GetDouble(), e["cosine"].GetDouble() > 0.9999 ? 5e-7 : 1e-12);
@@ -89,7 +89,7 @@ TEST(KernelCompareTest, NpyTreesMatchNumpyMetrics) {
     ExpectNear(cells[kMetric0 + 4], e["one"], 1e-12);
     ExpectNear(cells[kMetric0 + 5], e["five"], 1e-12);
   }
-  // The second Add output (timestamp 150) pairs with the bench's second one: Local Index 1.
+  // The second Add output (timestamp 150) pairs with the golden's second one: Local Index 1.
   const ResultRow& neg_row = *rows.at("Add.Default_Add-op0.0.0.150.output.0.DefaultFormat.float32.npy");
   const std::vector<Cell> neg = t->Cells(neg_row);
   EXPECT_LT(neg[kMetric0].number(), -0.99);
@@ -97,12 +97,12 @@ TEST(KernelCompareTest, NpyTreesMatchNumpyMetrics) {
   EXPECT_EQ(neg_row.result, Verdict::kError);
   const std::vector<Cell> reshape = t->Cells(*rows.at("Reshape.Default_Reshape-op5.0.0.500.output.0.DefaultFormat.float32.npy"));
   EXPECT_TRUE(reshape[kErr].IsText("Shape of NPU and bench Tensor do not match.\n"));
-  EXPECT_TRUE(reshape[kNpuShape].IsText("[2, 3]"));
+  EXPECT_TRUE(reshape[kTargetShape].IsText("[2, 3]"));
   const std::vector<Cell> relu = t->Cells(*rows.at("Relu.Default_Relu-op6.0.0.600.output.0.DefaultFormat.float32.npy"));
-  EXPECT_TRUE(relu[kBenchName].IsText(""));
+  EXPECT_TRUE(relu[kGoldenName].IsText(""));
   EXPECT_TRUE(relu[kErr].IsText("Dump file is not ndarray.\n"));
-  EXPECT_EQ(t->rows.back().npu_name, "");  // the bench-only Gelu comes last
-  EXPECT_TRUE(t->Cells(*rows.at("Sub.Default_Sub-op3.0.0.400.input.0.ND.FLOAT16"))[kNpuDtype].IsText("float16"));
+  EXPECT_EQ(t->rows.back().target_name, "");  // the golden-only Gelu comes last
+  EXPECT_TRUE(t->Cells(*rows.at("Sub.Default_Sub-op3.0.0.400.input.0.ND.FLOAT16"))[kTargetDtype].IsText("float16"));
 }
 
 TEST(KernelCompareTest, StatisticModeAcrossCsvVariants) {
@@ -116,26 +116,26 @@ TEST(KernelCompareTest, StatisticModeAcrossCsvVariants) {
   for (size_t row = 0; row < 2; ++row) {
     const ResultRow& r = t->rows[row];
     const std::vector<Cell> cells = t->Cells(r);
-    SCOPED_TRACE(r.npu_name);
-    const rapidjson::Value& want = e[r.npu_name.c_str()];
+    SCOPED_TRACE(r.target_name);
+    const rapidjson::Value& want = e[r.target_name.c_str()];
     for (rapidjson::SizeType i = 0; i < 4; ++i) {
       EXPECT_EQ(cells[kMetric0 + i].number(), want["diff"][i].GetDouble());
       EXPECT_TRUE(cells[kMetric0 + 4 + i].IsText(want["rel"][i].GetString())) << cells[kMetric0 + 4 + i].ToPython();
     }
     EXPECT_TRUE(cells[kAccuracy].IsText(want["accuracy"].GetString()));
-    EXPECT_TRUE(cells[kNpuShape].IsText("(3,4)") || cells[kNpuShape].IsText("(4)"));
+    EXPECT_TRUE(cells[kTargetShape].IsText("(3,4)") || cells[kTargetShape].IsText("(4)"));
   }
-  EXPECT_TRUE(t->Cells(t->rows[2])[kBenchName].IsText(""));  // Neg: NPU only
+  EXPECT_TRUE(t->Cells(t->rows[2])[kGoldenName].IsText(""));  // Neg: target only
 }
 
 TEST(KernelCompareTest, NpyAgainstStatisticIsAnInputError) {
   EXPECT_STATUS(Compare("kernel/npu", "kernel/stat_bench"), Code::kInvalidInput, "the golden dump only statistic.csv");
 }
 
-KernelCompareOptions RunOptions(const std::string& npu, const std::string& bench, const std::string& out) {
+KernelCompareOptions RunOptions(const std::string& target, const std::string& golden, const std::string& out) {
   KernelCompareOptions options;
-  options.run.target_path = testing::TestData(npu);
-  options.run.golden_path = testing::TestData(bench);
+  options.run.target_path = testing::TestData(target);
+  options.run.golden_path = testing::TestData(golden);
   options.run.output_dir = out;
   return options;
 }
@@ -209,7 +209,7 @@ TEST(KernelCompareTest, RunReportsCountsSummaryGatesAndJunit) {
   EXPECT_EQ(counts["error"].GetUint64(), no);
   EXPECT_EQ(counts["warning"].GetUint64(), other);
   EXPECT_STREQ(summary["pairs"][0]["label"].GetString(), "rank0_step0");
-  EXPECT_STREQ(summary["first_error"]["npu_name"].GetString(), pair.first_error->npu_name.c_str());
+  EXPECT_STREQ(summary["first_error"]["npu_name"].GetString(), pair.first_error->target_name.c_str());
   EXPECT_EQ(summary["first_error"]["row"].GetUint64(), 4u);  // the csv's line, the header being line 1
 
   const std::string junit = testing::ReadFile(options.run.junit_path);
@@ -233,7 +233,7 @@ TEST(KernelCompareTest, GatesPassWithoutNoRows) {
   EXPECT_FALSE(EvaluateGates(options.run, *report).has_value());
 }
 
-// STATISTIC mode: "No" is an error, the NPU-only row (checks failed, empty Accuracy) a warning.
+// STATISTIC mode: "No" is an error, the target-only row (checks failed, empty Accuracy) a warning.
 TEST(KernelCompareTest, StatisticRunGatesOnNo) {
   testing::TempDir out;
   KernelCompareOptions options = RunOptions("kernel/stat_npu", "kernel/stat_bench", out.Path("result"));
@@ -251,7 +251,7 @@ TEST(KernelCompareTest, StatisticRunGatesOnNo) {
                                      "(NPU max - Bench max) / max(NPU max, Bench max) = 0.9999999999875 > 0.5"))
       << gate->reason;
   ASSERT_TRUE(pair.first_warning.has_value());
-  EXPECT_EQ(pair.first_warning->npu_name, "Default_Mul-op1.0.output.0");  // warning or worse
+  EXPECT_EQ(pair.first_warning->target_name, "Default_Mul-op1.0.output.0");  // warning or worse
   // The warning row's Err_message as the csv shows it: the messages concatenated, not json.dumps of a list.
   Result<ResultTable> table = Compare("kernel/stat_npu", "kernel/stat_bench");
   ASSERT_TRUE(table.ok());

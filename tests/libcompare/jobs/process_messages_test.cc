@@ -90,14 +90,14 @@ PairOutcome SampleOutcome() {
   o.diff_rows[9] = DiffRow{RowRef{"", 9, "n9", "api", Verdict::kWarning, ""}, "stack"};
   o.html_part.emplace("rank3", CompareMode::kSummary, "/npu/rank3/construct.json");
   ResultRow row;
-  row.npu_name = "Functional.gelu.0.forward.output.0";
+  row.target_name = "Functional.gelu.0.forward.output.0";
   row.api = "Functional.gelu.0.forward";
-  row.npu_dtype = "torch.float32";
+  row.target_dtype = "torch.float32";
   row.metrics = {Cell::Float(0.5), Cell::Text("12.5%"), Cell::NA(), Cell::Int(2), Cell::Float(-0.0), Cell::Text(kNul),
                  Cell::Float(kInf), Cell::Bool(true)};
   o.html_part->AddRow(row);
-  row.npu_name = "Tensor.add.1.forward.input.0";
-  row.bench_name = "N/A";
+  row.target_name = "Tensor.add.1.forward.input.0";
+  row.golden_name = "N/A";
   row.result = Verdict::kError;
   o.html_part->AddRow(row);
   return o;
@@ -122,7 +122,7 @@ void ExpectSameOutcome(const PairOutcome& d, const PairOutcome& o) {
   EXPECT_EQ(got.first_error->err_message, "error: cosine");
   EXPECT_FALSE(got.first_warning);
   ASSERT_EQ(got.worst.size(), 2u);
-  EXPECT_EQ(got.worst[0].npu_name, "x");
+  EXPECT_EQ(got.worst[0].target_name, "x");
   EXPECT_EQ(got.worst[0].value, 0.25);
   EXPECT_EQ(got.worst[1].result, Verdict::kWarning);
   EXPECT_EQ(got.worst[1].value, kInf);
@@ -149,7 +149,7 @@ void ExpectSameOutcome(const PairOutcome& d, const PairOutcome& o) {
   std::vector<Cell> cells;
   for (const DiffIo& io : op.outputs) cells.push_back(io.metrics.at(0).second);
   ExpectSameCells(cells, EveryCell());
-  EXPECT_EQ(d.diff_rows.at(9).ref.npu_name, "n9");
+  EXPECT_EQ(d.diff_rows.at(9).ref.target_name, "n9");
   EXPECT_EQ(d.diff_rows.at(9).stack, "stack");
   ASSERT_TRUE(d.html_part);
   const ReportPart &part = *d.html_part, &sent = *o.html_part;
@@ -162,7 +162,7 @@ void ExpectSameOutcome(const PairOutcome& d, const PairOutcome& o) {
   EXPECT_EQ(part.api_of_row(), sent.api_of_row());
   EXPECT_EQ(part.tails(), sent.tails());
   EXPECT_EQ(part.whole_names(), sent.whole_names());
-  EXPECT_EQ(part.bench_names(), sent.bench_names());
+  EXPECT_EQ(part.golden_names(), sent.golden_names());
   EXPECT_EQ(part.dtypes(), sent.dtypes());
   EXPECT_EQ(part.shapes(), sent.shapes());
   EXPECT_EQ(part.err_messages(), sent.err_messages());
@@ -208,24 +208,24 @@ SliceTable SampleSliceTable() {
   t.table.with_stack = true;
   t.table.rows.resize(2);
   ResultRow& r = t.table.rows[0];
-  r.npu_name = "Functional.linear.0.forward.input.0";
-  r.bench_name = kNul;
-  r.npu_dtype = "torch.float32";
-  r.bench_dtype = "torch.float16";
-  r.npu_shape = "[2, 3]";
-  r.bench_shape = "[3, 2]";
-  r.npu_requires_grad = "True";
-  r.bench_requires_grad = "N/A";
+  r.target_name = "Functional.linear.0.forward.input.0";
+  r.golden_name = kNul;
+  r.target_dtype = "torch.float32";
+  r.golden_dtype = "torch.float16";
+  r.target_shape = "[2, 3]";
+  r.golden_shape = "[3, 2]";
+  r.target_requires_grad = "True";
+  r.golden_requires_grad = "N/A";
   r.metrics = EveryCell();
-  r.npu_stats = {Cell::Float(1.5), Cell::Text("None"), Cell::Int(3), Cell::Bool(false)};
-  r.bench_stats = {Cell::Float(-kInf), Cell::Float(-0.0), Cell::Int(-9007199254740993), Cell::Text(kNul)};
+  r.target_stats = {Cell::Float(1.5), Cell::Text("None"), Cell::Int(3), Cell::Bool(false)};
+  r.golden_stats = {Cell::Float(-kInf), Cell::Float(-0.0), Cell::Int(-9007199254740993), Cell::Text(kNul)};
   r.requires_grad_consistent = true;
   r.result = Verdict::kWarning;
   r.accuracy = Accuracy::kUnmatched;
   r.err_messages = {"warning: a\n", kNul};
   r.stack_info = "['File \"a.py\", line 1']";
-  r.npu_data_name = "x.pt";
-  r.bench_data_name = "y.pt";
+  r.target_data_name = "x.pt";
+  r.golden_data_name = "y.pt";
   r.api = "Functional.linear.0.forward";
   r.state = RowState::kParametersGrad;
   r.matched = true;
@@ -276,7 +276,7 @@ TEST(ProcessMessages, EveryMessageComesBackAsItWent) {
   ASSERT_EQ(marks.size(), 2u);
   EXPECT_EQ(marks[0].pair, 2u);
   EXPECT_EQ(marks[0].row, 7u);
-  EXPECT_EQ(marks[0].npu_name, "n");
+  EXPECT_EQ(marks[0].target_name, "n");
   EXPECT_EQ(marks[0].stack, kNul);
 
   const StatisticsSlice st = DecodeStatisticsSlice(EncodeStatisticsSlice(SampleStatisticsSlice()));
@@ -310,15 +310,15 @@ TEST(ProcessMessages, EveryMessageComesBackAsItWent) {
   EXPECT_TRUE(dt.table.with_stack);
   ASSERT_EQ(dt.table.rows.size(), 2u);
   const ResultRow &e = dt.table.rows[0], &r = t.table.rows[0];
-  for (auto field : {&ResultRow::npu_name, &ResultRow::bench_name, &ResultRow::npu_dtype, &ResultRow::bench_dtype,
-                     &ResultRow::npu_shape, &ResultRow::bench_shape, &ResultRow::npu_requires_grad,
-                     &ResultRow::bench_requires_grad, &ResultRow::stack_info, &ResultRow::npu_data_name,
-                     &ResultRow::bench_data_name, &ResultRow::api}) {
+  for (auto field : {&ResultRow::target_name, &ResultRow::golden_name, &ResultRow::target_dtype,
+                     &ResultRow::golden_dtype, &ResultRow::target_shape, &ResultRow::golden_shape,
+                     &ResultRow::target_requires_grad, &ResultRow::golden_requires_grad, &ResultRow::stack_info,
+                     &ResultRow::target_data_name, &ResultRow::golden_data_name, &ResultRow::api}) {
     EXPECT_EQ(e.*field, r.*field);
   }
   ExpectSameCells(e.metrics, r.metrics);
-  ExpectSameCells({e.npu_stats.begin(), e.npu_stats.end()}, {r.npu_stats.begin(), r.npu_stats.end()});
-  ExpectSameCells({e.bench_stats.begin(), e.bench_stats.end()}, {r.bench_stats.begin(), r.bench_stats.end()});
+  ExpectSameCells({e.target_stats.begin(), e.target_stats.end()}, {r.target_stats.begin(), r.target_stats.end()});
+  ExpectSameCells({e.golden_stats.begin(), e.golden_stats.end()}, {r.golden_stats.begin(), r.golden_stats.end()});
   EXPECT_TRUE(e.requires_grad_consistent);
   EXPECT_EQ(e.result, Verdict::kWarning);
   EXPECT_EQ(e.accuracy, Accuracy::kUnmatched);
@@ -327,13 +327,13 @@ TEST(ProcessMessages, EveryMessageComesBackAsItWent) {
   EXPECT_TRUE(e.matched);
   EXPECT_EQ(e.attribution, std::numeric_limits<int32_t>::min());
   EXPECT_EQ(dt.table.rows[1].attribution, 41);
-  EXPECT_EQ(dt.table.rows[1].npu_data_name, "-1");
+  EXPECT_EQ(dt.table.rows[1].target_data_name, "-1");
   ASSERT_EQ(dt.p2p.size(), 2u);
-  EXPECT_EQ(dt.p2p[0].npu_op, "isend");
-  EXPECT_EQ(dt.p2p[0].bench_op, "irecv");
-  EXPECT_EQ(dt.p2p[0].npu_peer, "1");
-  EXPECT_EQ(dt.p2p[0].bench_peer, kNul);
-  EXPECT_EQ(dt.p2p[1].bench_peer, "None");
+  EXPECT_EQ(dt.p2p[0].target_op, "isend");
+  EXPECT_EQ(dt.p2p[0].golden_op, "irecv");
+  EXPECT_EQ(dt.p2p[0].target_peer, "1");
+  EXPECT_EQ(dt.p2p[0].golden_peer, kNul);
+  EXPECT_EQ(dt.p2p[1].golden_peer, "None");
 
   const RankExtract x = SampleExtract();
   const RankExtract dx = DecodeExtract(EncodeExtract(x));

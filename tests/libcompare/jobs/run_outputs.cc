@@ -127,15 +127,15 @@ std::string Summary(const CompareReport& report) {
   for (const PairResult& pair : report.pairs) {
     s += fmt::format("{} {} {} {} {} {}\n", pair.label, pair.mode, pair.rows, pair.passed, pair.warnings, pair.errors);
     for (const auto& ref : {pair.first_error, pair.first_warning}) {
-      if (ref) s += fmt::format("  first {} {} {} {}\n", ref->row, ref->npu_name, ref->api, ref->err_message);
+      if (ref) s += fmt::format("  first {} {} {} {}\n", ref->row, ref->target_name, ref->api, ref->err_message);
     }
-    for (const WorstRow& w : pair.worst) s += fmt::format("  worst {} {} {}\n", w.row, w.npu_name, w.value);
+    for (const WorstRow& w : pair.worst) s += fmt::format("  worst {} {} {}\n", w.row, w.target_name, w.value);
   }
   for (const JunitSuite& suite : report.junit) {
     s += suite.name + "\n";
     for (const JunitCase& c : suite.cases) s += fmt::format("  {} {}\n", c.name, c.failures.size());
   }
-  for (const RowRef& node : report.first_diff.nodes) s += fmt::format("diff {} {}\n", node.row, node.npu_name);
+  for (const RowRef& node : report.first_diff.nodes) s += fmt::format("diff {} {}\n", node.row, node.target_name);
   return s;
 }
 

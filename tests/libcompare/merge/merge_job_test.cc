@@ -27,7 +27,7 @@ constexpr const char* kConfig = "api:\n- Distributed.all_reduce\n- Functional.li
                                 "- MeanRelativeErr\n";
 
 struct Row {
-  std::string name, max_diff, mean_rel = "0", npu_max = "1.5", bench_max = "1.5";
+  std::string name, max_diff, mean_rel = "0", target_max = "1.5", golden_max = "1.5";
 };
 
 // One CSV line; fields holding a comma are quoted (already quoted ones are left alone).
@@ -48,8 +48,8 @@ std::string SummaryCsv(const std::vector<Row>& rows) {
   std::string csv = Join(ResultHeader(CompareMode::kSummary, false));
   for (const Row& r : rows) {
     csv += Join({r.name, r.name, "torch.float32", "torch.float32", "\"[2, 2]\"", "\"[2, 2]\"", "False", "False",
-                 r.max_diff, "0", "0", "0", "0", "0", r.mean_rel, "0", r.npu_max, "0", "0", "0", r.bench_max, "0", "0",
-                 "0", "True", "pass", "[]"});
+                 r.max_diff, "0", "0", "0", "0", "0", r.mean_rel, "0", r.target_max, "0", "0", "0", r.golden_max, "0",
+                 "0", "0", "True", "pass", "[]"});
   }
   return csv;
 }
@@ -310,7 +310,7 @@ TEST_F(MergeDir, OuterJoinKeepsFirstAppearanceOrderAndBlanks) {
   EXPECT_EQ(At(rows[3], 1).type, Type::kEmpty);  // rank0 has no linear.2
 }
 
-TEST_F(MergeDir, NotApplicableValuesShowNpuAndBenchMax) {
+TEST_F(MergeDir, NotApplicableValuesShowTargetAndGoldenMax) {
   Put(ResultName(0), SummaryCsv({{"Distributed.all_reduce.0.forward.input.group", "N/A", "Nan", "[0, 1]", "[0, 1]"},
                                  {"Distributed.all_reduce.0.forward.input.op", "Diff", "unsupported", "2.5", "None"},
                                  {"Distributed.all_reduce.0.forward.input.x", "", "N/A", "", ""}}));
@@ -381,11 +381,11 @@ TEST_F(MergeDir, OurCsvAndXlsxOfOneResultMergeAlike) {
   table.mode = CompareMode::kTensor;
   for (int i = 0; i < 3; ++i) {
     ResultRow row;
-    row.npu_name = fmt::format("Distributed.all_reduce.{}.forward.input.0", i);
+    row.target_name = fmt::format("Distributed.all_reduce.{}.forward.input.0", i);
     row.metrics = {Cell::Float(0.5 + i), i == 1 ? Cell::NA() : Cell::Float(1e-7), Cell::Int(i), Cell::Float(2),
                    Cell::Float(0.125), Cell::Float(1)};
-    row.npu_stats = {i == 1 ? Cell::Text("[0, 1]") : Cell::Float(3.5), Cell::Int(1), Cell::Int(1), Cell::Int(1)};
-    row.bench_stats = {Cell::Float(3.0), Cell::Int(1), Cell::Int(1), Cell::Int(1)};
+    row.target_stats = {i == 1 ? Cell::Text("[0, 1]") : Cell::Float(3.5), Cell::Int(1), Cell::Int(1), Cell::Int(1)};
+    row.golden_stats = {Cell::Float(3.0), Cell::Int(1), Cell::Int(1), Cell::Int(1)};
     row.requires_grad_consistent = i != 2;
     table.rows.push_back(row);
   }

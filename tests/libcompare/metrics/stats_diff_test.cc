@@ -10,11 +10,11 @@ namespace msprobe::compare {
 namespace {
 
 // One statistic pair in slot Max; the other three are equal so they read "0".
-std::pair<std::string, std::string> MaxDiff(const Cell& npu, const Cell& bench) {
+std::pair<std::string, std::string> MaxDiff(const Cell& target, const Cell& golden) {
   ResultRow row;
-  row.bench_name = std::string("Torch.x.0.forward.input.0");  // move-assign: GCC 12 -Wrestrict false positive
-  row.npu_stats = {npu, Cell::Int(0), Cell::Int(0), Cell::Int(0)};
-  row.bench_stats = {bench, Cell::Int(0), Cell::Int(0), Cell::Int(0)};
+  row.golden_name = std::string("Torch.x.0.forward.input.0");  // move-assign: GCC 12 -Wrestrict false positive
+  row.target_stats = {target, Cell::Int(0), Cell::Int(0), Cell::Int(0)};
+  row.golden_stats = {golden, Cell::Int(0), Cell::Int(0), Cell::Int(0)};
   FillStatsDiff(&row);
   EXPECT_EQ(row.metrics.size(), 8u);
   for (int i : {kMinDiff, kMeanDiff, kNormDiff, kMinRel, kMeanRel, kNormRel}) EXPECT_TRUE(row.metrics[i].IsText("0"));
@@ -44,14 +44,14 @@ TEST(StatsDiffTest, NumbersAreReparsedTheWayPandasDoes) {
 
 TEST(StatsDiffTest, DifferenceIsAFloatCellAndRelativeErrorText) {
   ResultRow row;
-  row.npu_stats = {Cell::Float(3.0), Cell::Int(1), Cell::Int(1), Cell::Int(1)};
-  row.bench_stats = {Cell::Float(2.0), Cell::Int(1), Cell::Int(1), Cell::Int(1)};
+  row.target_stats = {Cell::Float(3.0), Cell::Int(1), Cell::Int(1), Cell::Int(1)};
+  row.golden_stats = {Cell::Float(2.0), Cell::Int(1), Cell::Int(1), Cell::Int(1)};
   FillStatsDiff(&row);
   EXPECT_EQ(row.metrics[kMaxDiff], Cell::Float(1.0));
   EXPECT_TRUE(row.metrics[kMaxRel].IsText("50.0%"));
 }
 
-TEST(StatsDiffTest, ZeroBenchGivesInfRelativeError) {
+TEST(StatsDiffTest, ZeroGoldenGivesInfRelativeError) {
   EXPECT_EQ(MaxDiff(Cell::Float(1e-9), Cell::Float(0.0)), Pair("1e-09", "inf"));
   EXPECT_EQ(MaxDiff(Cell::Float(1e-9), Cell::Int(0)), Pair("1e-09", "inf"));
 }
@@ -65,7 +65,7 @@ TEST(StatsDiffTest, EqualStringsGiveZeroEvenForNanNoneAndText) {
   EXPECT_EQ(MaxDiff(Cell::Float(1.0), Cell::Int(1)), Pair("0.0", "0.0%"));
 }
 
-TEST(StatsDiffTest, UnmatchedBenchGivesNa) {
+TEST(StatsDiffTest, UnmatchedGoldenGivesNa) {
   EXPECT_EQ(MaxDiff(Cell::Float(2.0), Cell::NA()), Pair("N/A", "N/A"));
   EXPECT_EQ(MaxDiff(Cell::Nan(), Cell::NA()), Pair("N/A", "N/A"));
   EXPECT_EQ(MaxDiff(Cell::Text("cpu"), Cell::NA()), Pair("N/A", "N/A"));
@@ -105,14 +105,14 @@ TEST(StatsDiffTest, NumericStringsAreNumbers) {
   EXPECT_EQ(MaxDiff(Cell::Text("0x10"), Cell::Float(2.0)), Pair("Diff", "Diff"));
 }
 
-TEST(StatsDiffTest, Md5CellsUseNaForUnmatchedBench) {
+TEST(StatsDiffTest, Md5CellsUseNaForUnmatchedGolden) {
   ResultRow row;
-  row.bench_name = "Functional.relu.0.forward.input.0";
+  row.golden_name = "Functional.relu.0.forward.input.0";
   FillMd5(&row, "1a2b3c4d", "1a2b3c4e");
   ASSERT_EQ(row.metrics.size(), 2u);
   EXPECT_TRUE(row.metrics[0].IsText("1a2b3c4d"));
   EXPECT_TRUE(row.metrics[1].IsText("1a2b3c4e"));
-  row.bench_name = "N/A";
+  row.golden_name = "N/A";
   FillMd5(&row, "1a2b3c4d", "ffffffff");
   EXPECT_TRUE(row.metrics[1].IsText("N/A"));
   EXPECT_TRUE(IsUnmatched(row));

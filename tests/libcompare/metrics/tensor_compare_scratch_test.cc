@@ -1,4 +1,4 @@
-// CompareTensors with MoE scratch rows (docs/compare.md §4.2 step 3): the NPU rows from npu_valid_rows on,
+// CompareTensors with MoE scratch rows (docs/compare.md §4.2 step 3): the target rows from target_valid_rows on,
 // along axis 0 of the squeezed tensor, count as zeros, in whichever windows and threads they fall, and
 // give exactly the cells of a file whose rows were zeroed.
 #include <gtest/gtest.h>
@@ -23,24 +23,24 @@ void Write(const testing::TempDir& dir, const std::string& name, const std::vect
   ASSERT_TRUE(status.ok()) << status.ToString();
 }
 
-// Bench values, and the NPU's: close to them up to `valid` rows of `row` elements, garbage (NaN and
+// Golden values, and the target's: close to them up to `valid` rows of `row` elements, garbage (NaN and
 // inf included) after.
 struct Pair {
-  std::vector<float> npu, bench, npu_zeroed;
+  std::vector<float> target, golden, target_zeroed;
 };
 Pair MakePair(size_t rows, size_t row, size_t valid) {
   Pair p;
   for (size_t i = 0; i < rows * row; ++i) {
     const float b = static_cast<float>(std::sin(0.37 * static_cast<double>(i)));
     const bool scratch = i / row >= valid;
-    p.bench.push_back(scratch ? 0.0F : b);
+    p.golden.push_back(scratch ? 0.0F : b);
     const float n = scratch ? static_cast<float>(1000.0 * std::cos(1.3 * static_cast<double>(i))) : b * 1.0001F;
-    p.npu.push_back(n);
-    p.npu_zeroed.push_back(scratch ? 0.0F : n);
+    p.target.push_back(n);
+    p.target_zeroed.push_back(scratch ? 0.0F : n);
   }
   if (valid < rows) {
-    p.npu[valid * row] = NAN;
-    p.npu.back() = INFINITY;
+    p.target[valid * row] = NAN;
+    p.target.back() = INFINITY;
   }
   return p;
 }
@@ -54,9 +54,9 @@ void ExpectCleanedLikeZeroedFile(size_t rows, size_t row, int64_t valid, uint64_
   testing::TempDir dir;
   const Pair p = MakePair(rows, row, static_cast<size_t>(std::max<int64_t>(valid, 0)));
   const std::vector<int64_t> shape = {static_cast<int64_t>(rows), 1, static_cast<int64_t>(row)};
-  Write(dir, "npu.npy", shape, p.npu);
-  Write(dir, "zeroed.npy", shape, p.npu_zeroed);
-  Write(dir, "bench.npy", shape, p.bench);
+  Write(dir, "npu.npy", shape, p.target);
+  Write(dir, "zeroed.npy", shape, p.target_zeroed);
+  Write(dir, "bench.npy", shape, p.golden);
   TensorCompareInput cleaned{"npu.npy", "bench.npy", true, dir.Path(""), dir.Path(""), valid};
   TensorCompareInput zeroed{"zeroed.npy", "bench.npy", true, dir.Path(""), dir.Path("")};
   ExpectSameCells(CompareTensors(cleaned, {.chunk_elements = chunk}), CompareTensors(zeroed, {.chunk_elements = chunk}));
@@ -81,8 +81,8 @@ TEST(TensorCompareScratchTest, WindowsAndThreadsAgree) {
 TEST(TensorCompareScratchTest, LongValidLengthsCleanNothing) {
   testing::TempDir dir;
   const Pair p = MakePair(8, 3, 8);
-  Write(dir, "npu.npy", {8, 3}, p.npu);
-  Write(dir, "bench.npy", {8, 3}, p.bench);
+  Write(dir, "npu.npy", {8, 3}, p.target);
+  Write(dir, "bench.npy", {8, 3}, p.golden);
   const auto plain = CompareTensors({"npu.npy", "bench.npy", true, dir.Path(""), dir.Path("")});
   for (int64_t valid : {8, 11, -1}) {
     ExpectSameCells(CompareTensors({"npu.npy", "bench.npy", true, dir.Path(""), dir.Path(""), valid}), plain);
@@ -93,8 +93,8 @@ TEST(TensorCompareScratchTest, LongValidLengthsCleanNothing) {
 TEST(TensorCompareScratchTest, CleanedNanNoLongerMismatches) {
   testing::TempDir dir;
   const Pair p = MakePair(4, 2, 2);
-  Write(dir, "npu.npy", {4, 2}, p.npu);
-  Write(dir, "bench.npy", {4, 2}, p.bench);
+  Write(dir, "npu.npy", {4, 2}, p.target);
+  Write(dir, "bench.npy", {4, 2}, p.golden);
   EXPECT_TRUE(CompareTensors({"npu.npy", "bench.npy", true, dir.Path(""), dir.Path("")})[0].IsText("N/A"));
   EXPECT_EQ(CompareTensors({"npu.npy", "bench.npy", true, dir.Path(""), dir.Path(""), 2})[0].ToPython(), "1.0");
 }

@@ -28,8 +28,8 @@ using Want = std::variant<double, std::string>;
 
 std::string TensorDir() { return TestData("compare/tensors"); }
 
-TensorCompareInput Pair(const std::string& npu, const std::string& bench) {
-  return {npu, bench, true, TensorDir(), TensorDir()};
+TensorCompareInput Pair(const std::string& target, const std::string& golden) {
+  return {target, golden, true, TensorDir(), TensorDir()};
 }
 
 TensorCompareInput Case(const std::string& name, const std::string& ext = ".pt") {
@@ -120,7 +120,7 @@ TEST(TensorCompareTest, RowsWithoutDataAreUnsupported) {
   expect_unsupported(Pair("-1", "-1"));                              // No real data
   expect_unsupported(Pair("g3_neg.npu.pt", "-1"));
   TensorCompareInput unmatched = Pair("g3_neg.npu.pt", "N/A");      // api unmatched
-  unmatched.bench_matched = false;
+  unmatched.golden_matched = false;
   expect_unsupported(unmatched);
   expect_unsupported(Pair("g3_neg.npu.pt", "missing.pt"));          // No data
   expect_unsupported(Pair("../tensors/g3_neg.npu.pt", "g3_neg.bench.pt"));  // refused by ResolveDataName

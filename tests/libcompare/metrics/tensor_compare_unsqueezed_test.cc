@@ -22,10 +22,10 @@ TensorInfo WriteVector(const testing::TempDir& tmp, const std::string& name, flo
 
 TEST(TensorCompareUnsqueezedTest, LengthOneVectorHasMetricsButNoCosine) {
   testing::TempDir tmp;
-  const TensorInfo npu = WriteVector(tmp, "n.npy", 2.0f), bench = WriteVector(tmp, "b.npy", 1.0f);
+  const TensorInfo target = WriteVector(tmp, "n.npy", 2.0f), golden = WriteVector(tmp, "b.npy", 1.0f);
   TensorCompareOptions options;
   options.squeeze = false;
-  const auto cells = CompareTensorInfos(npu, bench, options);
+  const auto cells = CompareTensorInfos(target, golden, options);
   EXPECT_TRUE(cells[kCosine].IsText("unsupported"));
   EXPECT_EQ(cells[kEucDist].number(), 1.0);
   EXPECT_EQ(cells[kMaxAbsErr].number(), 1.0);
@@ -33,7 +33,7 @@ TEST(TensorCompareUnsqueezedTest, LengthOneVectorHasMetricsButNoCosine) {
   EXPECT_EQ(cells[kOneThousandth].number(), 0.0);
   EXPECT_EQ(cells[kFiveThousandths].number(), 0.0);
   // G3 squeezes the same pair to 0-d: Cosine, EucDist and the ratios are unsupported (docs/compare.md §4.2).
-  const auto squeezed = CompareTensorInfos(npu, bench);
+  const auto squeezed = CompareTensorInfos(target, golden);
   EXPECT_TRUE(squeezed[kEucDist].IsText("unsupported"));
   EXPECT_EQ(squeezed[kMaxAbsErr].number(), 1.0);
 }

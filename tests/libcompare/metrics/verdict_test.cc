@@ -36,11 +36,11 @@ using Messages = std::vector<std::string>;
 ResultRow Tensor(const std::string& api, const std::string& suffix) {
   ResultRow r;
   r.api = api;
-  r.npu_name = r.bench_name = api + "." + suffix;
-  r.npu_dtype = r.bench_dtype = "torch.float32";
-  r.npu_shape = r.bench_shape = "[4, 5]";
-  r.npu_requires_grad = r.bench_requires_grad = "False";
-  r.npu_stats = r.bench_stats = {Cell::Float(1.0), Cell::Float(0.0), Cell::Float(0.5), Cell::Float(2.0)};
+  r.target_name = r.golden_name = api + "." + suffix;
+  r.target_dtype = r.golden_dtype = "torch.float32";
+  r.target_shape = r.golden_shape = "[4, 5]";
+  r.target_requires_grad = r.golden_requires_grad = "False";
+  r.target_stats = r.golden_stats = {Cell::Float(1.0), Cell::Float(0.0), Cell::Float(0.5), Cell::Float(2.0)};
   r.matched = true;
   return r;
 }
@@ -58,8 +58,8 @@ ResultRow WithNormRel(ResultRow r, const std::string& norm_rel) {
 }
 
 void Unmatch(ResultRow* r) {
-  r->bench_name = r->bench_dtype = r->bench_shape = r->bench_requires_grad = "N/A";
-  r->bench_stats = {Cell::NA(), Cell::NA(), Cell::NA(), Cell::NA()};
+  r->golden_name = r->golden_dtype = r->golden_shape = r->golden_requires_grad = "N/A";
+  r->golden_stats = {Cell::NA(), Cell::NA(), Cell::NA(), Cell::NA()};
   r->matched = false;
 }
 
@@ -67,11 +67,11 @@ TEST(VerdictTest, ScalarArgumentThreeVersusTwoIsAnError) {
   // Appendix A example 2 (tensor mode): a Python int argument 3 vs 2.
   const std::string api = "Torch.add.0.forward";
   ResultRow scalar = Tensor(api, "input.1");
-  scalar.npu_dtype = scalar.bench_dtype = "<class 'int'>";
-  scalar.npu_shape = scalar.bench_shape = "[]";
-  scalar.npu_requires_grad = scalar.bench_requires_grad = "N/A";
-  scalar.npu_stats = {Cell::Int(3), Cell::Int(3), Cell::Int(3), Cell::Int(3)};
-  scalar.bench_stats = {Cell::Int(2), Cell::Int(2), Cell::Int(2), Cell::Int(2)};
+  scalar.target_dtype = scalar.golden_dtype = "<class 'int'>";
+  scalar.target_shape = scalar.golden_shape = "[]";
+  scalar.target_requires_grad = scalar.golden_requires_grad = "N/A";
+  scalar.target_stats = {Cell::Int(3), Cell::Int(3), Cell::Int(3), Cell::Int(3)};
+  scalar.golden_stats = {Cell::Int(2), Cell::Int(2), Cell::Int(2), Cell::Int(2)};
   scalar.metrics.assign(6, Cell::Unsupported());
   std::vector<ResultRow> rows = {WithTensorMetrics(Tensor(api, "input.0"), 1.0, 1.0), scalar,
                                  WithTensorMetrics(Tensor(api, "output.0"), 1.0, 1.0)};
@@ -86,16 +86,16 @@ TEST(VerdictTest, ScalarArgumentThreeVersusTwoIsAnError) {
 
 TEST(VerdictTest, EqualScalarsOfIntAndFloatArePythonEqual) {
   ResultRow scalar = Tensor("Torch.add.0.forward", "input.1");
-  scalar.npu_dtype = scalar.bench_dtype = "<class 'float'>";
-  scalar.npu_shape = scalar.bench_shape = "[]";
-  scalar.npu_stats[0] = Cell::Int(1);
-  scalar.bench_stats[0] = Cell::Float(1.0);
+  scalar.target_dtype = scalar.golden_dtype = "<class 'float'>";
+  scalar.target_shape = scalar.golden_shape = "[]";
+  scalar.target_stats[0] = Cell::Int(1);
+  scalar.golden_stats[0] = Cell::Float(1.0);
   std::vector<ResultRow> rows = {scalar};
   ApplyVerdicts(&rows, CompareMode::kSummary);
   EXPECT_EQ(rows[0].result, Verdict::kPass);
 }
 
-TEST(VerdictTest, NpuOnlyRowPassesWithNoMessages) {
+TEST(VerdictTest, TargetOnlyRowPassesWithNoMessages) {
   // Appendix A example 3: unmatched, metrics unsupported, Requires_grad False vs N/A.
   ResultRow row = Tensor("NPU.npu_rms_norm.0.forward", "input.0");
   Unmatch(&row);
@@ -111,8 +111,8 @@ TEST(VerdictTest, NpuOnlyRowPassesWithNoMessages) {
 TEST(VerdictTest, ShapeMismatchIsAnError) {
   // Appendix A example 4.
   ResultRow row = Tensor("Torch.matmul.0.forward", "input.0");
-  row.npu_shape = "[2, 3]";
-  row.bench_shape = "[3, 2]";
+  row.target_shape = "[2, 3]";
+  row.golden_shape = "[3, 2]";
   row.metrics.assign(6, Cell::Text("shape unmatched"));
   std::vector<ResultRow> rows = {row};
   ApplyVerdicts(&rows, CompareMode::kTensor);
@@ -125,9 +125,9 @@ TEST(VerdictTest, StatisticsOutputTenTimesInputsNormErrorWarns) {
   // skipped; output 0-d 3.0 vs 2.0.
   const std::string api = "Torch.matmul.0.forward";
   ResultRow out = Tensor(api, "output.0");
-  out.npu_shape = out.bench_shape = "[]";
-  out.npu_stats = {Cell::Float(3.0), Cell::Float(3.0), Cell::Float(3.0), Cell::Float(3.0)};
-  out.bench_stats = {Cell::Float(2.0), Cell::Float(2.0), Cell::Float(2.0), Cell::Float(2.0)};
+  out.target_shape = out.golden_shape = "[]";
+  out.target_stats = {Cell::Float(3.0), Cell::Float(3.0), Cell::Float(3.0), Cell::Float(3.0)};
+  out.golden_stats = {Cell::Float(2.0), Cell::Float(2.0), Cell::Float(2.0), Cell::Float(2.0)};
   FillStatsDiff(&out);
   EXPECT_EQ(out.metrics[kMaxDiff].ToPython(), "1.0");
   EXPECT_EQ(out.metrics[kMaxRel].ToPython(), "50.0%");
@@ -145,7 +145,7 @@ TEST(VerdictTest, DtypeErrorAndNormWarningAccumulateOnFirstOutput) {
   // Functional.linear.0.forward in dist2_da/cmp/compare_result_rank0_*.csv.
   const std::string api = "Functional.linear.0.forward";
   ResultRow out = WithNormRel(Tensor(api, "output.0"), "0.18633917452739887%");
-  out.npu_dtype = "torch.bfloat16";
+  out.target_dtype = "torch.bfloat16";
   std::vector<ResultRow> rows = {WithNormRel(Tensor(api, "input.0"), "7.948121670980075e-06%"),
                                  WithNormRel(Tensor(api, "input.1"), "0"), out};
   ApplyVerdicts(&rows, CompareMode::kSummary);
@@ -179,16 +179,16 @@ TEST(VerdictTest, CosineDropWarnsOnFirstOutputOnly) {
   EXPECT_EQ(rows[2].result, Verdict::kPass);
 }
 
-TEST(VerdictTest, InfNanFlagsNpuUnlessBenchHasItAndFiresOnUnmatchedRows) {
+TEST(VerdictTest, InfNanFlagsTargetUnlessGoldenHasItAndFiresOnUnmatchedRows) {
   const std::string api = "Functional.exp.0.forward";
-  ResultRow npu_inf = WithNormRel(Tensor(api, "input.0"), "N/A");
-  npu_inf.npu_stats[0] = Cell::Float(INFINITY);
+  ResultRow target_inf = WithNormRel(Tensor(api, "input.0"), "N/A");
+  target_inf.target_stats[0] = Cell::Float(INFINITY);
   ResultRow both_nan = WithNormRel(Tensor(api, "input.1"), "0");
-  both_nan.npu_stats[1] = both_nan.bench_stats[1] = Cell::Nan();
+  both_nan.target_stats[1] = both_nan.golden_stats[1] = Cell::Nan();
   ResultRow unmatched = WithNormRel(Tensor(api, "output.0"), "N/A");
   Unmatch(&unmatched);
-  unmatched.npu_stats[1] = Cell::Nan();
-  std::vector<ResultRow> rows = {npu_inf, both_nan, unmatched};
+  unmatched.target_stats[1] = Cell::Nan();
+  std::vector<ResultRow> rows = {target_inf, both_nan, unmatched};
   ApplyVerdicts(&rows, CompareMode::kSummary);
   EXPECT_EQ(rows[0].err_messages, Messages{kInfNanMsg});
   EXPECT_EQ(rows[1].result, Verdict::kPass);
@@ -211,7 +211,7 @@ TEST(VerdictTest, RelativeErrFiresOnInfButNotOnNa) {
 
 TEST(VerdictTest, RequiresGradCountsNaAsAValue) {
   ResultRow row = WithNormRel(Tensor("Functional.mul.0.forward", "input.0"), "0");
-  row.bench_requires_grad = "N/A";
+  row.golden_requires_grad = "N/A";
   std::vector<ResultRow> rows = {row};
   ApplyVerdicts(&rows, CompareMode::kSummary);
   EXPECT_EQ(rows[0].err_messages, Messages{kReqGradMsg});
@@ -219,10 +219,10 @@ TEST(VerdictTest, RequiresGradCountsNaAsAValue) {
 
 TEST(VerdictTest, DtypeSkipsFusedWeightsAndFiresAcrossFrameworks) {
   ResultRow fused = WithNormRel(Tensor("Module.attn.Linear.forward.0", "parameters.weight"), "0");
-  fused.bench_name = "Module.attn.qkv.Linear.forward.0.parameters.weight";
-  fused.npu_dtype = "torch.bfloat16";
+  fused.golden_name = "Module.attn.qkv.Linear.forward.0.parameters.weight";
+  fused.target_dtype = "torch.bfloat16";
   ResultRow cross = WithNormRel(Tensor("Functional.mul.0.forward", "input.0"), "0");
-  cross.npu_dtype = "Float32";
+  cross.target_dtype = "Float32";
   std::vector<ResultRow> rows = {fused, cross};
   ApplyVerdicts(&rows, CompareMode::kSummary);
   EXPECT_EQ(rows[0].result, Verdict::kPass);
@@ -231,14 +231,14 @@ TEST(VerdictTest, DtypeSkipsFusedWeightsAndFiresAcrossFrameworks) {
 
 TEST(VerdictTest, IgnoreSetsSkipAllOrInputChecks) {
   ResultRow to_in = WithNormRel(Tensor("Tensor.to.0.forward", "input.0"), "0");
-  to_in.npu_dtype = "torch.float16";
+  to_in.target_dtype = "torch.float16";
   ResultRow to_out = WithNormRel(Tensor("Tensor.to.0.forward", "output.0"), "99.0%");
-  to_out.npu_dtype = "torch.float16";
+  to_out.target_dtype = "torch.float16";
   const std::string gather = "Distributed._all_gather_base.0.forward";
   ResultRow g_in = WithNormRel(Tensor(gather, "input.0"), "0");
-  g_in.npu_dtype = "torch.float16";
+  g_in.target_dtype = "torch.float16";
   ResultRow g_out = WithNormRel(Tensor(gather, "output.0"), "99.0%");
-  g_out.npu_dtype = "torch.float16";
+  g_out.target_dtype = "torch.float16";
   std::vector<ResultRow> rows = {to_in, to_out, g_in, g_out};
   ApplyVerdicts(&rows, CompareMode::kSummary);
   EXPECT_EQ(rows[0].result, Verdict::kPass);
@@ -360,22 +360,22 @@ void CheckGoldenRank(const std::string& cmp_dir, const std::string& rank) {
     const auto& rec = records[r];
     ASSERT_EQ(rec.size(), header.size()) << "record " << r;
     ResultRow row;
-    row.npu_name = rec[col["NPU Name"]];
-    row.bench_name = rec[col["Bench Name"]];
-    row.npu_dtype = rec[col["NPU Dtype"]];
-    row.bench_dtype = rec[col["Bench Dtype"]];
-    row.npu_shape = rec[col["NPU Tensor Shape"]];
-    row.bench_shape = rec[col["Bench Tensor Shape"]];
-    row.npu_requires_grad = rec[col["NPU Requires_grad"]];
-    row.bench_requires_grad = rec[col["Bench Requires_grad"]];
+    row.target_name = rec[col["NPU Name"]];
+    row.golden_name = rec[col["Bench Name"]];
+    row.target_dtype = rec[col["NPU Dtype"]];
+    row.golden_dtype = rec[col["Bench Dtype"]];
+    row.target_shape = rec[col["NPU Tensor Shape"]];
+    row.golden_shape = rec[col["Bench Tensor Shape"]];
+    row.target_requires_grad = rec[col["NPU Requires_grad"]];
+    row.golden_requires_grad = rec[col["Bench Requires_grad"]];
     const char* stats[] = {"max", "min", "mean", "l2norm"};
     for (int i = 0; i < 4; ++i) {
-      row.npu_stats[i] = StatCell(rec[col[std::string("NPU ") + stats[i]]]);
-      row.bench_stats[i] = StatCell(rec[col[std::string("Bench ") + stats[i]]]);
+      row.target_stats[i] = StatCell(rec[col[std::string("NPU ") + stats[i]]]);
+      row.golden_stats[i] = StatCell(rec[col[std::string("Bench ") + stats[i]]]);
     }
-    row.matched = row.bench_name != "N/A";
-    row.api = ApiOf(row.npu_name, keys);
-    ASSERT_FALSE(row.api.empty()) << row.npu_name;
+    row.matched = row.golden_name != "N/A";
+    row.api = ApiOf(row.target_name, keys);
+    ASSERT_FALSE(row.api.empty()) << row.target_name;
     // Stale and none of the three (any uint8_t is a value of the enum): ApplyVerdicts must set every row.
     row.result = static_cast<Verdict>(0xFF);
     row.err_messages = {"No bench data matched."};
@@ -389,12 +389,12 @@ void CheckGoldenRank(const std::string& cmp_dir, const std::string& rank) {
   for (size_t r = 0; r < rows.size(); ++r) {
     const auto& rec = records[r + 1];
     for (int i = 0; i < 8; ++i) {
-      EXPECT_EQ(rows[r].metrics[i].ToPython(), rec[first_diff + i]) << rank << " " << rows[r].npu_name << " "
+      EXPECT_EQ(rows[r].metrics[i].ToPython(), rec[first_diff + i]) << rank << " " << rows[r].target_name << " "
                                                                     << header[first_diff + i];
     }
-    ASSERT_LE(rows[r].result, Verdict::kError) << rank << " " << rows[r].npu_name << ": Result left stale";
-    EXPECT_EQ(VerdictName(rows[r].result), rec[col["Result"]]) << rank << " " << rows[r].npu_name;
-    EXPECT_EQ(JsonDumpsStrings(rows[r].err_messages), rec[col["Err_message"]]) << rank << " " << rows[r].npu_name;
+    ASSERT_LE(rows[r].result, Verdict::kError) << rank << " " << rows[r].target_name << ": Result left stale";
+    EXPECT_EQ(VerdictName(rows[r].result), rec[col["Result"]]) << rank << " " << rows[r].target_name;
+    EXPECT_EQ(JsonDumpsStrings(rows[r].err_messages), rec[col["Err_message"]]) << rank << " " << rows[r].target_name;
     warnings += rec[col["Result"]] == "warning";
     errors += rec[col["Result"]] == "error";
   }
@@ -408,14 +408,14 @@ void CheckGoldenRank(const std::string& cmp_dir, const std::string& rank) {
 TEST(VerdictTest, VerlShapesAreSqueezed) {
   std::vector<ResultRow> rows = {WithTensorMetrics(Tensor("A", "input.0"), 1, 1), WithTensorMetrics(Tensor("A", "output.0"), 1, 1),
                                  WithTensorMetrics(Tensor("B", "output.0"), 1, 1)};
-  rows[0].npu_shape = "[1, 3, 4]";
-  rows[0].bench_shape = "[3, 4]";
-  rows[0].npu_requires_grad = "True";
-  rows[1].npu_shape = "[3, 4];[3, 4]";
-  rows[1].bench_shape = "[3, 8]";
-  rows[1].bench_name = "x.qkv_proj.y";
-  rows[2].npu_shape = "[3, 2, 4]";
-  rows[2].bench_shape = "[3, 8]";
+  rows[0].target_shape = "[1, 3, 4]";
+  rows[0].golden_shape = "[3, 4]";
+  rows[0].target_requires_grad = "True";
+  rows[1].target_shape = "[3, 4];[3, 4]";
+  rows[1].golden_shape = "[3, 8]";
+  rows[1].golden_name = "x.qkv_proj.y";
+  rows[2].target_shape = "[3, 2, 4]";
+  rows[2].golden_shape = "[3, 8]";
   ApplyVerdicts(&rows, CompareMode::kTensor, ConsistentBackend::kFsdp);
   EXPECT_EQ(rows[0].err_messages, Messages{});
   EXPECT_EQ(rows[1].err_messages, Messages{});
@@ -430,7 +430,7 @@ TEST(VerdictTest, VerlShapesAreSqueezed) {
 TEST(VerdictTest, ConsistentVerdictsAreWrittenInGroupOrder) {
   std::vector<ResultRow> rows = {Tensor("A", "input.0"), Tensor("B", "input.0"), Tensor("A", "input.1")};
   for (ResultRow& r : rows) r.metrics.assign(8, Cell::Text("0"));
-  rows[2].bench_shape = "[9]";
+  rows[2].golden_shape = "[9]";
   ApplyVerdicts(&rows, CompareMode::kSummary, ConsistentBackend::kFsdp);
   EXPECT_EQ(rows[0].result, Verdict::kPass);
   EXPECT_EQ(rows[1].err_messages, Messages{kShapeMsg});  // A's second row's verdict

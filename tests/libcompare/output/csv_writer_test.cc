@@ -13,19 +13,19 @@ namespace {
 using testing::ReadFile;
 using testing::TempDir;
 
-// A statistics-mode row whose NPU and bench sides share name, dtype and shape unless changed.
-ResultRow StatsRow(const std::string& name, const std::string& npu_dtype, const std::string& bench_dtype,
+// A statistics-mode row whose target and golden sides share name, dtype and shape unless changed.
+ResultRow StatsRow(const std::string& name, const std::string& target_dtype, const std::string& golden_dtype,
                    const std::string& shape, const std::string& requires_grad, std::vector<Cell> diffs,
-                   std::array<Cell, 4> npu, std::array<Cell, 4> bench) {
+                   std::array<Cell, 4> target, std::array<Cell, 4> golden) {
   ResultRow r;
-  r.npu_name = r.bench_name = name;
-  r.npu_dtype = npu_dtype;
-  r.bench_dtype = bench_dtype;
-  r.npu_shape = r.bench_shape = shape;
-  r.npu_requires_grad = r.bench_requires_grad = requires_grad;
+  r.target_name = r.golden_name = name;
+  r.target_dtype = target_dtype;
+  r.golden_dtype = golden_dtype;
+  r.target_shape = r.golden_shape = shape;
+  r.target_requires_grad = r.golden_requires_grad = requires_grad;
   r.metrics = std::move(diffs);
-  r.npu_stats = std::move(npu);
-  r.bench_stats = std::move(bench);
+  r.target_stats = std::move(target);
+  r.golden_stats = std::move(golden);
   r.requires_grad_consistent = true;
   return r;
 }

@@ -17,18 +17,18 @@ ResultTable TensorTable() {
   ResultTable t;
   t.mode = CompareMode::kTensor;
   ResultRow r;
-  r.npu_name = r.bench_name = "Functional.relu.0.forward.input.0";
-  r.npu_dtype = r.bench_dtype = "torch.float32";
-  r.npu_shape = r.bench_shape = "[2, 3]";
-  r.npu_requires_grad = r.bench_requires_grad = "False";
+  r.target_name = r.golden_name = "Functional.relu.0.forward.input.0";
+  r.target_dtype = r.golden_dtype = "torch.float32";
+  r.target_shape = r.golden_shape = "[2, 3]";
+  r.target_requires_grad = r.golden_requires_grad = "False";
   r.metrics = {Cell::Float(1.0), Cell::Float(1e-05), Cell::Float(std::numeric_limits<double>::infinity()),
                Cell::Float(std::nan("")), Cell::Int(1), Cell::Text("N/A")};
-  r.npu_stats = {Cell::Float(2.5), Cell::Int(-3), Cell::Text("Nan"), Cell::Text("None")};
-  r.bench_stats = r.npu_stats;
+  r.target_stats = {Cell::Float(2.5), Cell::Int(-3), Cell::Text("Nan"), Cell::Text("None")};
+  r.golden_stats = r.target_stats;
   r.requires_grad_consistent = true;
   r.result = Verdict::kWarning;
   r.err_messages = {"warning: \"quoted\""};
-  r.npu_data_name = r.bench_data_name = "Functional.relu.0.forward.input.0.pt";
+  r.target_data_name = r.golden_data_name = "Functional.relu.0.forward.input.0.pt";
   t.rows.push_back(r);
   return t;
 }

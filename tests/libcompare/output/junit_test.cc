@@ -13,7 +13,7 @@ ResultRow Row(const std::string& api, const std::string& name, Verdict result,
               std::vector<std::string> messages = {}) {
   ResultRow r;
   r.api = api;
-  r.npu_name = name;
+  r.target_name = name;
   r.result = result;
   r.err_messages = std::move(messages);
   return r;
@@ -32,7 +32,7 @@ TEST(JunitReportTest, OneCasePerApiGroupInFirstAppearanceOrder) {
   ASSERT_EQ(suite.cases.size(), 2u);
   EXPECT_EQ(suite.cases[0].name, "Torch.add.0.forward");
   ASSERT_EQ(suite.cases[0].failures.size(), 1u);  // the level defaults to error
-  EXPECT_EQ(suite.cases[0].failures[0].npu_name, "Torch.add.0.forward.output.0");
+  EXPECT_EQ(suite.cases[0].failures[0].target_name, "Torch.add.0.forward.output.0");
   EXPECT_EQ(suite.cases[0].failures[0].err_message, "[\"error: a<b & \\\"c\\\"\"]");
   EXPECT_TRUE(suite.cases[1].failures.empty());
 }

@@ -10,7 +10,7 @@ namespace {
 
 ResultRow Row(const std::string& name, Verdict result, std::vector<Cell> metrics) {
   ResultRow r;
-  r.npu_name = name;
+  r.target_name = name;
   r.api = "Torch.add.0.forward";
   r.result = result;
   r.metrics = std::move(metrics);
@@ -29,7 +29,7 @@ TEST(SummaryReportTest, RowRefNamesRowAndMessage) {
   table.rows[2].err_messages = {"error: x"};
   const RowRef error = MakeRowRef(table, 2, "r.csv");
   EXPECT_EQ(error.row, 2u);
-  EXPECT_EQ(error.npu_name, "c");
+  EXPECT_EQ(error.target_name, "c");
   EXPECT_EQ(error.api, "Torch.add.0.forward");
   EXPECT_EQ(error.result, Verdict::kError);
   EXPECT_EQ(error.err_message, "[\"error: x\"]");
@@ -43,11 +43,11 @@ TEST(SummaryReportTest, StatisticsWorstIsHighestNormRelativeErrWithInfFirst) {
                 Row("d", Verdict::kPass, Norm("30.0%")), Row("e", Verdict::kPass, Norm("0"))};
   const std::vector<WorstRow> worst = WorstRows(table, 3);
   ASSERT_EQ(worst.size(), 3u);
-  EXPECT_EQ(worst[0].npu_name, "c");
+  EXPECT_EQ(worst[0].target_name, "c");
   EXPECT_TRUE(std::isinf(worst[0].value));
-  EXPECT_EQ(worst[1].npu_name, "d");
+  EXPECT_EQ(worst[1].target_name, "d");
   EXPECT_DOUBLE_EQ(worst[1].value, 0.3);
-  EXPECT_EQ(worst[2].npu_name, "a");
+  EXPECT_EQ(worst[2].target_name, "a");
 }
 
 TEST(SummaryReportTest, TensorWorstIsLowestCosine) {
@@ -58,9 +58,9 @@ TEST(SummaryReportTest, TensorWorstIsLowestCosine) {
                 Row("c", Verdict::kPass, cos(Cell::Float(0.5))), Row("d", Verdict::kPass, cos(Cell::Float(0.5)))};
   const std::vector<WorstRow> worst = WorstRows(table, 20);
   ASSERT_EQ(worst.size(), 3u);
-  EXPECT_EQ(worst[0].npu_name, "c");  // ties stay in row order
-  EXPECT_EQ(worst[1].npu_name, "d");
-  EXPECT_EQ(worst[2].npu_name, "a");
+  EXPECT_EQ(worst[0].target_name, "c");  // ties stay in row order
+  EXPECT_EQ(worst[1].target_name, "d");
+  EXPECT_EQ(worst[2].target_name, "a");
   EXPECT_STREQ(MainMetricName(CompareMode::kMd5), "");
 }
 

@@ -90,13 +90,13 @@ bool IsNumberCell(const std::string& cell) {
 
 ResultRow Row(const std::string& name, Verdict result, std::vector<Cell> metrics) {
   ResultRow r;
-  r.npu_name = r.bench_name = name;
-  r.npu_dtype = r.bench_dtype = "torch.float32";
-  r.npu_shape = r.bench_shape = "[2]";
-  r.npu_requires_grad = r.bench_requires_grad = "False";
+  r.target_name = r.golden_name = name;
+  r.target_dtype = r.golden_dtype = "torch.float32";
+  r.target_shape = r.golden_shape = "[2]";
+  r.target_requires_grad = r.golden_requires_grad = "False";
   r.metrics = std::move(metrics);
-  r.npu_stats = {Cell::Float(2.5), Cell::Int(-3), Cell::Float(0.25), Cell::Text("None")};
-  r.bench_stats = {Cell::Float(2.5), Cell::Int(-3), Cell::Float(0.25), Cell::Text("None")};
+  r.target_stats = {Cell::Float(2.5), Cell::Int(-3), Cell::Float(0.25), Cell::Text("None")};
+  r.golden_stats = {Cell::Float(2.5), Cell::Int(-3), Cell::Float(0.25), Cell::Text("None")};
   r.requires_grad_consistent = true;
   r.result = result;
   r.matched = true;

@@ -21,9 +21,9 @@ using testing::TempDir;
 ResultRow Row(const std::string& api, const std::string& suffix, Verdict verdict, std::vector<Cell> metrics) {
   ResultRow row;
   row.api = api;
-  row.npu_name = row.bench_name = api + suffix;
-  row.npu_dtype = "torch.float32";
-  row.npu_shape = "[2, 3]";
+  row.target_name = row.golden_name = api + suffix;
+  row.target_dtype = "torch.float32";
+  row.target_shape = "[2, 3]";
   row.result = verdict;
   row.metrics = std::move(metrics);
   return row;
@@ -47,11 +47,11 @@ TEST(ReportPartTest, KeepsColumnsCompactly) {
   part.AddRow(Row("Functional.linear.0.forward", ".input.0", Verdict::kPass, Stats("12.5%")));
   part.AddRow(Row("Functional.linear.0.forward", ".output.0", Verdict::kError, Stats("N/A")));
   ResultRow unmatched = Row("Functional.relu.0.forward", ".input.0", Verdict::kWarning, Stats("inf"));
-  unmatched.bench_name = "N/A";
+  unmatched.golden_name = "N/A";
   part.AddRow(unmatched);
   ResultRow renamed = Row("Tensor.add.0.forward", "", Verdict::kPass, Stats("0%"));
-  renamed.npu_name = "Mapped.name.output.0";  // not under its API's name
-  renamed.bench_name = renamed.npu_name;
+  renamed.target_name = "Mapped.name.output.0";  // not under its API's name
+  renamed.golden_name = renamed.target_name;
   part.AddRow(renamed);
 
   ASSERT_EQ(part.rows(), 4u);
@@ -64,11 +64,11 @@ TEST(ReportPartTest, KeepsColumnsCompactly) {
   EXPECT_EQ(s[part.tails()[3]], "Mapped.name.output.0");
   // One string for the dtype every row shares.
   EXPECT_EQ(part.dtypes(), (std::vector<uint32_t>(4, part.dtypes()[0])));
-  ASSERT_EQ(part.bench_names().size(), 1u);
-  EXPECT_EQ(part.bench_names()[0].first, 2u);
-  EXPECT_EQ(s[part.bench_names()[0].second], "N/A");
+  ASSERT_EQ(part.golden_names().size(), 1u);
+  EXPECT_EQ(part.golden_names()[0].first, 2u);
+  EXPECT_EQ(s[part.golden_names()[0].second], "N/A");
   EXPECT_EQ(part.verdicts(), (std::vector<uint8_t>{0, 2, 1, 0}));
-  // |NormRelativeErr| as a fraction; "inf" (bench value 0) is infinite; "N/A" has none.
+  // |NormRelativeErr| as a fraction; "inf" (golden value 0) is infinite; "N/A" has none.
   EXPECT_DOUBLE_EQ(part.main_metric()[0], 0.125);
   EXPECT_TRUE(std::isnan(part.main_metric()[1]));
   EXPECT_TRUE(std::isinf(part.main_metric()[2]));

@@ -44,13 +44,13 @@ TEST(ApiMappingTest, TableAgreesWithMsprobesTable) {
   const auto ours = BuiltinApiTable();
   ASSERT_FALSE(ours.empty());
   for (const auto& [ms, pt] : ours) {
-    auto it = msprobe_table->npu_to_bench.find(ms);
-    ASSERT_NE(it, msprobe_table->npu_to_bench.end()) << ms << " is not in msprobe's table";
+    auto it = msprobe_table->target_to_golden.find(ms);
+    ASSERT_NE(it, msprobe_table->target_to_golden.end()) << ms << " is not in msprobe's table";
     EXPECT_EQ(it->second, pt) << ms;
   }
   // And where msprobe's table keeps a name, so do our rules.
   size_t kept = 0;
-  for (const auto& [ms, pt] : msprobe_table->npu_to_bench) {
+  for (const auto& [ms, pt] : msprobe_table->target_to_golden) {
     if (ms != pt) continue;
     ++kept;
     EXPECT_FALSE(BuiltinApiTarget(ms).has_value()) << ms;

@@ -122,18 +122,18 @@ struct Count {
   }
 };
 
-// Aligns `npu` against `bench` after plain matching; a row aligned to a golden row other than its
+// Aligns `target` against `golden` after plain matching; a row aligned to a golden row other than its
 // truth (none: every aligned row) is wrong.
-Count Align(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const AlignOptions& align,
+Count Align(const std::vector<OpRow>& target, const std::vector<OpRow>& golden, const AlignOptions& align,
             const std::unordered_map<std::string, std::string>* truth) {
-  std::vector<RowPair> pairs = MatchRows(npu, bench, {});
-  const std::vector<float> scores = AlignUnmatchedCalls(npu, bench, {}, align, &pairs);
+  std::vector<RowPair> pairs = MatchRows(target, golden, {});
+  const std::vector<float> scores = AlignUnmatchedCalls(target, golden, {}, align, &pairs);
   Count count;
-  count.rows = npu.size();
+  count.rows = target.size();
   for (size_t i = 0; i < pairs.size(); ++i) {
     if (scores[i] == kNotAligned) continue;
     ++count.aligned;
-    if (truth == nullptr || truth->at(npu[pairs[i].npu].name) != bench[*pairs[i].bench].name) ++count.wrong;
+    if (truth == nullptr || truth->at(target[pairs[i].target].name) != golden[*pairs[i].golden].name) ++count.wrong;
   }
   return count;
 }

@@ -43,39 +43,39 @@ struct Aligned {
   std::vector<float> scores;
 };
 
-Aligned Align(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench, const MatchOptions& match = {}) {
+Aligned Align(const std::vector<OpRow>& target, const std::vector<OpRow>& golden, const MatchOptions& match = {}) {
   Aligned a;
-  a.pairs = MatchRows(npu, bench, match);
-  a.scores = AlignUnmatchedCalls(npu, bench, match, {}, &a.pairs);
+  a.pairs = MatchRows(target, golden, match);
+  a.scores = AlignUnmatchedCalls(target, golden, match, {}, &a.pairs);
   return a;
 }
 
 // The golden row name each target row ends up with ("" for none), by target row name.
-std::map<std::string, std::string> Partners(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+std::map<std::string, std::string> Partners(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
                                             const std::vector<RowPair>& pairs) {
   std::map<std::string, std::string> partners;
-  for (const RowPair& p : pairs) partners[npu[p.npu].name] = p.bench ? bench[*p.bench].name : "";
+  for (const RowPair& p : pairs) partners[target[p.target].name] = p.golden ? golden[*p.golden].name : "";
   return partners;
 }
 
 TEST(CallAlignmentTest, ARenamedCallPairsWithItsCounterpartAndAnExtraCallStaysAlone) {
-  std::vector<OpRow> npu, bench;
-  AddCall(&npu, "Functional.linear.0.forward", 1);
-  AddCall(&npu, "Torch.mul.0.forward", 2);  // only the target makes it
-  AddCall(&npu, "Functional.softmax.0.forward", 3);
-  AddCall(&npu, "Functional.linear.1.forward", 4);
-  AddCall(&bench, "Functional.linear.0.forward", 1);
-  AddCall(&bench, "Torch.softmax.0.forward", 3);
-  AddCall(&bench, "Functional.linear.1.forward", 4);
-  const Aligned a = Align(npu, bench);
-  const auto partners = Partners(npu, bench, a.pairs);
+  std::vector<OpRow> target, golden;
+  AddCall(&target, "Functional.linear.0.forward", 1);
+  AddCall(&target, "Torch.mul.0.forward", 2);  // only the target makes it
+  AddCall(&target, "Functional.softmax.0.forward", 3);
+  AddCall(&target, "Functional.linear.1.forward", 4);
+  AddCall(&golden, "Functional.linear.0.forward", 1);
+  AddCall(&golden, "Torch.softmax.0.forward", 3);
+  AddCall(&golden, "Functional.linear.1.forward", 4);
+  const Aligned a = Align(target, golden);
+  const auto partners = Partners(target, golden, a.pairs);
   EXPECT_EQ(partners.at("Functional.softmax.0.forward.input.0"), "Torch.softmax.0.forward.input.0");
   EXPECT_EQ(partners.at("Functional.softmax.0.forward.output.0"), "Torch.softmax.0.forward.output.0");
   EXPECT_EQ(partners.at("Torch.mul.0.forward.input.0"), "");
   EXPECT_EQ(partners.at("Torch.mul.0.forward.output.0"), "");
   for (size_t i = 0; i < a.pairs.size(); ++i) {
-    const bool softmax = npu[a.pairs[i].npu].api.starts_with("Functional.softmax");
-    EXPECT_EQ(a.scores[i] != kNotAligned, softmax) << npu[a.pairs[i].npu].name;
+    const bool softmax = target[a.pairs[i].target].api.starts_with("Functional.softmax");
+    EXPECT_EQ(a.scores[i] != kNotAligned, softmax) << target[a.pairs[i].target].name;
     if (softmax) {
       EXPECT_FLOAT_EQ(a.scores[i], 1.f);
     }
@@ -85,54 +85,54 @@ TEST(CallAlignmentTest, ARenamedCallPairsWithItsCounterpartAndAnExtraCallStaysAl
 TEST(CallAlignmentTest, PairsMsprobeMadeNeverMove) {
   // Name matching pairs the target's relu.0 with the golden's relu.0 although their values say the
   // target's relu.1 is the golden's relu.0: that pair is msprobe's, and stays.
-  std::vector<OpRow> npu, bench;
-  AddCall(&npu, "Functional.relu.0.forward", 9);
-  AddCall(&npu, "Functional.relu.1.forward", 1);
-  AddCall(&bench, "Functional.relu.0.forward", 1);
-  const std::vector<RowPair> before = MatchRows(npu, bench, {});
-  const Aligned a = Align(npu, bench);
+  std::vector<OpRow> target, golden;
+  AddCall(&target, "Functional.relu.0.forward", 9);
+  AddCall(&target, "Functional.relu.1.forward", 1);
+  AddCall(&golden, "Functional.relu.0.forward", 1);
+  const std::vector<RowPair> before = MatchRows(target, golden, {});
+  const Aligned a = Align(target, golden);
   for (size_t i = 0; i < before.size(); ++i) {
-    if (before[i].bench) {
+    if (before[i].golden) {
       EXPECT_EQ(a.pairs[i], before[i]);
     }
   }
-  EXPECT_EQ(Partners(npu, bench, a.pairs).at("Functional.relu.1.forward.input.0"), "");
+  EXPECT_EQ(Partners(target, golden, a.pairs).at("Functional.relu.1.forward.input.0"), "");
 }
 
 TEST(CallAlignmentTest, ForwardAndBackwardAlignApart) {
   // The golden lists its backward calls where the target has forward ones: no pair crosses streams.
-  std::vector<OpRow> npu, bench;
-  AddCall(&npu, "Tensor.softmax.0.forward", 1);
-  AddCall(&bench, "Torch.softmax.0.backward", 1);
-  const Aligned a = Align(npu, bench);
-  for (const RowPair& p : a.pairs) EXPECT_FALSE(p.bench);
+  std::vector<OpRow> target, golden;
+  AddCall(&target, "Tensor.softmax.0.forward", 1);
+  AddCall(&golden, "Torch.softmax.0.backward", 1);
+  const Aligned a = Align(target, golden);
+  for (const RowPair& p : a.pairs) EXPECT_FALSE(p.golden);
 }
 
 TEST(CallAlignmentTest, ADebugJsonAlignsNothing) {
-  std::vector<OpRow> npu, bench;
-  AddCall(&npu, "x.0.debug", 1);
-  AddCall(&bench, "y.0.debug", 1);
+  std::vector<OpRow> target, golden;
+  AddCall(&target, "x.0.debug", 1);
+  AddCall(&golden, "y.0.debug", 1);
   MatchOptions match;
   match.is_debug = true;
-  const Aligned a = Align(npu, bench, match);
+  const Aligned a = Align(target, golden, match);
   for (const float s : a.scores) EXPECT_EQ(s, kNotAligned);
 }
 
 // A long run with no anchor at all (every call renamed), the target with extra calls here and there:
 // the band around the gap's diagonals still meets every counterpart.
 TEST(CallAlignmentTest, ALongGapOfOneOpFindsEveryCounterpart) {
-  std::vector<OpRow> npu, bench;
+  std::vector<OpRow> target, golden;
   int extra = 0;
   for (int i = 0; i < 3000; ++i) {
-    if (i % 97 == 0) AddCall(&npu, "Tensor.relu." + std::to_string(3000 + extra++) + ".forward", 100000 + i);
-    AddCall(&npu, "Tensor.relu." + std::to_string(i) + ".forward", i);
-    AddCall(&bench, "Torch.relu." + std::to_string(i) + ".forward", i);
+    if (i % 97 == 0) AddCall(&target, "Tensor.relu." + std::to_string(3000 + extra++) + ".forward", 100000 + i);
+    AddCall(&target, "Tensor.relu." + std::to_string(i) + ".forward", i);
+    AddCall(&golden, "Torch.relu." + std::to_string(i) + ".forward", i);
   }
-  const Aligned a = Align(npu, bench);
+  const Aligned a = Align(target, golden);
   size_t right = 0;
   for (const RowPair& p : a.pairs) {
-    if (!p.bench) continue;
-    ASSERT_EQ(npu[p.npu].name.substr(11), bench[*p.bench].name.substr(10)) << npu[p.npu].name;
+    if (!p.golden) continue;
+    ASSERT_EQ(target[p.target].name.substr(11), golden[*p.golden].name.substr(10)) << target[p.target].name;
     ++right;
   }
   EXPECT_EQ(right, 2u * 3000);
@@ -141,21 +141,21 @@ TEST(CallAlignmentTest, ALongGapOfOneOpFindsEveryCounterpart) {
 // ---- the fixtures ----
 
 struct FixturePair {
-  FlatDump npu, bench;
+  FlatDump target, golden;
   MatchOptions match;
   Aligned aligned;
 };
 
-FixturePair AlignFixture(const std::string& target, const std::string& golden) {
+FixturePair AlignFixture(const std::string& target_json, const std::string& golden_json) {
   FixturePair f;
-  Result<FlatDump> npu = FlattenDump(target, ""), bench = FlattenDump(golden, "");
-  EXPECT_TRUE(npu.ok() && bench.ok());
-  f.npu = std::move(*npu);
-  f.bench = std::move(*bench);
-  f.match.cross_framework = f.npu.framework == "mindspore" && f.bench.framework == "pytorch";
-  f.aligned.pairs = MatchRows(f.npu.rows, f.bench.rows, f.match);
-  f.aligned.scores = AlignUnmatchedCalls(f.npu.rows, f.bench.rows, f.match, {.md5 = f.npu.mode == CompareMode::kMd5},
-                                         &f.aligned.pairs);
+  Result<FlatDump> target = FlattenDump(target_json, ""), golden = FlattenDump(golden_json, "");
+  EXPECT_TRUE(target.ok() && golden.ok());
+  f.target = std::move(*target);
+  f.golden = std::move(*golden);
+  f.match.cross_framework = f.target.framework == "mindspore" && f.golden.framework == "pytorch";
+  f.aligned.pairs = MatchRows(f.target.rows, f.golden.rows, f.match);
+  f.aligned.scores = AlignUnmatchedCalls(f.target.rows, f.golden.rows, f.match,
+                                         {.md5 = f.target.mode == CompareMode::kMd5}, &f.aligned.pairs);
   return f;
 }
 
@@ -166,19 +166,19 @@ TEST(CallAlignmentFixtureTest, EverySoftmaxRowPairsWithItsCounterpartAndTheMulSt
   for (const char* mode : {"statistics", "md5", "tensor"}) {
     const std::string dir = TestData(std::string("align/softmax/") + mode);
     const FixturePair f = AlignFixture(dir + "/target/dump.json", dir + "/golden/dump.json");
-    const std::vector<RowPair> by_name = MatchRows(f.npu.rows, f.bench.rows, f.match);
+    const std::vector<RowPair> by_name = MatchRows(f.target.rows, f.golden.rows, f.match);
     size_t softmax_rows = 0;
     for (size_t i = 0; i < f.aligned.pairs.size(); ++i) {
-      const OpRow& row = f.npu.rows[f.aligned.pairs[i].npu];
-      const std::optional<size_t> bench = f.aligned.pairs[i].bench;
+      const OpRow& row = f.target.rows[f.aligned.pairs[i].target];
+      const std::optional<size_t> golden = f.aligned.pairs[i].golden;
       if (row.api.starts_with("Functional.softmax.")) {
         ++softmax_rows;
-        ASSERT_TRUE(bench) << mode << ": " << row.name;
+        ASSERT_TRUE(golden) << mode << ": " << row.name;
         const std::string golden_api = "Torch.softmax." + row.api.substr(19);
-        EXPECT_EQ(f.bench.rows[*bench].name, Expected(row, golden_api)) << mode;
+        EXPECT_EQ(f.golden.rows[*golden].name, Expected(row, golden_api)) << mode;
         EXPECT_NE(f.aligned.scores[i], kNotAligned);
       } else if (row.api.starts_with("Torch.mul.")) {
-        EXPECT_FALSE(bench) << mode << ": " << row.name;
+        EXPECT_FALSE(golden) << mode << ": " << row.name;
       } else {
         EXPECT_EQ(f.aligned.pairs[i], by_name[i]) << mode << ": " << row.name;  // name-matched or not, unchanged
       }
@@ -190,12 +190,12 @@ TEST(CallAlignmentFixtureTest, EverySoftmaxRowPairsWithItsCounterpartAndTheMulSt
 
 TEST(CallAlignmentFixtureTest, ShiftedCallsPairBySequenceWhereNameMatchingPairsNothing) {
   const FixturePair f = AlignFixture(TestData("align/shift/target/dump.json"), TestData("align/shift/golden/dump.json"));
-  const std::vector<RowPair> by_name = MatchRows(f.npu.rows, f.bench.rows, f.match);
+  const std::vector<RowPair> by_name = MatchRows(f.target.rows, f.golden.rows, f.match);
   size_t tanh_rows = 0;
   for (size_t i = 0; i < f.aligned.pairs.size(); ++i) {
-    const OpRow& row = f.npu.rows[f.aligned.pairs[i].npu];
-    const std::optional<size_t> bench = f.aligned.pairs[i].bench;
-    if (by_name[i].bench) {
+    const OpRow& row = f.target.rows[f.aligned.pairs[i].target];
+    const std::optional<size_t> golden = f.aligned.pairs[i].golden;
+    if (by_name[i].golden) {
       EXPECT_EQ(f.aligned.pairs[i], by_name[i]) << row.name;  // nothing name-matched moves
       continue;
     }
@@ -203,13 +203,13 @@ TEST(CallAlignmentFixtureTest, ShiftedCallsPairBySequenceWhereNameMatchingPairsN
     // The target's Tensor.tanh.N+1 is the golden's Torch.tanh.N; its extra Tensor.tanh.0 has none.
     const int n = std::stoi(row.api.substr(12));
     if (n == 0) {
-      EXPECT_FALSE(bench) << row.name;
+      EXPECT_FALSE(golden) << row.name;
       continue;
     }
     ++tanh_rows;
-    ASSERT_TRUE(bench) << row.name;
+    ASSERT_TRUE(golden) << row.name;
     const std::string direction = row.api.substr(row.api.rfind('.'));
-    EXPECT_EQ(f.bench.rows[*bench].name, Expected(row, "Torch.tanh." + std::to_string(n - 1) + direction));
+    EXPECT_EQ(f.golden.rows[*golden].name, Expected(row, "Torch.tanh." + std::to_string(n - 1) + direction));
   }
   EXPECT_EQ(tanh_rows, 8u);  // two calls: forward input and output, backward input and output
 }
@@ -220,14 +220,14 @@ struct Tally {
   size_t right = 0, wrong_aligned = 0;
 };
 
-Tally CountAgainstTruth(const FlatDump& npu, const FlatDump& bench, const std::vector<RowPair>& pairs,
+Tally CountAgainstTruth(const FlatDump& target, const FlatDump& golden, const std::vector<RowPair>& pairs,
                         const std::vector<float>* scores, const std::map<std::string, std::string>& truth) {
   Tally t;
   for (size_t i = 0; i < pairs.size(); ++i) {
-    if (!pairs[i].bench) continue;
-    const OpRow& row = npu.rows[pairs[i].npu];
+    if (!pairs[i].golden) continue;
+    const OpRow& row = target.rows[pairs[i].target];
     const auto entry = truth.find(row.api);
-    const bool right = entry != truth.end() && bench.rows[*pairs[i].bench].name == Expected(row, entry->second);
+    const bool right = entry != truth.end() && golden.rows[*pairs[i].golden].name == Expected(row, entry->second);
     if (right) ++t.right;
     if (!right && scores != nullptr && (*scores)[i] != kNotAligned) ++t.wrong_aligned;
   }
@@ -237,15 +237,16 @@ Tally CountAgainstTruth(const FlatDump& npu, const FlatDump& bench, const std::v
 void ExpectAtLeastApiMappingWithNoWrongPair(const std::string& target, const std::string& golden,
                                             const std::map<std::string, std::string>& truth) {
   const FixturePair f = AlignFixture(target, golden);
-  const Tally ours = CountAgainstTruth(f.npu, f.bench, f.aligned.pairs, &f.aligned.scores, truth);
+  const Tally ours = CountAgainstTruth(f.target, f.golden, f.aligned.pairs, &f.aligned.scores, truth);
   MatchOptions am = f.match;
   const ApiMapping builtin;
   am.api_mapping = &builtin;
-  const Tally theirs = CountAgainstTruth(f.npu, f.bench, MatchRows(f.npu.rows, f.bench.rows, am), nullptr, truth);
+  const Tally theirs =
+      CountAgainstTruth(f.target, f.golden, MatchRows(f.target.rows, f.golden.rows, am), nullptr, truth);
   EXPECT_EQ(ours.wrong_aligned, 0u);
   EXPECT_GE(ours.right, theirs.right);
   std::printf("%s: --align pairs %zu rows rightly, -am %zu (of %zu)\n", target.c_str(), ours.right, theirs.right,
-              f.npu.rows.size());
+              f.target.rows.size());
 }
 
 TEST(CallAlignmentFixtureTest, MindSporeAgainstPyTorchAlignsAtLeastAsManyRowsAsApiMappingAndNoneWrongly) {

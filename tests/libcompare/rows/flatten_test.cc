@@ -70,7 +70,7 @@ std::vector<std::string> StatsText(const OpRow& row) {
   return out;
 }
 
-// msprobe's own G3 CSV lists exactly the NPU rows, in parse order; every NPU column must agree.
+// msprobe's own G3 CSV lists exactly the target rows, in parse order; every target column must agree.
 void ExpectMatchesMsprobeCsv(const std::string& rank) {
   const std::string root = ::msprobe::testing::SharedData("msprobe_samples/dist2_da");
   const std::string dir = root + "/target/step0/" + rank;

@@ -9,8 +9,8 @@
 namespace msprobe::compare {
 namespace {
 
-RowPair Pair(size_t npu, size_t bench) { return {npu, bench}; }
-RowPair Unmatched(size_t npu) { return {npu, std::nullopt}; }
+RowPair Pair(size_t target, size_t golden) { return {target, golden}; }
+RowPair Unmatched(size_t target) { return {target, std::nullopt}; }
 
 TEST(FuzzyMatchTest, RenameDropsTheCallNumberOfApis) {
   EXPECT_EQ(FuzzyRename("Functional.relu.3.forward.input.0"), "Functional.relu.forward.input.0");
@@ -35,39 +35,44 @@ TEST(FuzzyMatchTest, RenameIsLiteralForOtherOccurrencesOfTheWord) {
 }
 
 TEST(FuzzyMatchTest, MatchesInOrderIgnoringCallNumbers) {
-  const std::vector<std::string_view> npu = {"Functional.relu.3.forward.input.0", "Functional.relu.3.forward.output.0"};
-  const std::vector<std::string_view> bench = {"Functional.relu.0.forward.input.0", "Functional.relu.0.forward.output.0"};
-  EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Pair(0, 0), Pair(1, 1)}));
+  const std::vector<std::string_view> target = {"Functional.relu.3.forward.input.0",
+                                                "Functional.relu.3.forward.output.0"};
+  const std::vector<std::string_view> golden = {"Functional.relu.0.forward.input.0",
+                                                "Functional.relu.0.forward.output.0"};
+  EXPECT_EQ(FuzzyMatchKeys(target, golden), (std::vector<RowPair>{Pair(0, 0), Pair(1, 1)}));
 }
 
-TEST(FuzzyMatchTest, NpuItemsBeforeTheMatchPointAreUnmatchedAndSkippedBenchItemsDropped) {
-  // i=0: [a] vs [x]; i=1: [a, b] vs [x, c]; i=2: newest npu c meets bench c at 1: a, b unmatched,
-  // bench x dropped, y left in the bench queue.
-  const std::vector<std::string_view> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0", "T.c.0.forward.input.0"};
-  const std::vector<std::string_view> bench = {"T.x.0.forward.input.0", "T.c.0.forward.input.0", "T.y.0.forward.input.0"};
-  EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Unmatched(0), Unmatched(1), Pair(2, 1)}));
+TEST(FuzzyMatchTest, TargetItemsBeforeTheMatchPointAreUnmatchedAndSkippedGoldenItemsDropped) {
+  // i=0: [a] vs [x]; i=1: [a, b] vs [x, c]; i=2: newest target c meets golden c at 1: a, b unmatched,
+  // golden x dropped, y left in the golden queue.
+  const std::vector<std::string_view> target = {"T.a.0.forward.input.0", "T.b.0.forward.input.0",
+                                                "T.c.0.forward.input.0"};
+  const std::vector<std::string_view> golden = {"T.x.0.forward.input.0", "T.c.0.forward.input.0",
+                                                "T.y.0.forward.input.0"};
+  EXPECT_EQ(FuzzyMatchKeys(target, golden), (std::vector<RowPair>{Unmatched(0), Unmatched(1), Pair(2, 1)}));
 }
 
-TEST(FuzzyMatchTest, OlderNpuItemMeetsTheNewestBenchItem) {
-  // i=1: newest npu b meets nothing; older npu a meets the newest bench item a (step 3).
-  const std::vector<std::string_view> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0"};
-  const std::vector<std::string_view> bench = {"T.x.0.forward.input.0", "T.a.0.forward.input.0"};
-  EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Pair(0, 1), Unmatched(1)}));
+TEST(FuzzyMatchTest, OlderTargetItemMeetsTheNewestGoldenItem) {
+  // i=1: newest target b meets nothing; older target a meets the newest golden item a (step 3).
+  const std::vector<std::string_view> target = {"T.a.0.forward.input.0", "T.b.0.forward.input.0"};
+  const std::vector<std::string_view> golden = {"T.x.0.forward.input.0", "T.a.0.forward.input.0"};
+  EXPECT_EQ(FuzzyMatchKeys(target, golden), (std::vector<RowPair>{Pair(0, 1), Unmatched(1)}));
 }
 
-TEST(FuzzyMatchTest, BreakWhenTheBenchQueueEmptiesDropsLaterNpuRows) {
-  // i=2 enqueues npu b while the bench queue is empty: the loop breaks, b is emitted unmatched
+TEST(FuzzyMatchTest, BreakWhenTheGoldenQueueEmptiesDropsLaterTargetRows) {
+  // i=2 enqueues target b while the golden queue is empty: the loop breaks, b is emitted unmatched
   // and c, never enqueued, is lost.
-  const std::vector<std::string_view> npu = {"T.a.0.forward.input.0", "T.a.0.forward.output.0",
+  const std::vector<std::string_view> target = {"T.a.0.forward.input.0", "T.a.0.forward.output.0",
                                         "T.b.0.forward.input.0", "T.c.0.forward.input.0"};
-  const std::vector<std::string_view> bench = {"T.a.1.forward.input.0", "T.a.1.forward.output.0"};
-  EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Pair(0, 0), Pair(1, 1), Unmatched(2)}));
+  const std::vector<std::string_view> golden = {"T.a.1.forward.input.0", "T.a.1.forward.output.0"};
+  EXPECT_EQ(FuzzyMatchKeys(target, golden), (std::vector<RowPair>{Pair(0, 0), Pair(1, 1), Unmatched(2)}));
 }
 
-TEST(FuzzyMatchTest, NoBreakWhileTheBenchQueueHoldsItems) {
-  const std::vector<std::string_view> npu = {"T.a.0.forward.input.0", "T.b.0.forward.input.0", "T.c.0.forward.input.0"};
-  const std::vector<std::string_view> bench = {"T.x.0.forward.input.0"};
-  EXPECT_EQ(FuzzyMatchKeys(npu, bench), (std::vector<RowPair>{Unmatched(0), Unmatched(1), Unmatched(2)}));
+TEST(FuzzyMatchTest, NoBreakWhileTheGoldenQueueHoldsItems) {
+  const std::vector<std::string_view> target = {"T.a.0.forward.input.0", "T.b.0.forward.input.0",
+                                                "T.c.0.forward.input.0"};
+  const std::vector<std::string_view> golden = {"T.x.0.forward.input.0"};
+  EXPECT_EQ(FuzzyMatchKeys(target, golden), (std::vector<RowPair>{Unmatched(0), Unmatched(1), Unmatched(2)}));
 }
 
 TEST(FuzzyMatchTest, EmptySides) {

@@ -107,10 +107,10 @@ TEST(LayerMappingFixtures, RenamedModelPairsRowByRow) {
   auto pt_flat = FlattenDump(pt_json, "", {});
   ASSERT_TRUE(ms_flat.ok() && pt_flat.ok());
   const DataMapping rows = LayerDataMapping(*pairs, ms_flat->rows, pt_flat->rows);
-  EXPECT_EQ(rows.npu_to_bench.at("Functional.dense.0.forward.input.1"), "Functional.linear.0.forward.input.1");
-  EXPECT_EQ(rows.npu_to_bench.at("Cell.blocks.0.attention.Dense.forward.0.output.0"),
+  EXPECT_EQ(rows.target_to_golden.at("Functional.dense.0.forward.input.1"), "Functional.linear.0.forward.input.1");
+  EXPECT_EQ(rows.target_to_golden.at("Cell.blocks.0.attention.Dense.forward.0.output.0"),
             "Module.layers.0.attn.Linear.forward.0.output.0");
-  EXPECT_EQ(rows.npu_to_bench.at("Cell.blocks.1.ffn.dropout.Dropout.forward.0.input.0"), "N/A");
+  EXPECT_EQ(rows.target_to_golden.at("Cell.blocks.1.ffn.dropout.Dropout.forward.0.input.0"), "N/A");
 
   // Every row but the MindSpore-only cell's pairs; without the mapping, only Tensor.__add__ (same name).
   MatchOptions with;
@@ -119,8 +119,8 @@ TEST(LayerMappingFixtures, RenamedModelPairsRowByRow) {
   MatchOptions without;
   without.cross_framework = true;
   size_t matched_with = 0, matched_without = 0;
-  for (const RowPair& p : MatchRows(ms_flat->rows, pt_flat->rows, with)) matched_with += p.bench.has_value();
-  for (const RowPair& p : MatchRows(ms_flat->rows, pt_flat->rows, without)) matched_without += p.bench.has_value();
+  for (const RowPair& p : MatchRows(ms_flat->rows, pt_flat->rows, with)) matched_with += p.golden.has_value();
+  for (const RowPair& p : MatchRows(ms_flat->rows, pt_flat->rows, without)) matched_without += p.golden.has_value();
   EXPECT_EQ(matched_with, ms_flat->rows.size() - 2);
   EXPECT_EQ(matched_without, 6u);
 }

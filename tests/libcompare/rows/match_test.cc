@@ -28,17 +28,17 @@ OpRow Row(const std::string& key, const std::string& suffix, const std::string& 
   return row;
 }
 
-RowPair Pair(size_t npu, size_t bench) { return {npu, bench}; }
-RowPair Unmatched(size_t npu) { return {npu, std::nullopt}; }
+RowPair Pair(size_t target, size_t golden) { return {target, golden}; }
+RowPair Unmatched(size_t target) { return {target, std::nullopt}; }
 
 TEST(MatchTest, BackwardRowsPairByFileOrderPerOp) {
-  // Verified G3 behaviour (docs/compare.md §3.1): NPU relu.3/.5.backward matched bench relu.1/.0.backward,
-  // the bench file holding .1 before .0.
-  const std::vector<OpRow> npu = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0),
+  // Verified G3 behaviour (docs/compare.md §3.1): target relu.3/.5.backward matched golden relu.1/.0.backward,
+  // the golden file holding .1 before .0.
+  const std::vector<OpRow> target = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0),
                                   Row("Functional.relu.5.backward", ".input.0", "torch.float32", 1)};
-  const std::vector<OpRow> bench = {Row("Functional.relu.1.backward", ".input.0", "torch.float32", 0),
+  const std::vector<OpRow> golden = {Row("Functional.relu.1.backward", ".input.0", "torch.float32", 0),
                                     Row("Functional.relu.0.backward", ".input.0", "torch.float32", 1)};
-  EXPECT_EQ(MatchRows(npu, bench, {}), (std::vector<RowPair>{Pair(0, 0), Pair(1, 1)}));
+  EXPECT_EQ(MatchRows(target, golden, {}), (std::vector<RowPair>{Pair(0, 0), Pair(1, 1)}));
 }
 
 TEST(MatchTest, RenumberedNameReplacesTheCallNumberOfBackwardRowsOnly) {
@@ -54,53 +54,55 @@ TEST(MatchTest, RenumberedNameReplacesTheCallNumberOfBackwardRowsOnly) {
 }
 
 TEST(MatchTest, ForwardNumbersAreNotRenumbered) {
-  const std::vector<OpRow> npu = {Row("Functional.relu.3.forward", ".input.0")};
-  const std::vector<OpRow> bench = {Row("Functional.relu.0.forward", ".input.0")};
-  EXPECT_EQ(MatchRows(npu, bench, {}), (std::vector<RowPair>{Unmatched(0)}));
+  const std::vector<OpRow> target = {Row("Functional.relu.3.forward", ".input.0")};
+  const std::vector<OpRow> golden = {Row("Functional.relu.0.forward", ".input.0")};
+  EXPECT_EQ(MatchRows(target, golden, {}), (std::vector<RowPair>{Unmatched(0)}));
 }
 
 TEST(MatchTest, DebugJsonIsNotRenumbered) {
-  const std::vector<OpRow> npu = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0)};
-  const std::vector<OpRow> bench = {Row("Functional.relu.1.backward", ".input.0", "torch.float32", 0)};
+  const std::vector<OpRow> target = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0)};
+  const std::vector<OpRow> golden = {Row("Functional.relu.1.backward", ".input.0", "torch.float32", 0)};
   MatchOptions options;
   options.is_debug = true;
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Unmatched(0)}));
-  EXPECT_EQ(MatchRows(npu, bench, {}), (std::vector<RowPair>{Pair(0, 0)}));
+  EXPECT_EQ(MatchRows(target, golden, options), (std::vector<RowPair>{Unmatched(0)}));
+  EXPECT_EQ(MatchRows(target, golden, {}), (std::vector<RowPair>{Pair(0, 0)}));
 }
 
-TEST(MatchTest, KeepsNpuOrderAndDropsBenchOnlyRows) {
-  const std::vector<OpRow> npu = {Row("Torch.a.0.forward", ".input.0"), Row("Torch.b.0.forward", ".input.0"),
+TEST(MatchTest, KeepsTargetOrderAndDropsGoldenOnlyRows) {
+  const std::vector<OpRow> target = {Row("Torch.a.0.forward", ".input.0"), Row("Torch.b.0.forward", ".input.0"),
                                   Row("Torch.c.0.forward", ".input.0")};
-  const std::vector<OpRow> bench = {Row("Torch.c.0.forward", ".input.0"), Row("Torch.x.0.forward", ".input.0"),
+  const std::vector<OpRow> golden = {Row("Torch.c.0.forward", ".input.0"), Row("Torch.x.0.forward", ".input.0"),
                                     Row("Torch.a.0.forward", ".input.0")};
-  EXPECT_EQ(MatchRows(npu, bench, {}), (std::vector<RowPair>{Pair(0, 2), Unmatched(1), Pair(2, 0)}));
+  EXPECT_EQ(MatchRows(target, golden, {}), (std::vector<RowPair>{Pair(0, 2), Unmatched(1), Pair(2, 0)}));
 }
 
 TEST(MatchTest, DuplicateKeysGiveTheCrossProduct) {
-  const std::vector<OpRow> npu = {Row("Torch.a.0.forward", ".input.0"), Row("Torch.a.0.forward", ".input.0"),
+  const std::vector<OpRow> target = {Row("Torch.a.0.forward", ".input.0"), Row("Torch.a.0.forward", ".input.0"),
                                   Row("Torch.b.0.forward", ".input.0")};
-  const std::vector<OpRow> bench = {Row("Torch.a.0.forward", ".input.0"), Row("Torch.b.0.forward", ".input.0"),
+  const std::vector<OpRow> golden = {Row("Torch.a.0.forward", ".input.0"), Row("Torch.b.0.forward", ".input.0"),
                                     Row("Torch.a.0.forward", ".input.0", "torch.int64")};
-  // The second bench `a` fails the dtype rule, so those pairs stay as unmatched rows.
-  EXPECT_EQ(MatchRows(npu, bench, {}), (std::vector<RowPair>{Pair(0, 0), Unmatched(0), Pair(1, 0), Unmatched(1),
+  // The second golden `a` fails the dtype rule, so those pairs stay as unmatched rows.
+  EXPECT_EQ(MatchRows(target, golden, {}), (std::vector<RowPair>{Pair(0, 0), Unmatched(0), Pair(1, 0), Unmatched(1),
                                                              Pair(2, 1)}));
 }
 
 // Thousands of keys over many hash shards, a third of them repeated on one side or the other: the
 // pairs are exactly those of the join's definition, written out here as nested loops.
 TEST(MatchTest, LargeJoinIsTheJoinDefinition) {
-  std::vector<OpRow> npu, bench;
-  for (size_t i = 0; i < 3000; ++i) npu.push_back(Row("Torch.op" + std::to_string(i * 7 % 2000) + ".0.forward", ".input.0"));
-  for (size_t i = 0; i < 2500; ++i) bench.push_back(Row("Torch.op" + std::to_string(i * 11 % 2300) + ".0.forward", ".input.0"));
+  std::vector<OpRow> target, golden;
+  for (size_t i = 0; i < 3000; ++i)
+    target.push_back(Row("Torch.op" + std::to_string(i * 7 % 2000) + ".0.forward", ".input.0"));
+  for (size_t i = 0; i < 2500; ++i)
+    golden.push_back(Row("Torch.op" + std::to_string(i * 11 % 2300) + ".0.forward", ".input.0"));
   std::vector<RowPair> expected;
-  for (size_t n = 0; n < npu.size(); ++n) {
+  for (size_t n = 0; n < target.size(); ++n) {
     const size_t before = expected.size();
-    for (size_t b = 0; b < bench.size(); ++b) {
-      if (npu[n].name == bench[b].name) expected.push_back(Pair(n, b));
+    for (size_t b = 0; b < golden.size(); ++b) {
+      if (target[n].name == golden[b].name) expected.push_back(Pair(n, b));
     }
     if (expected.size() == before) expected.push_back(Unmatched(n));
   }
-  EXPECT_EQ(MatchRows(npu, bench, {}), expected);
+  EXPECT_EQ(MatchRows(target, golden, {}), expected);
 }
 
 TEST(MatchTest, DtypeRule) {
@@ -112,13 +114,13 @@ TEST(MatchTest, DtypeRule) {
   EXPECT_FALSE(DtypesCompatible("<class 'int'>", "<class 'float'>", false));
   EXPECT_FALSE(DtypesCompatible("Float32", "torch.float32", false));
 
-  const std::vector<OpRow> npu = {Row("Torch.a.0.forward", ".input.0", "torch.float16"),
+  const std::vector<OpRow> target = {Row("Torch.a.0.forward", ".input.0", "torch.float16"),
                                   Row("Torch.a.0.forward", ".input.1", "torch.float64"),
                                   Row("Torch.a.0.forward", ".input.2", "<class 'int'>")};
-  const std::vector<OpRow> bench = {Row("Torch.a.0.forward", ".input.0", "torch.float32"),
+  const std::vector<OpRow> golden = {Row("Torch.a.0.forward", ".input.0", "torch.float32"),
                                     Row("Torch.a.0.forward", ".input.1", "torch.float32"),
                                     Row("Torch.a.0.forward", ".input.2", "<class 'float'>")};
-  EXPECT_EQ(MatchRows(npu, bench, {}), (std::vector<RowPair>{Pair(0, 0), Unmatched(1), Unmatched(2)}));
+  EXPECT_EQ(MatchRows(target, golden, {}), (std::vector<RowPair>{Pair(0, 0), Unmatched(1), Unmatched(2)}));
 }
 
 TEST(MatchTest, CrossFrameworkDtypesCompareByCoarseClass) {
@@ -133,67 +135,68 @@ TEST(MatchTest, CrossFrameworkDtypesCompareByCoarseClass) {
 
   MatchOptions options;
   options.cross_framework = true;
-  const std::vector<OpRow> npu = {Row("Tensor.add.0.forward", ".input.0", "Float32")};
-  const std::vector<OpRow> bench = {Row("Tensor.add.0.forward", ".input.0", "torch.float32")};
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Pair(0, 0)}));
-  EXPECT_EQ(MatchRows(npu, bench, {}), (std::vector<RowPair>{Unmatched(0)}));
+  const std::vector<OpRow> target = {Row("Tensor.add.0.forward", ".input.0", "Float32")};
+  const std::vector<OpRow> golden = {Row("Tensor.add.0.forward", ".input.0", "torch.float32")};
+  EXPECT_EQ(MatchRows(target, golden, options), (std::vector<RowPair>{Pair(0, 0)}));
+  EXPECT_EQ(MatchRows(target, golden, {}), (std::vector<RowPair>{Unmatched(0)}));
 }
 
 TEST(MatchTest, FuzzyMatchIgnoresCallNumbersAndKeepsTheDtypeRule) {
-  const std::vector<OpRow> npu = {Row("Functional.relu.3.forward", ".input.0"),
+  const std::vector<OpRow> target = {Row("Functional.relu.3.forward", ".input.0"),
                                   Row("Functional.relu.3.forward", ".output.0", "torch.float64")};
-  const std::vector<OpRow> bench = {Row("Functional.relu.0.forward", ".input.0"),
+  const std::vector<OpRow> golden = {Row("Functional.relu.0.forward", ".input.0"),
                                     Row("Functional.relu.0.forward", ".output.0")};
   MatchOptions options;
   options.fuzzy = true;
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Pair(0, 0), Unmatched(1)}));
+  EXPECT_EQ(MatchRows(target, golden, options), (std::vector<RowPair>{Pair(0, 0), Unmatched(1)}));
 }
 
 TEST(MatchTest, DataMappingIsALeftJoinWithoutTheDtypeRule) {
   auto mapping = LoadDataMapping(TestData("compare/mapping/data_mapping.yaml"));
   ASSERT_TRUE(mapping.ok()) << mapping.status().ToString();
-  const std::vector<OpRow> npu = {Row("Functional.gelu.0.forward", ".input.0", "torch.float64"),
+  const std::vector<OpRow> target = {Row("Functional.gelu.0.forward", ".input.0", "torch.float64"),
                                   Row("Functional.gelu.0.forward", ".output.0"),
                                   Row("Functional.relu.0.forward", ".input.0")};
-  const std::vector<OpRow> bench = {Row("Functional.relu.0.forward", ".input.0"),
+  const std::vector<OpRow> golden = {Row("Functional.relu.0.forward", ".input.0"),
                                     Row("Functional.fast_gelu.0.forward", ".output.0"),
                                     Row("Functional.fast_gelu.0.forward", ".input.0")};
   MatchOptions options;
   options.data_mapping = &*mapping;
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Pair(0, 2), Pair(1, 1), Pair(2, 0)}));
+  EXPECT_EQ(MatchRows(target, golden, options), (std::vector<RowPair>{Pair(0, 2), Pair(1, 1), Pair(2, 0)}));
 }
 
-TEST(MatchTest, MappedNpuKeysAreNotRenumberedButBenchKeysAre) {
-  // G3 maps the NPU row name as dumped while the bench key is op_name_update (docs/compare.md §3.1).
+TEST(MatchTest, MappedTargetKeysAreNotRenumberedButGoldenKeysAre) {
+  // G3 maps the target row name as dumped while the golden key is op_name_update (docs/compare.md §3.1).
   DataMapping mapping;
-  const std::vector<OpRow> npu = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0)};
-  const std::vector<OpRow> bench = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0)};
+  const std::vector<OpRow> target = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0)};
+  const std::vector<OpRow> golden = {Row("Functional.relu.3.backward", ".input.0", "torch.float32", 0)};
   MatchOptions options;
   options.data_mapping = &mapping;
-  EXPECT_EQ(NpuCompareKeys(npu, bench, options), (std::vector<std::string>{"Functional.relu.3.backward.input.0"}));
-  EXPECT_EQ(BenchCompareKeys(bench, options), (std::vector<std::string>{"Functional.relu.0.backward.input.0"}));
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Unmatched(0)}));
+  EXPECT_EQ(TargetCompareKeys(target, golden, options),
+            (std::vector<std::string>{"Functional.relu.3.backward.input.0"}));
+  EXPECT_EQ(GoldenCompareKeys(golden, options), (std::vector<std::string>{"Functional.relu.0.backward.input.0"}));
+  EXPECT_EQ(MatchRows(target, golden, options), (std::vector<RowPair>{Unmatched(0)}));
 }
 
 TEST(MatchTest, CellMappingRenamesDenseToLinear) {
   auto mapping = LoadCellMapping(TestData("compare/mapping/cell_mapping.yaml"));
   ASSERT_TRUE(mapping.ok()) << mapping.status().ToString();
-  const std::vector<OpRow> npu = {Row("Cell.fc2.Dense.forward.0", ".input.0", "Float32"),
+  const std::vector<OpRow> target = {Row("Cell.fc2.Dense.forward.0", ".input.0", "Float32"),
                                   Row("Cell.fc1.Linear.forward.0", ".input.0", "Float32")};
-  const std::vector<OpRow> bench = {Row("Module.fc1.Linear.forward.0", ".input.0"),
+  const std::vector<OpRow> golden = {Row("Module.fc1.Linear.forward.0", ".input.0"),
                                     Row("Module.fc2.Linear.forward.0", ".input.0")};
   MatchOptions options;
   options.cell_mapping = &*mapping;
   options.cross_framework = true;
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Pair(0, 1), Pair(1, 0)}));
+  EXPECT_EQ(MatchRows(target, golden, options), (std::vector<RowPair>{Pair(0, 1), Pair(1, 0)}));
 }
 
 TEST(MatchTest, ApiMappingTurnsMintIntoTorchAndUsesTheTable) {
-  const std::vector<OpRow> npu = {Row("Mint.add.0.forward", ".input.0", "Float32"),
+  const std::vector<OpRow> target = {Row("Mint.add.0.forward", ".input.0", "Float32"),
                                   Row("MintFunctional.relu.0.forward", ".input.0", "Float32"),
                                   Row("Functional.abs.0.forward", ".input.0", "Float32"),
                                   Row("Functional.dense.0.forward", ".input.0", "Float32")};
-  const std::vector<OpRow> bench = {Row("Functional.linear.0.forward", ".input.0"),
+  const std::vector<OpRow> golden = {Row("Functional.linear.0.forward", ".input.0"),
                                     Row("Torch.abs.0.forward", ".input.0"),
                                     Row("Functional.relu.0.forward", ".input.0"),
                                     Row("Torch.add.0.forward", ".input.0")};
@@ -201,36 +204,37 @@ TEST(MatchTest, ApiMappingTurnsMintIntoTorchAndUsesTheTable) {
   MatchOptions options;
   options.api_mapping = &builtin;
   options.cross_framework = true;
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Pair(0, 3), Pair(1, 2), Pair(2, 1), Pair(3, 0)}));
+  EXPECT_EQ(MatchRows(target, golden, options), (std::vector<RowPair>{Pair(0, 3), Pair(1, 2), Pair(2, 1), Pair(3, 0)}));
 }
 
 TEST(MatchTest, UserApiMappingRemapsIndicesAndAbandonsUnlistedOnes) {
   auto mapping = LoadApiMapping(TestData("compare/mapping/api_mapping.yaml"));
   ASSERT_TRUE(mapping.ok()) << mapping.status().ToString();
-  const std::vector<OpRow> npu = {
+  const std::vector<OpRow> target = {
       Row("Functional.foo.0.forward", ".input.0"), Row("Functional.foo.0.forward", ".input.1"),
       Row("Functional.foo.0.forward", ".input.2"),
       Row("Functional.foo.0.forward", ".output.0", "torch.float32", 0, RowState::kOutput)};
-  const std::vector<OpRow> bench = {
+  const std::vector<OpRow> golden = {
       Row("Torch.bar.0.forward", ".input.0"), Row("Torch.bar.0.forward", ".input.1"),
       Row("Torch.bar.0.forward", ".input.2"),
       Row("Torch.bar.0.forward", ".output.0", "torch.float32", 0, RowState::kOutput)};
   MatchOptions options;
   options.api_mapping = &*mapping;
-  EXPECT_EQ(NpuCompareKeys(npu, bench, options),
+  EXPECT_EQ(TargetCompareKeys(target, golden, options),
             (std::vector<std::string>{"Torch.bar.0.forward.input.1", "Torch.bar.0.forward.input.0",
                                       "Torch.bar.0.forward.input.2abandoned", "Torch.bar.0.forward.output.0"}));
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Pair(0, 1), Pair(1, 0), Unmatched(2), Pair(3, 3)}));
+  EXPECT_EQ(MatchRows(target, golden, options),
+            (std::vector<RowPair>{Pair(0, 1), Pair(1, 0), Unmatched(2), Pair(3, 3)}));
 }
 
-TEST(MatchTest, UserApiMappingNeedsTheBenchApi) {
+TEST(MatchTest, UserApiMappingNeedsTheGoldenApi) {
   auto mapping = LoadApiMapping(TestData("compare/mapping/api_mapping.yaml"));
   ASSERT_TRUE(mapping.ok()) << mapping.status().ToString();
-  const std::vector<OpRow> npu = {Row("Functional.foo.0.forward", ".input.0")};
-  const std::vector<OpRow> bench = {Row("Functional.foo.0.forward", ".input.0")};
+  const std::vector<OpRow> target = {Row("Functional.foo.0.forward", ".input.0")};
+  const std::vector<OpRow> golden = {Row("Functional.foo.0.forward", ".input.0")};
   MatchOptions options;
   options.api_mapping = &*mapping;
-  EXPECT_EQ(MatchRows(npu, bench, options), (std::vector<RowPair>{Pair(0, 0)}));
+  EXPECT_EQ(MatchRows(target, golden, options), (std::vector<RowPair>{Pair(0, 0)}));
 }
 
 TEST(MatchTest, EmptySidesGiveUnmatchedOrNothing) {
@@ -266,7 +270,7 @@ std::vector<std::pair<std::string, std::string>> NameColumns(const std::string& 
   return out;
 }
 
-// msprobe's own G3 CSVs for dist2_da target vs golden: same rows, same order, same bench names.
+// msprobe's own G3 CSVs for dist2_da target vs golden: same rows, same order, same golden names.
 TEST(MatchTest, AgreesWithMsprobeCsvOnDist2Da) {
   MSP_REQUIRE_SHARED(root, "msprobe_samples/dist2_da");
   for (const std::string rank : {"rank0", "rank1"}) {
@@ -275,18 +279,18 @@ TEST(MatchTest, AgreesWithMsprobeCsvOnDist2Da) {
       if (entry.path().filename().string().starts_with("compare_result_" + rank + "_")) csv_path = entry.path().string();
     }
     ASSERT_FALSE(csv_path.empty()) << rank;
-    auto npu = FlattenDump(root + "/target/step0/" + rank + "/dump.json", "");
-    auto bench = FlattenDump(root + "/golden/step0/" + rank + "/dump.json", "");
-    ASSERT_TRUE(npu.ok()) << npu.status().ToString();
-    ASSERT_TRUE(bench.ok()) << bench.status().ToString();
+    auto target = FlattenDump(root + "/target/step0/" + rank + "/dump.json", "");
+    auto golden = FlattenDump(root + "/golden/step0/" + rank + "/dump.json", "");
+    ASSERT_TRUE(target.ok()) << target.status().ToString();
+    ASSERT_TRUE(golden.ok()) << golden.status().ToString();
 
     const auto expected = NameColumns(::msprobe::testing::ReadFile(csv_path));
     ASSERT_GT(expected.size(), 1u);
-    const std::vector<RowPair> pairs = MatchRows(npu->rows, bench->rows, {});
+    const std::vector<RowPair> pairs = MatchRows(target->rows, golden->rows, {});
     ASSERT_EQ(pairs.size() + 1, expected.size()) << rank;  // + the header
     for (size_t i = 0; i < pairs.size(); ++i) {
-      EXPECT_EQ(npu->rows[pairs[i].npu].name, expected[i + 1].first) << rank << " row " << i;
-      EXPECT_EQ(pairs[i].bench ? bench->rows[*pairs[i].bench].name : "N/A", expected[i + 1].second)
+      EXPECT_EQ(target->rows[pairs[i].target].name, expected[i + 1].first) << rank << " row " << i;
+      EXPECT_EQ(pairs[i].golden ? golden->rows[*pairs[i].golden].name : "N/A", expected[i + 1].second)
           << rank << " row " << i;
     }
   }

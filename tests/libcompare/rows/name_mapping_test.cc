@@ -14,7 +14,7 @@ using ::msprobe::testing::TestData;
 TEST(NameMappingTest, LoadsADataMapping) {
   auto mapping = LoadDataMapping(TestData("compare/mapping/data_mapping.yaml"));
   ASSERT_TRUE(mapping.ok()) << mapping.status().ToString();
-  EXPECT_EQ(mapping->npu_to_bench.size(), 2u);
+  EXPECT_EQ(mapping->target_to_golden.size(), 2u);
   EXPECT_EQ(DataMappedKey("Functional.gelu.0.forward.input.0", *mapping), "Functional.fast_gelu.0.forward.input.0");
   EXPECT_EQ(DataMappedKey("Functional.relu.0.forward.input.0", *mapping), "Functional.relu.0.forward.input.0");
 }
@@ -28,7 +28,7 @@ TEST(NameMappingTest, RepeatedKeyKeepsItsFirstPlaceAndLastValue) {
 TEST(NameMappingTest, EmptyFilesAndEmptyPathsGiveEmptyMappings) {
   auto data = ParseDataMapping("", "dm.yaml");
   ASSERT_TRUE(data.ok());
-  EXPECT_TRUE(data->npu_to_bench.empty());
+  EXPECT_TRUE(data->target_to_golden.empty());
   auto cell = LoadCellMapping("");
   ASSERT_TRUE(cell.ok());
   EXPECT_TRUE(cell->entries.empty());

@@ -1,5 +1,5 @@
-// BuildResultRows: the shared columns of every pair, whether a bench row is paired once (its fields
-// are moved) or with several NPU rows (copied to all but the last).
+// BuildResultRows: the shared columns of every pair, whether a golden row is paired once (its fields
+// are moved) or with several target rows (copied to all but the last).
 #include "msprobe/compare/rows/result_builder.h"
 
 #include <gtest/gtest.h>
@@ -22,50 +22,51 @@ OpRow Row(const std::string& name, const std::string& dtype, double max) {
   return row;
 }
 
-void ExpectBench(const ResultRow& r, const std::string& name, double max) {
-  EXPECT_EQ(r.bench_name, name);
-  EXPECT_EQ(r.bench_dtype, "torch.bfloat16");
-  EXPECT_EQ(r.bench_shape, "[2, 3]");
-  EXPECT_EQ(r.bench_requires_grad, "False");
-  EXPECT_EQ(r.bench_data_name, name + ".pt");
-  EXPECT_EQ(r.bench_stats[0], Cell::Float(max));
-  EXPECT_EQ(r.bench_stats[3], Cell::Float(7.25));
+void ExpectGolden(const ResultRow& r, const std::string& name, double max) {
+  EXPECT_EQ(r.golden_name, name);
+  EXPECT_EQ(r.golden_dtype, "torch.bfloat16");
+  EXPECT_EQ(r.golden_shape, "[2, 3]");
+  EXPECT_EQ(r.golden_requires_grad, "False");
+  EXPECT_EQ(r.golden_data_name, name + ".pt");
+  EXPECT_EQ(r.golden_stats[0], Cell::Float(max));
+  EXPECT_EQ(r.golden_stats[3], Cell::Float(7.25));
   EXPECT_TRUE(r.matched);
 }
 
-TEST(ResultBuilderTest, BenchRowPairedWithSeveralNpuRowsFillsEachOfThem) {
-  std::vector<OpRow> npu = {Row("T.a.0.forward.input.0", "torch.float32", 1), Row("T.a.0.forward.input.0", "torch.float32", 2),
-                            Row("T.b.0.forward.input.0", "torch.float32", 3)};
-  std::vector<OpRow> bench = {Row("T.a.0.forward.input.0", "torch.bfloat16", 4),
+TEST(ResultBuilderTest, GoldenRowPairedWithSeveralTargetRowsFillsEachOfThem) {
+  std::vector<OpRow> target = {Row("T.a.0.forward.input.0", "torch.float32", 1),
+                               Row("T.a.0.forward.input.0", "torch.float32", 2),
+                               Row("T.b.0.forward.input.0", "torch.float32", 3)};
+  std::vector<OpRow> golden = {Row("T.a.0.forward.input.0", "torch.bfloat16", 4),
                               Row("T.z.0.forward.input.0", "torch.bfloat16", 5)};
   const std::vector<RowPair> pairs = {{0, 0}, {1, 0}, {2, std::nullopt}};
-  const std::vector<ResultRow> rows = BuildResultRows(&npu, &bench, pairs);
+  const std::vector<ResultRow> rows = BuildResultRows(&target, &golden, pairs);
   ASSERT_EQ(rows.size(), 3u);
-  ExpectBench(rows[0], "T.a.0.forward.input.0", 4);
-  ExpectBench(rows[1], "T.a.0.forward.input.0", 4);
-  EXPECT_EQ(rows[1].npu_name, "T.a.0.forward.input.0");
-  EXPECT_EQ(rows[1].npu_stats[0], Cell::Float(2));
+  ExpectGolden(rows[0], "T.a.0.forward.input.0", 4);
+  ExpectGolden(rows[1], "T.a.0.forward.input.0", 4);
+  EXPECT_EQ(rows[1].target_name, "T.a.0.forward.input.0");
+  EXPECT_EQ(rows[1].target_stats[0], Cell::Float(2));
   EXPECT_EQ(rows[1].api, "T.a.0.forward");
   EXPECT_FALSE(rows[2].matched);
-  EXPECT_EQ(rows[2].bench_name, "N/A");
-  EXPECT_EQ(rows[2].bench_stats[0], Cell::NA());
-  EXPECT_EQ(rows[2].bench_data_name, "N/A");
+  EXPECT_EQ(rows[2].golden_name, "N/A");
+  EXPECT_EQ(rows[2].golden_stats[0], Cell::NA());
+  EXPECT_EQ(rows[2].golden_data_name, "N/A");
 }
 
-// Enough pairs to span many parallel blocks, all on one bench row: every copy must read it whole.
-TEST(ResultBuilderTest, OneBenchRowSharedAcrossParallelBlocksReachesEveryPair) {
+// Enough pairs to span many parallel blocks, all on one golden row: every copy must read it whole.
+TEST(ResultBuilderTest, OneGoldenRowSharedAcrossParallelBlocksReachesEveryPair) {
   constexpr size_t kRows = 50000;
-  std::vector<OpRow> npu;
+  std::vector<OpRow> target;
   std::vector<RowPair> pairs;
   for (size_t i = 0; i < kRows; ++i) {
-    npu.push_back(Row("T.op." + std::to_string(i) + ".forward.input.0", "torch.float32", 1));
+    target.push_back(Row("T.op." + std::to_string(i) + ".forward.input.0", "torch.float32", 1));
     pairs.push_back({i, 0});
   }
-  std::vector<OpRow> bench = {Row("Functional.shared_bench_row_name.0.forward.input.0", "torch.bfloat16", 9)};
-  const std::vector<ResultRow> rows = BuildResultRows(&npu, &bench, pairs);
+  std::vector<OpRow> golden = {Row("Functional.shared_bench_row_name.0.forward.input.0", "torch.bfloat16", 9)};
+  const std::vector<ResultRow> rows = BuildResultRows(&target, &golden, pairs);
   ASSERT_EQ(rows.size(), kRows);
-  for (const ResultRow& r : rows) ExpectBench(r, "Functional.shared_bench_row_name.0.forward.input.0", 9);
-  EXPECT_EQ(rows[kRows - 1].npu_name, "T.op.49999.forward.input.0");
+  for (const ResultRow& r : rows) ExpectGolden(r, "Functional.shared_bench_row_name.0.forward.input.0", 9);
+  EXPECT_EQ(rows[kRows - 1].target_name, "T.op.49999.forward.input.0");
 }
 
 }  // namespace

@@ -93,17 +93,17 @@ TEST(ScratchRowsTest, OutputRowsOfTheEntryGetTheLength) {
   const std::string gmm = "NPU.npu_grouped_matmul.0.forward", other = "NPU.npu_grouped_matmul.1.forward";
   std::vector<ResultRow> rows(5);
   rows[0].api = rows[1].api = rows[2].api = gmm;
-  rows[0].npu_name = gmm + ".input.0";
-  rows[1].npu_name = gmm + ".output.0";
-  rows[2].npu_name = gmm + ".kwargs.output_scale";  // msprobe's test is a substring one
+  rows[0].target_name = gmm + ".input.0";
+  rows[1].target_name = gmm + ".output.0";
+  rows[2].target_name = gmm + ".kwargs.output_scale";  // msprobe's test is a substring one
   rows[3].api = rows[4].api = other;
-  rows[3].npu_name = rows[4].npu_name = other + ".output.0";
+  rows[3].target_name = rows[4].target_name = other + ".output.0";
   MarkScratchRows({{gmm, "g.pt"}, {other, "bad.pt"}}, dir.Path("dump.json"), &rows);
-  EXPECT_EQ(rows[0].npu_valid_rows, -1);
-  EXPECT_EQ(rows[1].npu_valid_rows, 4);
-  EXPECT_EQ(rows[2].npu_valid_rows, 4);
-  EXPECT_EQ(rows[3].npu_valid_rows, -1);
-  EXPECT_EQ(rows[4].npu_valid_rows, -1);
+  EXPECT_EQ(rows[0].target_valid_rows, -1);
+  EXPECT_EQ(rows[1].target_valid_rows, 4);
+  EXPECT_EQ(rows[2].target_valid_rows, 4);
+  EXPECT_EQ(rows[3].target_valid_rows, -1);
+  EXPECT_EQ(rows[4].target_valid_rows, -1);
 }
 
 }  // namespace

@@ -7,10 +7,10 @@
 namespace msprobe::compare {
 namespace {
 
-ResultRow Row(Cell npu_max, Cell bench_max) {
+ResultRow Row(Cell target_max, Cell golden_max) {
   ResultRow r;
-  r.npu_stats = {npu_max, Cell::Int(0), Cell::None(), Cell::None()};
-  r.bench_stats = {bench_max, Cell::Int(0), Cell::None(), Cell::None()};
+  r.target_stats = {target_max, Cell::Int(0), Cell::None(), Cell::None()};
+  r.golden_stats = {golden_max, Cell::Int(0), Cell::None(), Cell::None()};
   return r;
 }
 
@@ -18,9 +18,9 @@ TEST(StatColumnsTest, IntegersOfAFloatColumnBecomeFloats) {
   ResultTable table;
   table.rows = {Row(Cell::Int(113), Cell::Int(113)), Row(Cell::Float(0.5), Cell::NA())};
   ApplyStatColumnTypes(&table);
-  EXPECT_EQ(table.rows[0].npu_stats[0].ToPython(), "113.0");
-  EXPECT_EQ(table.rows[0].bench_stats[0].ToPython(), "113");  // "N/A" makes the column text
-  EXPECT_EQ(table.rows[0].npu_stats[1].ToPython(), "0");       // integers only: int64
+  EXPECT_EQ(table.rows[0].target_stats[0].ToPython(), "113.0");
+  EXPECT_EQ(table.rows[0].golden_stats[0].ToPython(), "113");  // "N/A" makes the column text
+  EXPECT_EQ(table.rows[0].target_stats[1].ToPython(), "0");       // integers only: int64
 }
 
 TEST(StatColumnsTest, TextOrBoolKeepsIntegers) {

@@ -83,7 +83,7 @@ TEST(XlsxReader, ReadsOurWritersOutput) {
   ResultTable table;
   table.mode = CompareMode::kTensor;
   ResultRow row;
-  row.npu_name = "Functional.linear.0.forward.input.0";
+  row.target_name = "Functional.linear.0.forward.input.0";
   row.metrics = {Cell::Float(0.25), Cell::NA(), Cell::Int(3), Cell::Text("=1+1"), Cell::Float(1e-300), Cell::Float(2)};
   row.requires_grad_consistent = true;
   table.rows.push_back(row);
@@ -116,8 +116,8 @@ TEST(XlsxReader, LargeSheetStreamsAcrossInflateChunks) {
   table.mode = CompareMode::kTensor;
   for (size_t i = 0; i < kRows; ++i) {
     ResultRow row;
-    row.npu_name = "Functional.linear." + std::to_string(i) + ".forward.input.0";
-    row.bench_name = i % 2 ? "bench & <" + std::to_string(i) + ">" : "";
+    row.target_name = "Functional.linear." + std::to_string(i) + ".forward.input.0";
+    row.golden_name = i % 2 ? "bench & <" + std::to_string(i) + ">" : "";
     row.metrics = {Cell::Float(static_cast<double>(i) + 0.25), Cell::NA(), Cell::Int(3), Cell::Float(1), Cell::Float(2),
                    Cell::Float(2)};
     table.rows.push_back(row);

@@ -19,13 +19,13 @@ namespace msprobe::compare {
 // The P2POp columns of one row: str(op) and str(peer) of a torch.distributed.P2POp argument, "None"
 // otherwise.
 struct P2pColumns {
-  std::string npu_op = "None", bench_op = "None", npu_peer = "None", bench_peer = "None";
+  std::string target_op = "None", golden_op = "None", target_peer = "None", golden_peer = "None";
 };
 // The columns in a message between processes (coding.h).
 void PutP2pColumns(std::string* dst, const P2pColumns& p2p);
 [[nodiscard]] bool GetP2pColumns(Decoder* in, P2pColumns* p2p);
 
-// One input or output row of an API as the analysis keeps it: its NPU statistics ("NPU max", "NPU
+// One input or output row of an API as the analysis keeps it: its target statistics ("NPU max", "NPU
 // min", "NPU mean", "NPU l2norm") or "NPU MD5", then "NPU P2POp peer".
 struct DiffIo {
   std::string name;

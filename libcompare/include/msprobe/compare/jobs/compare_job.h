@@ -32,7 +32,7 @@ struct CompareOptions {
   std::string layer_mapping_yaml;
   bool write_csv = true, write_xlsx = true, write_json = false;
   bool write_html = false;             // --html: compare_report_{ts}.html (docs/compare.md §10)
-  std::string stack_path;              // -i compare.json's stack_path; empty: stack.json beside the NPU json
+  std::string stack_path;              // -i compare.json's stack_path; empty: stack.json beside the target json
   // -da: statistics compare, compare_result{_rankN}_{ts}.json per pair and diff_analyze_{ns}.json.
   // The csv/xlsx are written only when asked for (write_csv/write_xlsx), as msprobe writes none.
   bool diff_analyze = false;

@@ -18,8 +18,8 @@
 namespace msprobe::compare {
 
 struct KernelCompareOptions {
-  // The run-wide options, as for RunCompare: target_path (-tp, NPU) and golden_path (-gp, bench) are the
-  // two dump roots; output_dir (created when missing), write_csv, write_xlsx, fail_on, junit_path and
+  // The run-wide options, as for RunCompare: target_path (-tp) and golden_path (-gp) are the two
+  // dump roots; output_dir (created when missing), write_csv, write_xlsx, fail_on, junit_path and
   // tool_version as documented there. The framework compare's other fields are not used (the CLI
   // refuses their flags).
   CompareOptions run;
@@ -29,8 +29,8 @@ struct KernelCompareOptions {
 // The table of one (rank, step): the directories of each side that share it. InvalidInput when one
 // side holds tensor files and the other only statistic.csv, or a statistic.csv is malformed.
 // `progress`, when set, is told ("rows", done, total) over the table's rows as they are compared.
-Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& npu, const std::vector<KernelDumpDir>& bench,
-                                      const Progress& progress = {});
+Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& target,
+                                      const std::vector<KernelDumpDir>& golden, const Progress& progress = {});
 
 // Finds both trees' dump directories, compares every (rank, step) both have (filtered by the
 // options) and writes compare_result_{rank}_{step}_{YYYYmmddHHMMSS}.csv/.xlsx into output_dir, then,

@@ -13,7 +13,7 @@ namespace msprobe::compare {
 // NPY mode's check_accuracy (compare.md §5.2) on the Cosine and MaxAbsErr cells.
 Accuracy NpyAccuracy(const Cell& cosine, const Cell& max_abs);
 // STATISTIC mode's: (NPU max − Bench max) / (max(NPU max, Bench max) + 1e-10) ≤ 0.5, 0 when both are NaN.
-Accuracy StatisticAccuracy(float npu_max, float bench_max);
+Accuracy StatisticAccuracy(float target_max, float golden_max);
 
 // Why a row's Result is what it is, as reports quote it: its Err_message as the tables write it; for a
 // kernel-compare row whose Err_message is empty, the rule its Accuracy failed ("Cosine 0.62 < 0.99 and

@@ -7,7 +7,7 @@
 
 namespace msprobe::compare {
 
-// Fills row->metrics with the 8 StatsDiff cells from row->npu_stats / row->bench_stats:
+// Fills row->metrics with the 8 StatsDiff cells from row->target_stats / row->golden_stats:
 // "0" when str(N) == str(B); else the rule table of §4.3 on the classified pair. NUM x NUM gives
 // the difference as a Float cell (msprobe keeps the float in the frame; the CSV shows its repr) and
 // the relative error as text str(abs(d / B * 100)) + "%", or "inf" when B == 0.
@@ -17,11 +17,11 @@ namespace msprobe::compare {
 // dumps never do, so "1.0" rather than "1" for ints 3 vs 2 (§4.3 [edge]).
 void FillStatsDiff(ResultRow* row);
 
-// Fills row->metrics with {NPU MD5, BENCH MD5}; the bench side is "N/A" when the row is unmatched
+// Fills row->metrics with {NPU MD5, BENCH MD5}; the golden side is "N/A" when the row is unmatched
 // (Bench Name "N/A" or empty, as msprobe tests it).
-void FillMd5(ResultRow* row, const std::string& npu_md5, const std::string& bench_md5);
+void FillMd5(ResultRow* row, const std::string& target_md5, const std::string& golden_md5);
 
-// True when a row has no bench side: msprobe's test is Bench Name == "N/A" (or empty).
+// True when a row has no golden side: msprobe's test is Bench Name == "N/A" (or empty).
 bool IsUnmatched(const ResultRow& row);
 
 }  // namespace msprobe::compare

@@ -1,5 +1,5 @@
 // Tensor ("ALL") mode metrics of one matched row (docs/compare.md §4.2): Cosine, EucDist, MaxAbsErr,
-// MaxRelativeErr and the two error ratios of an NPU tensor file against its bench tensor file. Both
+// MaxRelativeErr and the two error ratios of a target tensor file against its golden tensor file. Both
 // files are streamed once, in bounded windows, so memory does not grow with the tensor size.
 #pragma once
 
@@ -16,12 +16,12 @@
 namespace msprobe::compare {
 
 struct TensorCompareInput {
-  std::string npu_data_name = "-1", bench_data_name = "N/A";  // "-1": no data file; bench "N/A": unmatched
-  bool bench_matched = false;                                  // false: the "api unmatched" row
-  std::string npu_tensor_dir, bench_tensor_dir;                // <dir of dump.json>/dump_tensor_data
-  // Rows (along axis 0 of the squeezed NPU tensor) from this one on are read as zeros: MoE scratch
+  std::string target_data_name = "-1", golden_data_name = "N/A";  // "-1": no data file; golden "N/A": unmatched
+  bool golden_matched = false;                                  // false: the "api unmatched" row
+  std::string target_tensor_dir, golden_tensor_dir;                // <dir of dump.json>/dump_tensor_data
+  // Rows (along axis 0 of the squeezed target tensor) from this one on are read as zeros: MoE scratch
   // rows (docs/compare.md §4.2 step 3). -1: none.
-  int64_t npu_valid_rows = -1;
+  int64_t target_valid_rows = -1;
 };
 
 struct TensorCompareOptions {
@@ -48,7 +48,7 @@ std::array<Cell, 6> CompareTensors(const TensorCompareInput& input, const Tensor
 
 // Steps 4-6 of the same on two tensors a reader has already described (kernel dumps, raw files):
 // "unsupported" when either cannot be streamed, then as CompareTensors.
-std::array<Cell, 6> CompareTensorInfos(const TensorInfo& npu, const TensorInfo& bench,
+std::array<Cell, 6> CompareTensorInfos(const TensorInfo& target, const TensorInfo& golden,
                                        const TensorCompareOptions& options = {});
 
 }  // namespace msprobe::compare

@@ -12,7 +12,7 @@
 namespace msprobe::compare {
 
 // --- Tensor metrics (docs/compare.md §4.2) ---
-// Relative-error epsilon added where bench == 0: eps of the computation dtype (float32 or float64).
+// Relative-error epsilon added where golden == 0: eps of the computation dtype (float32 or float64).
 inline constexpr double kRelativeEpsFloat32 = 1.1920928955078125e-07;
 inline constexpr double kRelativeEpsFloat64 = 2.220446049250313e-16;
 // The one for computation dtype T (float or double), np.finfo(T).eps.
@@ -56,14 +56,14 @@ inline constexpr std::array<std::string_view, 9> kAllIgnoreApis = {
 // APIs whose inputs are not checked (per-row checks on outputs only, no group checks).
 inline constexpr std::array<std::string_view, 4> kInputIgnoreApis = {
     "_reduce_scatter_base", "_all_gather_base", "all_to_all_single", "batch_isend_irecv"};
-// The DType checker skips bench rows whose name contains these (fused weights).
+// The DType checker skips golden rows whose name contains these (fused weights).
 inline constexpr std::array<std::string_view, 2> kDtypeCheckSkipNames = {"qkv", "gate_up"};
 
 // --- Accuracy standards, CompareConst (docs/compare.md §9.16) ---
 // G2's check_accuracy (§5.2), which the kernel compare keeps (docs/kernel_dump.md §6.2): "No" when
 // Cosine < kCosThreshold and MaxAbsErr > kMaxAbsErrThreshold, or Cosine < kCosMaxThreshold, or
 // MaxAbsErr > kMaxAbsErrMaxThreshold. STATISTIC mode's (§6.3): "Yes" when
-// (max_npu - max_bench) / (max(max_npu, max_bench) + kEpsilon) <= kMagnitude.
+// (max_target - max_golden) / (max(max_target, max_golden) + kEpsilon) <= kMagnitude.
 inline constexpr double kCosThreshold = 0.99;
 inline constexpr double kCosMaxThreshold = 0.9;
 inline constexpr double kMaxAbsErrThreshold = 0.001;

@@ -16,7 +16,7 @@
 namespace msprobe::compare {
 
 struct JunitFailure {
-  std::string npu_name;
+  std::string target_name;
   Verdict result = Verdict::kPass;
   std::string err_message;
 };

@@ -21,7 +21,7 @@ struct CompareReport;
 struct RowRef {
   std::string file;       // the pair's first output (or the compared json when none was written)
   size_t row = 0;         // 0-based data row of the pair's table; reports show where it is (row_place.h)
-  std::string npu_name, api;
+  std::string target_name, api;
   Verdict result = Verdict::kPass;
   std::string err_message;
 };
@@ -33,9 +33,9 @@ void PutRowRef(std::string* dst, const RowRef& ref);
 
 struct WorstRow {
   size_t row = 0;
-  std::string npu_name;
+  std::string target_name;
   Verdict result = Verdict::kPass;
-  double value = 0;  // Cosine, or NormRelativeErr as a fraction (inf when the bench value is 0)
+  double value = 0;  // Cosine, or NormRelativeErr as a fraction (inf when the golden value is 0)
 };
 void PutWorstRow(std::string* dst, const WorstRow& row);
 [[nodiscard]] bool GetWorstRow(Decoder* in, WorstRow* row);
@@ -45,7 +45,7 @@ std::vector<WorstRow> WorstRows(const ResultTable& table, size_t n);
 // pieces of one table, their rows numbered in the whole table).
 void KeepWorst(std::vector<WorstRow>* rows, CompareMode mode, size_t n);
 // The main metric of a row as a number: Cosine as it is; NormRelativeErr's "12.3%" as 0.123 and
-// "inf" (bench value 0) as infinity. Texts such as "N/A", "Nan" or "unsupported" have none.
+// "inf" (golden value 0) as infinity. Texts such as "N/A", "Nan" or "unsupported" have none.
 std::optional<double> MainMetric(const ResultRow& row, CompareMode mode);
 // The main metric's name: "Cosine", "NormRelativeErr" or "" (md5).
 const char* MainMetricName(CompareMode mode);

@@ -25,7 +25,7 @@ inline constexpr double kOwnErrorMargin = 4;
 // Fills table->attributions, every row's attribution and table->first_cause_row, recomputing the
 // APIs of both dumps (tensor mode: the table's rows carry their Data_name) and hashing the target's
 // tensors. Returns the first API whose origin is op or input.
-Result<std::optional<FirstCause>> AttributeRows(const std::string& npu_json, const std::string& bench_json,
+Result<std::optional<FirstCause>> AttributeRows(const std::string& target_json, const std::string& golden_json,
                                                 ResultTable* table);
 
 // A statistics or md5 compare has no tensors to recompute: every API's origin is unknown.

@@ -38,7 +38,7 @@ ReportColumns CompareReportColumns(CompareMode mode);
 
 // One row as the page shows it, whatever made it (a compare's ResultRow, a recompute's call).
 struct ReportRow {
-  std::string_view npu_name, bench_name, api, dtype, shape, err_message;
+  std::string_view target_name, golden_name, api, dtype, shape, err_message;
   Verdict verdict = Verdict::kPass;
   double main_metric = 0;  // as charted; NaN: none
   std::span<const Cell> metrics;  // in ReportColumns::metrics order
@@ -63,13 +63,13 @@ class ReportPart {
   size_t rows() const { return verdicts_.size(); }
   const StringPool& strings() const { return strings_; }
   // Per row: the index of its API in apis(); the StringPool index of the rest of its NPU name
-  // (npu_name == apis()[api] + tail), or of the whole name when it does not start with its API.
+  // (target_name == apis()[api] + tail), or of the whole name when it does not start with its API.
   const std::vector<uint32_t>& api_of_row() const { return api_of_row_; }
   const std::vector<uint32_t>& tails() const { return tails_; }
   const std::vector<uint8_t>& whole_names() const { return whole_names_; }  // 1: tails() holds the whole name
   const std::vector<std::string>& apis() const { return apis_.strings(); }
   // Rows whose Bench Name differs from the NPU name (unmatched rows' "N/A", mapped names).
-  const std::vector<std::pair<uint32_t, uint32_t>>& bench_names() const { return bench_names_; }
+  const std::vector<std::pair<uint32_t, uint32_t>>& golden_names() const { return golden_names_; }
   const std::vector<uint32_t>& dtypes() const { return dtypes_; }
   const std::vector<uint32_t>& shapes() const { return shapes_; }
   const std::vector<uint32_t>& err_messages() const { return err_messages_; }
@@ -93,7 +93,7 @@ class ReportPart {
   uint32_t last_api_ = 0, last_dtype_ = 0, last_shape_ = 0, last_err_ = 0;
   std::vector<uint32_t> api_of_row_, tails_, dtypes_, shapes_, err_messages_;
   std::vector<uint8_t> whole_names_, verdicts_;
-  std::vector<std::pair<uint32_t, uint32_t>> bench_names_;
+  std::vector<std::pair<uint32_t, uint32_t>> golden_names_;
   std::vector<double> main_metric_;
   std::vector<ReportMetricColumn> metrics_;
   bool with_match_ = false;

@@ -28,7 +28,7 @@ inline constexpr float kNotAligned = -1.f;
 // Pairs unmatched target rows of `pairs` (MatchRows's, for these rows and options) with golden rows no
 // pair holds, in place; returns, per pair, the score of the call pair it was aligned in, or
 // kNotAligned. A debug.json (keys are names, not calls) aligns nothing.
-std::vector<float> AlignUnmatchedCalls(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+std::vector<float> AlignUnmatchedCalls(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
                                        const MatchOptions& match, const AlignOptions& align,
                                        std::vector<RowPair>* pairs);
 

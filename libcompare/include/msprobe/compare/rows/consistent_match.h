@@ -25,12 +25,12 @@ struct ConsistentOptions {
 // What the train-vs-rollout compare takes (InvalidInput naming the target otherwise): dump.json files
 // (a debug.json's keys are not API calls) in tensor or statistics mode (msprobe's md5 mode has no
 // column to keep).
-Status CheckConsistentDumps(const FlatDump& npu, const FlatDump& bench);
+Status CheckConsistentDumps(const FlatDump& target, const FlatDump& golden);
 
-// `npu` the training dump's rows (read through VerlParseFilter), `bench` the rollout's. InvalidInput
+// `target` the training dump's rows (read through VerlParseFilter), `bench` the rollout's. InvalidInput
 // naming the target when the two orders cannot both increase (msprobe's "Conflicting comparison
 // data").
-Result<std::vector<ResultRow>> BuildConsistentRows(const std::vector<OpRow>& npu, const std::vector<OpRow>& bench,
+Result<std::vector<ResultRow>> BuildConsistentRows(const std::vector<OpRow>& target, const std::vector<OpRow>& golden,
                                                    const ConsistentOptions& options, const std::string& source);
 
 }  // namespace msprobe::compare

@@ -60,7 +60,7 @@ bool ReadsAsDebugJson(const std::string& json_path, std::string_view level);
 // came from a data_name of another call.
 std::string NameSuffix(const OpRow& row);
 
-// stack_json: the stack.json next to the NPU json, or "" (then no row carries stack info).
+// stack_json: the stack.json next to the target json, or "" (then no row carries stack info).
 // Errors (InvalidInput naming the file): unreadable or malformed JSON, no or empty task, `data`
 // not an object, a task that compare cannot use ("structure", "nan_check", ...), an entry that
 // is not an object, nesting deeper than msprobe's limit of 400, a stack that is not a list.

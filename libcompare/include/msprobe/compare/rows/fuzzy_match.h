@@ -14,9 +14,9 @@ namespace msprobe::compare {
 // "Functional.relu.3.forward.input.0" → "Functional.relu.forward.input.0".
 std::string FuzzyRename(std::string_view name);
 
-// msprobe `process_fuzzy_match` over the compare keys: pairs in emission order. NPU rows never
+// msprobe `process_fuzzy_match` over the compare keys: pairs in emission order. Target rows never
 // enqueued (the loop breaks when exactly one queue is empty) are absent.
-std::vector<RowPair> FuzzyMatchKeys(const std::vector<std::string_view>& npu_keys,
-                                    const std::vector<std::string_view>& bench_keys);
+std::vector<RowPair> FuzzyMatchKeys(const std::vector<std::string_view>& target_keys,
+                                    const std::vector<std::string_view>& golden_keys);
 
 }  // namespace msprobe::compare

@@ -27,13 +27,13 @@ struct LayerDumpInfo {
 Result<LayerDumpInfo> ReadLayerDumpInfo(const std::string& dump_json, const std::string& framework);
 
 // msprobe's api mapping: every target entry → its golden entry, "" when none pairs.
-Result<std::unordered_map<std::string, std::string>> PairLayerEntries(const LayerDumpInfo& npu,
-                                                                       const LayerDumpInfo& bench,
+Result<std::unordered_map<std::string, std::string>> PairLayerEntries(const LayerDumpInfo& target,
+                                                                       const LayerDumpInfo& golden,
                                                                        const LayerMapping& rules);
 
 // The row mapping: every target row of a paired entry → the golden row with the same suffix under the
 // paired entry, else "N/A"; every row of an unpaired entry → "N/A" (msprobe's generate_data_mapping).
 DataMapping LayerDataMapping(const std::unordered_map<std::string, std::string>& entry_pairs,
-                             const std::vector<OpRow>& npu_rows, const std::vector<OpRow>& bench_rows);
+                             const std::vector<OpRow>& target_rows, const std::vector<OpRow>& golden_rows);
 
 }  // namespace msprobe::compare

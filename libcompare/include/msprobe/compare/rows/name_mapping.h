@@ -1,6 +1,6 @@
 // The user's name mapping files (docs/compare.md §3.6, §3.7): -dm data_mapping.yaml, -cm cell_mapping.yaml,
-// -am api_mapping.yaml and -lm layer_mapping.yaml, loaded into plain tables, and the -dm/-cm rules that turn an NPU row name
-// into its compare key. This is the only file that touches yaml-cpp.
+// -am api_mapping.yaml and -lm layer_mapping.yaml, loaded into plain tables, and the -dm/-cm rules that turn a target
+// row name into its compare key. This is the only file that touches yaml-cpp.
 #pragma once
 
 #include <string>
@@ -13,9 +13,9 @@
 
 namespace msprobe::compare {
 
-// -dm: {npu_row_name: bench_row_name}, full row names.
+// -dm: {target_row_name: golden_row_name}, full row names.
 struct DataMapping {
-  std::unordered_map<std::string, std::string> npu_to_bench;
+  std::unordered_map<std::string, std::string> target_to_golden;
 };
 
 // -cm: {target_cell_name: golden_cell_name} in yaml order (the substring fallback applies them in
@@ -63,12 +63,12 @@ Result<DataMapping> ParseDataMapping(std::string_view yaml, const std::string& s
 Result<CellMapping> ParseCellMapping(std::string_view yaml, const std::string& source);
 Result<ApiMapping> ParseApiMapping(std::string_view yaml, const std::string& source);
 
-// -dm key of an NPU row: mapping.get(name, name).
-std::string DataMappedKey(const std::string& npu_name, const DataMapping& mapping);
+// -dm key of a target row: mapping.get(name, name).
+std::string DataMappedKey(const std::string& target_name, const DataMapping& mapping);
 
-// -cm key of an NPU row (msprobe `process_cell_mapping`): "N/A" for names with neither
+// -cm key of a target row (msprobe `process_cell_mapping`): "N/A" for names with neither
 // ".forward."/".backward." nor a parameters_grad component; otherwise the first "Cell" becomes
 // "Module" and the cell name is mapped (exact entry, else each entry substring-replaced once).
-std::string CellMappedKey(std::string_view npu_name, const CellMapping& mapping);
+std::string CellMappedKey(std::string_view target_name, const CellMapping& mapping);
 
 }  // namespace msprobe::compare

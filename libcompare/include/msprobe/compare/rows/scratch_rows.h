@@ -30,9 +30,9 @@ std::optional<ScratchEntry> ScratchEntryOf(std::string_view key, const JsonValue
 // for a file that cannot be read: msprobe then leaves the output as it is.
 Result<int64_t> GroupValidLength(const std::string& path);
 
-// Sets npu_valid_rows of the rows of these entries whose NPU name contains "output" (tensor mode,
-// target side: dump.json at `npu_json`). Entries whose group tensor gives no length are left alone.
-void MarkScratchRows(const std::vector<ScratchEntry>& entries, const std::string& npu_json,
+// Sets target_valid_rows of the rows of these entries whose NPU name contains "output" (tensor mode,
+// target side: dump.json at `target_json`). Entries whose group tensor gives no length are left alone.
+void MarkScratchRows(const std::vector<ScratchEntry>& entries, const std::string& target_json,
                      std::vector<ResultRow>* rows);
 
 }  // namespace msprobe::compare

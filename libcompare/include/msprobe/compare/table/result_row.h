@@ -20,12 +20,12 @@ enum TensorMetric : int { kCosine, kEucDist, kMaxAbsErr, kMaxRelativeErr, kOneTh
 enum StatsDiff : int { kMaxDiff, kMinDiff, kMeanDiff, kNormDiff, kMaxRel, kMinRel, kMeanRel, kNormRel };
 
 // Which table the rows are written as. kKernel's columns map to a row's fields this way:
-//   NPU/Bench Name, Dtype, Tensor Shape   npu_/bench_name, _dtype, _shape
-//   NPU/Bench max, min, mean, l2norm       npu_stats, bench_stats
+//   NPU/Bench Name, Dtype, Tensor Shape   target_/golden_name, _dtype, _shape
+//   NPU/Bench max, min, mean, l2norm       target_stats, golden_stats
 //   Accuracy Reached or Not                accuracy
 //   Err_message                            err_messages, concatenated (each ends in its own "\n")
 //   the mode's metrics                     metrics (kTensor: 6 TensorMetric, kSummary: 8 StatsDiff)
-//   NPU/Bench CSV File (kSummary only)     npu_data_name, bench_data_name
+//   NPU/Bench CSV File (kSummary only)     target_data_name, golden_data_name
 enum class ResultLayout : uint8_t { kCompare, kKernel };
 
 // G2's "Accuracy Reached or Not" (docs/compare.md §5.2), the kernel-dump compare's verdict column;
@@ -33,7 +33,7 @@ enum class ResultLayout : uint8_t { kCompare, kKernel };
 enum class Accuracy : uint8_t { kNotChecked, kYes, kNo, kNone, kUnmatched };
 std::string_view AccuracyName(Accuracy accuracy);
 
-// How a row found its bench row, for --align's Match column (ours, docs/compare.md §3.8): by name
+// How a row found its golden row, for --align's Match column (ours, docs/compare.md §3.8): by name
 // (backward renumbering included), by -fm's queue or a mapping (-dm, -cm, -am, -lm) where the two
 // names differ, by --align, or not at all.
 enum class MatchOrigin : uint8_t { kName, kFuzzy, kMapping, kAligned, kUnmatched };
@@ -41,22 +41,22 @@ enum class MatchOrigin : uint8_t { kName, kFuzzy, kMapping, kAligned, kUnmatched
 std::string MatchText(MatchOrigin origin, float align_score);
 
 struct ResultRow {
-  std::string npu_name, bench_name;            // bench "N/A" when unmatched
-  std::string npu_dtype, bench_dtype;
-  std::string npu_shape, bench_shape;
-  std::string npu_requires_grad, bench_requires_grad;  // "True", "False" or "N/A"
+  std::string target_name, golden_name;        // golden "N/A" when unmatched
+  std::string target_dtype, golden_dtype;
+  std::string target_shape, golden_shape;
+  std::string target_requires_grad, golden_requires_grad;  // "True", "False" or "N/A"
   // kTensor: 6 TensorMetric cells; kSummary: 8 StatsDiff cells; kMd5: NPU MD5, BENCH MD5.
   std::vector<Cell> metrics;
-  std::array<Cell, 4> npu_stats, bench_stats;  // max, min, mean, l2norm (bench all "N/A" when unmatched)
+  std::array<Cell, 4> target_stats, golden_stats;  // max, min, mean, l2norm (golden all "N/A" when unmatched)
   bool requires_grad_consistent = false;
   Verdict result = Verdict::kPass;
   Accuracy accuracy = Accuracy::kNotChecked;   // kernel layout only
   std::vector<std::string> err_messages;       // JSON-dumped into Err_message
   std::string stack_info = "N/A";              // NPU_Stack_Info, only written when stack.json exists
-  std::string npu_data_name = "-1", bench_data_name = "N/A";  // Data_name (tensor mode)
+  std::string target_data_name = "-1", golden_data_name = "N/A";  // Data_name (tensor mode)
 
   // Not written: what the verdict checkers and -da need.
-  std::string api;         // api_origin_name of the NPU row
+  std::string api;         // api_origin_name of the target row
   RowState state = RowState::kInput;
   bool matched = false;
   // A golden row that no target row matched, written on a row of its own (the kernel-dump compare and
@@ -65,9 +65,9 @@ struct ResultRow {
   int32_t attribution = -1;  // --attribute: the index of the row's API in ResultTable::attributions
   MatchOrigin match_origin = MatchOrigin::kName;  // --align: ResultTable::with_match writes it
   float align_score = 0;                          // kAligned: the score of the row's call pair
-  // Tensor mode: rows of the squeezed NPU tensor from this one on are read as zeros (MoE scratch rows,
+  // Tensor mode: rows of the squeezed target tensor from this one on are read as zeros (MoE scratch rows,
   // rows/scratch_rows.h); -1 reads them all.
-  int64_t npu_valid_rows = -1;
+  int64_t target_valid_rows = -1;
 };
 
 // The exact header of a result table (stack adds NPU_Stack_Info to the kCompare layout).

@@ -16,7 +16,7 @@ namespace msprobe::compare {
 // on, in units of each side's tolerance ("N/A" where no reference ran).
 struct ApiAttribution {
   std::string origin;  // "op", "input", "inherited", "clean" or "unknown"
-  Cell npu_self_err, bench_self_err;
+  Cell target_self_err, golden_self_err;
 };
 inline constexpr const char* kAttributionColumns[] = {"Origin", "NPU self err", "Bench self err"};
 inline constexpr const char* kMatchColumn = "Match";

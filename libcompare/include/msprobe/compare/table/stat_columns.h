@@ -21,7 +21,7 @@ class StatColumns {
   struct Column {
     bool other = false, has_int = false, has_float = false;  // other: a text or bool cell
   };
-  std::array<Column, 8> columns_;  // npu_stats 0-3, bench_stats 0-3
+  std::array<Column, 8> columns_;  // target_stats 0-3, golden_stats 0-3
 };
 
 // The whole table of a pair: the integers of its float64 statistic columns made floats.
