@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <utility>
 
 namespace msprobe::cli {
 
@@ -39,6 +40,13 @@ void ProgressBar::Update(uint64_t done, uint64_t total, bool bytes) {
 
 Progress ProgressBar::Callback() {
   return [this](std::string_view what, uint64_t done, uint64_t total) { Update(done, total, what == "bytes"); };
+}
+
+Warn PrintWarnings(std::string program, ProgressBar* bar) {
+  return [program = std::move(program), bar](const std::string& source, const std::string& message) {
+    if (bar != nullptr) bar->Clear();
+    fmt::print(stderr, "{}: warning: {}: {}\n", program, source, message);
+  };
 }
 
 }  // namespace msprobe::cli

@@ -33,4 +33,8 @@ class ProgressBar {
   bool drawn_ = false;
 };
 
+// A job's warnings as "<program>: warning: <source>: <message>" lines on stderr, printed even under -q;
+// the bar (none: nullptr) is erased first so a warning never shares its line.
+Warn PrintWarnings(std::string program, ProgressBar* bar);
+
 }  // namespace msprobe::cli

@@ -25,10 +25,7 @@ int RunConsistencyCommand(const ConsistencyArgs& args, const cli::CommonOptions&
   cli::ProgressBar bar("consistency", common.quiet);
   JobContext ctx;
   ctx.progress = bar.Callback();
-  ctx.warn = [&](std::string_view source, std::string_view message) {
-    bar.Clear();
-    fmt::print(stderr, "msprobe-dump: warning: {}: {}\n", source, message);
-  };
+  ctx.warn = cli::PrintWarnings("msprobe-dump", &bar);
   Result<compare::ConsistencyReport> report = compare::RunConsistency(options, ctx);
   bar.Clear();
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());

@@ -34,10 +34,7 @@ int RunData2Db(const Data2DbArgs& args, const cli::CommonOptions& common) {
   cli::ProgressBar bar("data2db", common.quiet);
   JobContext ctx;
   ctx.progress = [&](std::string_view, uint64_t done, uint64_t total) { bar.Update(done, total); };
-  ctx.warn = [&](std::string_view source, std::string_view message) {
-    bar.Clear();
-    fmt::print(stderr, "msprobe-dump: warning: {}: {}\n", source, message);
-  };
+  ctx.warn = cli::PrintWarnings("msprobe-dump", &bar);
   Result<compare::Data2DbReport> report = compare::RunData2Db(options, ctx);
   bar.Clear();
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());

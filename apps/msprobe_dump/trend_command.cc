@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
+#include "common/progress.h"
 #include "msprobe/compare/trend/trend_page.h"
 #include "msprobe_dump/commands.h"
 
@@ -17,9 +18,7 @@ int RunTrendPage(const TrendArgs& args, const cli::CommonOptions& common) {
   options.ranks = args.ranks;
   options.max_rows = args.max_rows;
   JobContext ctx;
-  ctx.warn = [](std::string_view source, std::string_view message) {
-    fmt::print(stderr, "msprobe-dump: warning: {}: {}\n", source, message);
-  };
+  ctx.warn = cli::PrintWarnings("msprobe-dump", nullptr);
   Result<compare::TrendPageReport> report = compare::WriteTrendPages(options, ctx);
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
   if (common.quiet) return cli::kExitOk;

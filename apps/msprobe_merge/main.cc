@@ -56,10 +56,7 @@ int main(int argc, char** argv) {
     msprobe::cli::ProgressBar bar("merge", common.quiet || !session.root());
     msprobe::JobContext context{.progress = bar.Callback(), .cluster = session.cluster()};
     if (session.root()) {
-      context.warn = [&](const std::string& source, const std::string& message) {
-        bar.Clear();
-        fmt::print(stderr, "msprobe-merge: warning: {}: {}\n", source, message);
-      };
+      context.warn = msprobe::cli::PrintWarnings("msprobe-merge", &bar);
     }
     auto report = msprobe::compare::RunMerge(options, context);
     bar.Clear();
