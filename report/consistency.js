@@ -46,8 +46,11 @@ function drawHeader() {
   const c = DATA.counts;
   document.getElementById('title').textContent = DATA.title;
   const verdict = document.getElementById('verdict');
-  verdict.textContent = c.inconsistencies > 0 ? `${c.inconsistencies} inconsistencies` : 'no inconsistency';
-  verdict.className = c.inconsistencies > 0 ? 'bad' : 'good';
+  // No check ran: nothing passed, so the page does not say "no inconsistency" in green.
+  const nothingChecked = !DATA.checks.some(check => check.ran);
+  verdict.textContent = c.inconsistencies > 0 ? `${c.inconsistencies} inconsistencies`
+    : nothingChecked ? 'nothing checked' : 'no inconsistency';
+  verdict.className = c.inconsistencies > 0 || nothingChecked ? 'bad' : 'good';
   document.getElementById('summary').textContent =
     `${c.inconsistencies} inconsistencies, ${c.suspects} suspects; ${c.steps} steps, ${c.ranks} ranks, ` +
     `${c.dumps} dumps, ${c.arguments} tensor arguments; mode ${DATA.mode}, |z| threshold ${DATA.threshold}`;

@@ -1,6 +1,10 @@
 // msprobe-dump consistency: the ranks checked against each other; the files written, a line of
 // counts and the first inconsistency on stdout (the files only with -q).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
@@ -42,6 +46,12 @@ int RunConsistencyCommand(const ConsistencyArgs& args, const cli::CommonOptions&
     const compare::ConsistencyFinding& f = report->findings.front();
     fmt::print(stderr, "first inconsistency: step {}, rank {}, {} ({})\n", f.step, f.rank, f.name,
                f.reason);
+  }
+  if (report->nothing_checked) {
+    // Even with -q: the reason for exit 1 when no value was compared at all.
+    std::vector<std::string> why;
+    for (const compare::ConsistencyCheck& c : report->checks) why.push_back(fmt::format("{}: {}", c.name, c.detail));
+    fmt::print(stderr, "nothing checked: {}\n", fmt::join(why, "; "));
   }
   return report->gate_failed ? cli::kExitGateFailed : cli::kExitOk;
 }

@@ -1,6 +1,7 @@
 // Opens a consistency_report_*.html in Debian's Chromium, headless and offline, and checks what an
 // engineer would do with it: the verdict and the first inconsistency (from summary.json) at the top
-// of the table, the table narrowed to inconsistencies and to a rank, the bar chart drawn and clicked.
+// of the table, the table narrowed to inconsistencies and to a rank, the bar chart drawn and clicked;
+// for a dump where no check could run, the verdict "nothing checked" marked bad.
 // Usage (tests/cli/consistency_page_browser_test.sh runs it): node consistency_page_check.js PAGE SUMMARY PNG
 'use strict';
 const assert = require('node:assert/strict');
@@ -10,6 +11,15 @@ const {checkPage} = require('./browser_page');
 async function main() {
   const [pagePath, summaryPath, screenshot] = process.argv.slice(2);
   const summary = JSON.parse(fs.readFileSync(summaryPath, 'utf8'));
+  if (summary.nothing_checked) {
+    // Nothing passed: the verdict says so, marked bad, never "no inconsistency".
+    await checkPage(pagePath, async page => {
+      assert.equal(await page.locator('#verdict').innerText(), 'nothing checked');
+      assert.equal(await page.locator('#verdict.bad').count(), 1);
+      await page.screenshot({path: screenshot, fullPage: true});
+    });
+    return;
+  }
   const first = summary.first_inconsistency;
   assert.ok(first, 'the test data must have an inconsistency');
   const rows = '#findings tbody tr';

@@ -16,4 +16,11 @@ check_page consistency_page_check.js "$(ls "$TMP"/out/consistency_report_*.html)
 expect_code 0 "consistency_page_check.js: $ERR"
 [ -s "$artifacts/consistency_page.png" ] || fail "no screenshot in $artifacts"
 checks=$((checks + 1))
+
+# A dump where no check can run (two ranks of an L0 dump): the page says "nothing checked", not a pass.
+run "$MSPROBE_BIN/msprobe-dump" consistency "$MSPROBE_ROOT/tests/data/trend/real/r_l0_stat" -o "$TMP/nothing" --html -q
+expect_code 1 "consistency --html, nothing checked"
+check_page consistency_page_check.js "$(ls "$TMP"/nothing/consistency_report_*.html)" "$TMP/nothing/summary.json" \
+  "$artifacts/consistency_page_nothing_checked.png"
+expect_code 0 "consistency_page_check.js, nothing checked: $ERR"
 finish

@@ -127,4 +127,13 @@ expect_one_error_line msprobe-dump
 expect_err "rank 3 is in two groups"
 run "$dump" consistency "$data/stat4" -o "$TMP/x" --fail-on everything
 expect_code 2
+
+# Nothing to check (two ranks of an L0 dump: no collective, no parameter group, too few ranks for a
+# z-score) is not a pass: exit 1, why on stderr even under -q, the gate failed in summary.json.
+run "$dump" consistency -q "$MSPROBE_ROOT/tests/data/trend/real/r_l0_stat" -o "$TMP/nothing"
+expect_code 1
+expect_err_line "nothing checked: collective results: no all_reduce, all_gather or broadcast result in the dumps; parameters: 0 of 24 parameter(s) had their gradient reduced by a recorded collective, which gave their group; parameter gradients: not checked: msprobe records each rank's gradient before it is reduced (--grads-reduced when they are recorded after); z-scores: fewer than 3 ranks hold each argument"
+[ "$(summary "$TMP/nothing" 'd["nothing_checked"], d["gate"], d["counts"]["inconsistencies"]')" = "(True, 'failed', 0)" ] \
+  || fail "nothing-checked summary: $(summary "$TMP/nothing" 'd')"
+checks=$((checks + 1))
 finish

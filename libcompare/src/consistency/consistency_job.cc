@@ -119,7 +119,10 @@ Status CheckSteps(const ConsistencyOptions& options, const JobContext& context, 
   }
   report->mode = ModeOf(options, tally);
   report->checks = internal::DescribeChecks(options, tally.checks, tally.parameters.size(), tally.grouped_parameters.size());
-  report->gate_failed = n.inconsistencies > 0 || (options.fail_on_suspect && n.suspects > 0);
+  report->nothing_checked =
+      std::none_of(report->checks.begin(), report->checks.end(), [](const ConsistencyCheck& c) { return c.ran; });
+  report->gate_failed =
+      n.inconsistencies > 0 || (options.fail_on_suspect && n.suspects > 0) || report->nothing_checked;
   return Status::Ok();
 }
 

@@ -49,6 +49,7 @@ Status WriteConsistencySummary(const std::string& path, const ConsistencyOptions
   } else {
     summary["first_inconsistency"] = nullptr;
   }
+  summary["nothing_checked"] = report.nothing_checked;
   summary["gate"] = report.gate_failed ? "failed" : "passed";
   Json outputs = {{"csv", report.csv_file}, {"xlsx", report.xlsx_file}};
   if (!report.html_file.empty()) outputs["html"] = report.html_file;

@@ -73,7 +73,9 @@ struct ConsistencyReport {
   std::vector<ConsistencyCheck> checks;
   std::vector<ConsistencyFinding> findings;  // inconsistencies first, then suspects; each by step, call order, rank
   std::string csv_file, xlsx_file, html_file, summary_file;
-  bool gate_failed = false;  // an inconsistency, or a suspect with fail_on_suspect
+  // No check could run (no collective, no parameter group, too few ranks): nothing passed, so the gate fails.
+  bool nothing_checked = false;
+  bool gate_failed = false;  // an inconsistency, a suspect with fail_on_suspect, or nothing checked
 };
 
 // Progress: ("dump.json files", read, all). One process (context.cluster is not used): the ranks of a
