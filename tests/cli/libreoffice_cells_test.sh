@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Our workbooks read in a real spreadsheet application: LibreOffice exports every sheet of each kind of
-# workbook (compare in tensor, statistics and md5 mode, -da, --attribute, merge, recompute) to csv, and every cell must read
+# workbook (compare in tensor, statistics and md5 mode, -da, --attribute, merge, recompute, consistency) to csv, and every cell must read
 # back as the program wrote it (its own csv of the same run; for merge, the ranks' csvs).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/libreoffice_lib.sh"
@@ -42,6 +42,13 @@ expect_code 1 "recompute"
 book=$(ls "$TMP"/recompute/recompute_result_*.xlsx)
 lo_convert "$csv_filter" "$TMP/lo_recompute" "$book"
 sheet_check data "${book%.xlsx}.csv" "$TMP/lo_recompute/$(basename "$book" .xlsx)-Sheet1.csv"
+
+# msprobe-dump consistency's findings (the intact 4-rank dumps: suspects only) against its csv
+run "$MSPROBE_BIN/msprobe-dump" consistency "$MSPROBE_ROOT/tests/data/consistency/stat4" -o "$TMP/consistency" -q
+expect_code 0 "consistency"
+book=$(ls "$TMP"/consistency/consistency_result_*.xlsx)
+lo_convert "$csv_filter" "$TMP/lo_consistency" "$book"
+sheet_check data "${book%.xlsx}.csv" "$TMP/lo_consistency/$(basename "$book" .xlsx)-consistency.csv"
 
 # merge: the tensor-mode results above, every default index (one sheet each)
 apis=Distributed.all_reduce,Functional.linear
