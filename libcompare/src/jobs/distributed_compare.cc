@@ -20,7 +20,6 @@
 #include "jobs/run_plan_internal.h"
 #include "jobs/run_progress_internal.h"
 #include "jobs/run_recorder_internal.h"
-#include "jobs/run_report_internal.h"
 #include "jobs/statistics_slice_compare_internal.h"
 #include "jobs/statistics_slice_messages_internal.h"
 #include "jobs/statistics_slices_internal.h"

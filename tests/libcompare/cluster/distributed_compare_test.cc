@@ -189,7 +189,9 @@ TEST_F(DistributedCompare, ProcessZeroShowsOneBarForTheWholeRun) {
   DumpShape target, golden;
   golden.golden = true;
   CompareOptions statistics = FileDumps(dir_.root() / "one", target, golden);
+  statistics.output_dir = dir_.Path("statistics");
   CompareOptions ranks = Ranks(4);
+  ranks.output_dir = dir_.Path("ranks");
   constexpr int kProcesses = 3;
   // Process 0's reports; the others' are none.
   const auto root_bar = [&](const CompareOptions& options) {

@@ -70,42 +70,41 @@ TEST(CompareGoldenTest, PairsAreReportedInOrderWithOneProgressTotalFixedAtTheSta
   EXPECT_GT(bar.reports().size(), 3u);  // the tensor rows move the bar, not only the pairs' ends
 }
 
-// A statistics pair streamed one row at a time: the bar has its total from the start, moves with the
-// batches and is full when the pair is done.
-TEST(CompareGoldenTest, StatisticsCompareReportsProgressFromStartToEnd) {
+// The moe statistics pair compared with batches of `batch_rows` (0: whole, in memory): the bar's
+// reports, after checking that it is one bar over the target dump.json's bytes.
+std::vector<std::pair<uint64_t, uint64_t>> StatisticsBar(size_t batch_rows, bool streamed, uint64_t* bytes) {
   const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/moe/stat";
   testing::TempDir tmp;
   CompareOptions options = CsvOnly(data + "/npu/dump.json", data + "/bench/dump.json", tmp.Path("out"));
-  options.stream_batch_rows = 1;
-  const uint64_t bytes = fs::file_size(options.target_path);
+  options.stream_batch_rows = batch_rows;
+  *bytes = fs::file_size(options.target_path);
   BarReports bar;
   auto report = RunCompare(options, {.progress = bar.Callback()});
-  ASSERT_TRUE(report.ok()) << report.status().ToString();
-  ASSERT_EQ(report->pairs.size(), 1u);
-  EXPECT_TRUE(report->pairs[0].streamed);
-  const auto& reports = bar.reports();
+  EXPECT_TRUE(report.ok()) << report.status().ToString();
+  if (!report.ok()) return {};
+  EXPECT_EQ(report->pairs.size(), 1u);
+  EXPECT_EQ(report->pairs.at(0).streamed, streamed);
+  ExpectOneBar(bar.reports(), *bytes);
+  return bar.reports();
+}
+
+// A statistics pair streamed one row at a time: the bar has its total from the start, moves with the
+// batches and is full when the pair is done.
+TEST(CompareGoldenTest, StatisticsCompareReportsProgressFromStartToEnd) {
+  uint64_t bytes = 0;
+  const auto reports = StatisticsBar(1, /*streamed=*/true, &bytes);
   ASSERT_GT(reports.size(), 3u);
-  ExpectOneBar(reports, bytes);
   EXPECT_LT(reports[reports.size() - 2].first, bytes);  // full only once the pair is done
 }
 
 // The same pair compared whole in memory: the bar moves at each of its steps (dumps read, rows
 // matched, compared, written: a fifth of the share each), and is full once its files are committed.
 TEST(CompareGoldenTest, StatisticsPairInMemoryReportsEachStep) {
-  const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/moe/stat";
-  testing::TempDir tmp;
-  CompareOptions options = CsvOnly(data + "/npu/dump.json", data + "/bench/dump.json", tmp.Path("out"));
-  options.stream_batch_rows = 0;
-  const uint64_t bytes = fs::file_size(options.target_path);
-  BarReports bar;
-  auto report = RunCompare(options, {.progress = bar.Callback()});
-  ASSERT_TRUE(report.ok()) << report.status().ToString();
-  ASSERT_EQ(report->pairs.size(), 1u);
-  EXPECT_FALSE(report->pairs[0].streamed);
-  ExpectOneBar(bar.reports(), bytes);
-  ASSERT_EQ(bar.reports().size(), 6u);
+  uint64_t bytes = 0;
+  const auto reports = StatisticsBar(0, /*streamed=*/false, &bytes);
+  ASSERT_EQ(reports.size(), 6u);
   for (size_t step = 1; step < 5; ++step) {
-    EXPECT_NEAR(static_cast<double>(bar.reports()[step].first), static_cast<double>(bytes) * step / 5, 1.0) << step;
+    EXPECT_NEAR(static_cast<double>(reports[step].first), static_cast<double>(bytes) * step / 5, 1.0) << step;
   }
 }
 
