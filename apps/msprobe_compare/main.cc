@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
       return int{msprobe::cli::kExitUsage};
     }
     msprobe::cli::RetainFreedMemory();
-    // Several processes: process 0 shows the progress of its own share and prints the results.
+    // Several processes: process 0 shows the whole run's progress and prints the results.
     msprobe::cli::ProgressBar bar("compare", common.quiet || !session.root());
     const msprobe::JobContext context{.progress = bar.Callback(),
                                       .cluster = session.cluster(),

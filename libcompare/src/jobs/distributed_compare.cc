@@ -18,8 +18,8 @@
 #include "jobs/pair_rules_internal.h"
 #include "jobs/pair_steps_internal.h"
 #include "jobs/run_plan_internal.h"
+#include "jobs/run_progress_internal.h"
 #include "jobs/run_recorder_internal.h"
-#include "jobs/run_report_internal.h"
 #include "jobs/statistics_slice_compare_internal.h"
 #include "jobs/statistics_slice_messages_internal.h"
 #include "jobs/statistics_slices_internal.h"
@@ -154,8 +154,10 @@ struct HeldStatisticsPair {
 // One process's part of a distributed run.
 class ProcessShare {
  public:
-  ProcessShare(const CompareOptions& options, const JobContext& context, const RunPlan& plan, const Progress& progress)
-      : options_(options), context_(context), cluster_(*context.cluster), plan_(plan),
+  // `run_progress`: the whole run's bar on process 0, nothing on the others; `progress` is its callback.
+  ProcessShare(const CompareOptions& options, const JobContext& context, const RunPlan& plan,
+               RunProgress& run_progress, const Progress& progress)
+      : options_(options), context_(context), cluster_(*context.cluster), plan_(plan), run_progress_(run_progress),
         steps_(options, plan.mappings, progress), in_memory_(steps_), compare_(steps_), statistics_(steps_),
         recorder_(options) {}
 
@@ -168,6 +170,7 @@ class ProcessShare {
   }
   void Settle(size_t pair, Result<PairOutcome> outcome) {
     if (outcome.ok()) {
+      run_progress_.Finished(plan_.specs[pair].target_json);
       done_.emplace(pair, std::move(outcome));
     } else {
       Fail(pair, outcome.status());
@@ -200,6 +203,7 @@ class ProcessShare {
   const JobContext& context_;
   Cluster& cluster_;
   const RunPlan& plan_;
+  RunProgress& run_progress_;
   const PairSteps steps_;
   const PairInMemory in_memory_;        // tensor pairs split by rows
   const PairCompare compare_;           // whole pairs
@@ -260,11 +264,7 @@ void ProcessShare::CompareWholePairs(const std::vector<size_t>& order) {
                                          Fail(attempt.pair, ExceptionStatus(attempt.exception));
                                          return done_.at(attempt.pair).status();
                                        }
-                                       if (attempt.outcome.ok()) {
-                                         done_.emplace(attempt.pair, std::move(attempt.outcome));
-                                       } else {
-                                         Fail(attempt.pair, attempt.outcome.status());
-                                       }
+                                       Settle(attempt.pair, std::move(attempt.outcome));
                                        return Status::Ok();
                                      });
   // After a pair threw, the rest were not begun: they fail as that one did.
@@ -300,7 +300,7 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const
 void ProcessShare::CompareTensorSlice(const SlicePart& part, Outbox* to_owners) {
   Result<PreparedPair> prepared = Guarded<PreparedPair>([&] { return in_memory_.Prepare(plan_.specs[part.pair]); });
   if (prepared.ok() && prepared->skipped) {  // a side has no rows: the owner says so, no one computes
-    if (part.owns()) done_.emplace(part.pair, std::move(prepared->outcome));
+    if (part.owns()) Settle(part.pair, std::move(prepared->outcome));
     return;
   }
   size_t begin = 0, end = 0;
@@ -426,6 +426,8 @@ Result<std::vector<XlsxMark>> ProcessShare::GatherOutcomes() {
   for (const std::string& message : gathered) {
     for (const std::string& bytes : UnpackStrings(message)) {
       PairEntry entry = DecodeEntry(bytes);
+      // The other processes' pairs move the bar only now: they report nothing while they run.
+      if (entry.status.ok()) run_progress_.Finished(plan_.specs.at(entry.pair).target_json);
       all.at(entry.pair) =
           entry.status.ok() ? Result<PairOutcome>(DecodeOutcome(entry.payload)) : std::move(entry.status);
     }
@@ -487,9 +489,12 @@ Result<CompareReport> ProcessShare::Run() {
 Result<CompareReport> RunDistributedCompare(const CompareOptions& options, const JobContext& context) {
   Result<RunPlan> plan = Guarded<RunPlan>([&] { return PlanRun(options); });
   MSP_RETURN_IF_ERROR(AgreeOnFailure(*context.cluster, plan.status()));
-  SummedProgress summed(context.progress);
-  const Progress summed_progress = summed.callback();  // the steps keep a reference
-  ProcessShare share(options, context, *plan, summed_progress);
+  // One bar for the whole run, on process 0 only (docs/distributed.md §5): its total, every pair's,
+  // fixed before the shares are measured.
+  const Progress none;
+  RunProgress run_progress(context.cluster->root() ? context.progress : none, plan->specs);
+  const Progress progress = run_progress.callback();  // the steps keep a reference
+  ProcessShare share(options, context, *plan, run_progress, progress);
   return share.Run();
 }
 

@@ -40,6 +40,14 @@ std::vector<Status> ComputeTensorMetrics(const FlatDump& target, const FlatDump&
   return unreadable;
 }
 
+// A pair without tensor files, compared whole, moves at each of its steps (docs/compare.md §7.5);
+// committing its files, the last, fills its share.
+enum WholeStep : uint64_t { kDumpsRead = 1, kRowsMatched, kRowsCompared, kRowsWritten, kWholeSteps };
+
+void ReportStep(const Progress& progress, const PreparedPair& p, WholeStep step) {
+  if (progress && p.table.mode != CompareMode::kTensor) progress(p.outcome.result.target_json, step, kWholeSteps);
+}
+
 }  // namespace
 
 Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec) const {
@@ -76,6 +84,7 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
   NoteDumps(p.target, p.golden, &p.outcome.result);
   p.table.mode = ComparedMode(options, p.target.mode);
   p.table.with_stack = !p.stack.empty();
+  ReportStep(steps_.progress(), p, kDumpsRead);
   if (options.consistent != ConsistentBackend::kNone) {
     MSP_RETURN_IF_ERROR(CheckConsistentDumps(p.target, p.golden));
     const ConsistentOptions consistent{options.consistent, options.write_csv ? ";  " : ";\n"};
@@ -119,9 +128,11 @@ MetricSlice PairInMemory::ComputeSlice(PreparedPair* p, size_t begin, size_t end
   TensorCompareOptions tensor_options;
   tensor_options.right_matmul = steps_.options().right_matmul;
   tensor_options.consistent = steps_.options().consistent;
+  // Counted against the pair's rows: a slice moves only its part of the pair's share.
+  const uint64_t rows = p->table.rows.size();
   slice.unreadable = ComputeTensorMetrics(p->target, p->golden, &p->table.rows, begin, end, tensor_options,
-                                          [&](uint64_t d, uint64_t t) {
-                                            if (progress) progress(label, d, t);
+                                          [&](uint64_t d, uint64_t) {
+                                            if (progress) progress(label, d, rows);
                                           });
   return slice;
 }
@@ -131,6 +142,7 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
   const CompareOptions& options = steps_.options();
   PairResult& result = p.outcome.result;
   ResultTable& table = p.table;
+  ReportStep(steps_.progress(), p, kRowsMatched);
   ApplyStatColumnTypes(&table);  // pandas types the columns before msprobe diffs them
   if (table.mode == CompareMode::kTensor) {
     // Slices computed elsewhere bring their metrics; this process's own are in the rows already.
@@ -151,6 +163,7 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
   if (options.diff_analyze) p2p = P2pOf(p.target.rows, p.golden.rows, p.pairs);
   tbb::parallel_invoke([&] { steps_.op_rows().Give(&p.target.rows); }, [&] { steps_.op_rows().Give(&p.golden.rows); });
   ApplyVerdicts(&table.rows, table.mode, options.consistent);
+  ReportStep(steps_.progress(), p, kRowsCompared);
   if (options.attribute && table.mode == CompareMode::kTensor) {
     MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, &table));
   } else if (options.attribute) {
@@ -159,6 +172,7 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
   result.mode = DumpModeName(table.mode);
   PairOutputs outputs = steps_.OpenOutputs(spec, p.target.is_debug);
   MSP_RETURN_IF_ERROR(outputs.Append(table, p2p));
+  ReportStep(steps_.progress(), p, kRowsWritten);
   steps_.result_rows().Give(&table.rows);
   MSP_RETURN_IF_ERROR(std::move(outputs).Finish(p.start, &p.outcome));
   return std::move(p.outcome);

@@ -7,6 +7,7 @@
 namespace msprobe::compare::internal {
 
 RunProgress::RunProgress(const Progress& progress, const std::vector<ComparePairSpec>& specs) : progress_(progress) {
+  if (!progress_) return;  // nothing shown: no file to measure
   for (const ComparePairSpec& spec : specs) {
     std::error_code ec;
     const uintmax_t size = std::filesystem::file_size(spec.target_json, ec);
@@ -14,7 +15,7 @@ RunProgress::RunProgress(const Progress& progress, const std::vector<ComparePair
     weight_[spec.target_json] += weight;
     total_ += weight;
   }
-  if (progress_) progress_(kProgressBytes, 0, total_);  // the bar and its total from the start
+  progress_(kProgressBytes, 0, total_);  // the bar and its total from the start
 }
 
 Progress RunProgress::callback() {

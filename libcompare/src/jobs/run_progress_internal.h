@@ -1,6 +1,7 @@
 // A run's progress as one bar whose total is fixed before the first pair starts: each pair weighs
 // the bytes of its target dump.json, so a multi-rank run counts up once instead of restarting its
-// total with each rank, and pairs that report nothing of their own (statistics, md5) still move it.
+// total with each rank, and pairs that report nothing of their own still move it. A distributed run
+// shows it on process 0, where the other processes' pairs move it when their outcomes arrive.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@ inline constexpr std::string_view kProgressBytes = "bytes";
 
 class RunProgress {
  public:
+  // `progress` empty: nothing is measured or reported.
   RunProgress(const Progress& progress, const std::vector<ComparePairSpec>& specs);
 
   // The pairs' own progress, labelled by their target dump.json: moves that pair's share. Empty when

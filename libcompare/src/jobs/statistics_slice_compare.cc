@@ -1,7 +1,9 @@
 #include "jobs/statistics_slice_compare_internal.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -26,6 +28,32 @@ void CountUnmatched(const StatisticsSlice& slice, const std::vector<OpRow>& gold
     }
   }
 }
+
+// A slice's progress: the bytes of its target entries read, of the target dump.json's, so that the
+// slices of a pair fill its share together (docs/compare.md §7.5). A batch holds whole entries.
+class SliceProgress {
+ public:
+  SliceProgress(const Progress& progress, const ComparePairSpec& spec, const EntrySlice& target)
+      : progress_(progress), label_(spec.target_json), entries_(target.entries) {
+    std::error_code ec;
+    if (progress_) json_bytes_ = std::filesystem::file_size(label_, ec);
+    if (ec) json_bytes_ = 0;
+  }
+  // After a batch: its last row's entry and those before it are read.
+  void Read(const std::vector<OpRow>& batch) {
+    if (json_bytes_ == 0 || batch.empty() || entries_.empty()) return;
+    while (next_ < entries_.size() && entries_[next_].key != batch.back().api) ++next_;
+    if (next_ == entries_.size()) return;
+    progress_(label_, entries_[next_].end - entries_.front().begin, json_bytes_);
+  }
+
+ private:
+  const Progress& progress_;
+  const std::string& label_;
+  const std::vector<JsonMemberSpan>& entries_;
+  uint64_t json_bytes_ = 0;
+  size_t next_ = 0;  // the entry the last batch ended in
+};
 
 }  // namespace
 
@@ -55,6 +83,7 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
   std::optional<GoldenMatcher> matcher;
   GoldenRowUse golden_use(golden.size());
   const std::string stack = steps_.StackOf(spec);
+  SliceProgress progress(steps_.progress(), spec, slice.target);
   // The target's rows in batches, as a streamed pair compares them: memory holds one batch of them.
   MSP_RETURN_IF_ERROR(StreamFlatEntries(
       spec.target_json, stack, slice.target_header, slice.target.entries, slice.target.orders,
@@ -66,6 +95,7 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
           match = steps_.PairMatchOptions(header, golden_header);
           matcher.emplace(golden, *match);
         }
+        progress.Read(*rows);  // before the batch's rows move into its table
         return batch(steps_.CompareBatch(rows, &golden, *matcher, slice.mode, !stack.empty(), &golden_use));
       },
       &target_md5));

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "libcompare/jobs/progress_reports.h"
 #include "libcompare/jobs/run_outputs.h"
 #include "msprobe/dump/util/cluster.h"
 #include "msprobe/compare/jobs/compare_job.h"
@@ -78,15 +79,17 @@ struct ProcessRun {
   std::vector<std::string> failures;  // what on_failure heard
 };
 
-// RunCompare on `n` processes; options_of(p) gives process p its options.
-std::vector<ProcessRun> RunOn(int n, const std::function<CompareOptions(int)>& options_of) {
+// RunCompare on `n` processes; options_of(p) gives process p its options, progress_of(p) its progress.
+std::vector<ProcessRun> RunOn(int n, const std::function<CompareOptions(int)>& options_of,
+                              const std::function<Progress(int)>& progress_of = {}) {
   ThreadWorld world(n);
   std::vector<ProcessRun> runs(n);
   std::vector<std::thread> threads;
   for (int p = 0; p < n; ++p) {
     threads.emplace_back([&, p] {
       ThreadWorld::Process cluster(&world, p);
-      const JobContext context{.cluster = &cluster,
+      const JobContext context{.progress = progress_of ? progress_of(p) : Progress(),
+                               .cluster = &cluster,
                                .on_failure = [&](const Status& s) { runs[p].failures.push_back(s.ToString()); }};
       runs[p].report = RunCompare(options_of(p), context);
     });
@@ -167,6 +170,63 @@ TEST_F(DistributedCompare, AlignedPairsWriteWhatOneWrites) {
   ranks.diff_analyze = true;
   ranks.write_json = false;
   ExpectSameAsOneProcess(ranks, 3);
+}
+
+// One bar on process 0 for the whole run (docs/distributed.md §5): every pair's target dump.json from
+// the start, moved by its own pairs as they go and by the others' when their outcomes arrive; the
+// other processes report nothing. Whole pairs, tensor pairs split by rows, a statistics pair split
+// by entries.
+TEST_F(DistributedCompare, ProcessZeroShowsOneBarForTheWholeRun) {
+  const auto bytes_of = [](const std::string& step, int ranks) {
+    uint64_t bytes = 0;
+    for (int r = 0; r < ranks; ++r) bytes += fs::file_size(fmt::format("{}/rank{}/dump.json", step, r));
+    return bytes;
+  };
+  CompareOptions tensor;
+  tensor.target_path = kSamples + "/npu_t/step0";
+  tensor.golden_path = kSamples + "/bench_t/step0";
+  tensor.output_dir = dir_.Path("tensor");
+  DumpShape target, golden;
+  golden.golden = true;
+  CompareOptions statistics = FileDumps(dir_.root() / "one", target, golden);
+  statistics.output_dir = dir_.Path("statistics");
+  CompareOptions ranks = Ranks(4);
+  ranks.output_dir = dir_.Path("ranks");
+  constexpr int kProcesses = 3;
+  // Process 0's reports; the others' are none.
+  const auto root_bar = [&](const CompareOptions& options) {
+    std::vector<progress_reports::BarReports> bars(kProcesses);
+    std::vector<ProcessRun> done = RunOn(
+        kProcesses, [&](int) { return options; }, [&](int p) { return bars[p].Callback(); });
+    for (const ProcessRun& run : done) EXPECT_TRUE(run.report.ok()) << run.report.status().ToString();
+    for (int p = 1; p < kProcesses; ++p) EXPECT_TRUE(bars[p].reports().empty()) << options.target_path << " " << p;
+    return bars[0].reports();
+  };
+  // The reports between empty and full, each at most `most`.
+  const auto moving = [](const std::vector<std::pair<uint64_t, uint64_t>>& reports, uint64_t bytes, uint64_t most) {
+    size_t n = 0;
+    for (const auto& [done, total] : reports) {
+      if (done == 0 || done == bytes) continue;
+      ++n;
+      EXPECT_LE(done, most);
+    }
+    return n;
+  };
+  progress_reports::ExpectOneBar(root_bar(ranks), bytes_of(ranks.target_path, 4));
+  progress_reports::ExpectOneBar(root_bar(tensor), bytes_of(tensor.target_path, 2));
+  // A statistics pair split by entries: process 0's slice moves the bar as its batches are read.
+  const uint64_t statistics_bytes = fs::file_size(statistics.target_path);
+  const auto statistics_reports = root_bar(statistics);
+  progress_reports::ExpectOneBar(statistics_reports, statistics_bytes);
+  EXPECT_GT(moving(statistics_reports, statistics_bytes, statistics_bytes / 2), 0u);
+  // One tensor pair split by rows over the three: process 0's slice moves only its third of the bar,
+  // the rest comes with the other slices.
+  tensor.target_path += "/rank0";
+  tensor.golden_path += "/rank0";
+  const uint64_t tensor_bytes = fs::file_size(tensor.target_path + "/dump.json");
+  const auto tensor_reports = root_bar(tensor);
+  progress_reports::ExpectOneBar(tensor_reports, tensor_bytes);
+  EXPECT_GT(moving(tensor_reports, tensor_bytes, tensor_bytes / 2), 0u);
 }
 
 TEST_F(DistributedCompare, Md5PairsWriteWhatOneWrites) { ExpectSameAsOneProcess(Ranks(3, /*md5=*/true), 2); }

@@ -2,13 +2,12 @@
 // against msprobe's xlsx (converted to CSV by tests/data/compare/golden/convert_msprobe_xlsx.py).
 #include <gtest/gtest.h>
 
-#include <mutex>
-
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "libcompare/jobs/msprobe_csv.h"
+#include "libcompare/jobs/progress_reports.h"
 #include "msprobe/compare/jobs/compare_job.h"
 #include "test_support.h"
 
@@ -16,6 +15,8 @@ namespace msprobe::compare {
 namespace {
 
 namespace fs = std::filesystem;
+using progress_reports::BarReports;
+using progress_reports::ExpectOneBar;
 
 // Our csv of one pair against msprobe's for `rank` of the shared 2-rank dumps. msprobe's xlsx keeps
 // 15-16 significant digits.
@@ -32,18 +33,6 @@ CompareOptions CsvOnly(const std::string& target, const std::string& golden, con
   options.output_dir = out;
   options.write_xlsx = false;
   return options;
-}
-
-// Progress reports (done, total) of one bar: (0, bytes) first, the same total throughout, never
-// counting back, (bytes, bytes) last.
-void ExpectOneBar(const std::vector<std::pair<uint64_t, uint64_t>>& reports, uint64_t bytes) {
-  ASSERT_FALSE(reports.empty());
-  EXPECT_EQ(reports.front(), std::make_pair(uint64_t{0}, bytes));
-  EXPECT_EQ(reports.back(), std::make_pair(bytes, bytes));
-  for (size_t i = 1; i < reports.size(); ++i) {
-    EXPECT_EQ(reports[i].second, bytes) << "report " << i;
-    EXPECT_GE(reports[i].first, reports[i - 1].first) << "report " << i;
-  }
 }
 
 void ExpectSameAsMsprobe(const std::string& target, const std::string& golden, const std::string& mode) {
@@ -71,41 +60,52 @@ TEST(CompareGoldenTest, PairsAreReportedInOrderWithOneProgressTotalFixedAtTheSta
   const CompareOptions options = CsvOnly(samples + "/npu_t/step0", samples + "/bench_t/step0", tmp.Path("out"));
   const uint64_t bytes = fs::file_size(options.target_path + "/rank0/dump.json") +
                          fs::file_size(options.target_path + "/rank1/dump.json");
-  std::mutex mutex;
-  std::vector<std::pair<uint64_t, uint64_t>> reports;
-  const JobContext context{.progress = [&](std::string_view what, uint64_t done, uint64_t total) {
-    const std::lock_guard<std::mutex> lock(mutex);
-    EXPECT_EQ(what, "bytes");
-    reports.emplace_back(done, total);
-  }};
-  auto report = RunCompare(options, context);
+  BarReports bar;
+  auto report = RunCompare(options, {.progress = bar.Callback()});
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->pairs.size(), 2u);
   EXPECT_EQ(report->pairs[0].label, "rank0");
   EXPECT_EQ(report->pairs[1].label, "rank1");
-  ExpectOneBar(reports, bytes);
-  EXPECT_GT(reports.size(), 3u);  // the tensor rows move the bar, not only the pairs' ends
+  ExpectOneBar(bar.reports(), bytes);
+  EXPECT_GT(bar.reports().size(), 3u);  // the tensor rows move the bar, not only the pairs' ends
+}
+
+// The moe statistics pair compared with batches of `batch_rows` (0: whole, in memory): the bar's
+// reports, after checking that it is one bar over the target dump.json's bytes.
+std::vector<std::pair<uint64_t, uint64_t>> StatisticsBar(size_t batch_rows, bool streamed, uint64_t* bytes) {
+  const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/moe/stat";
+  testing::TempDir tmp;
+  CompareOptions options = CsvOnly(data + "/npu/dump.json", data + "/bench/dump.json", tmp.Path("out"));
+  options.stream_batch_rows = batch_rows;
+  *bytes = fs::file_size(options.target_path);
+  BarReports bar;
+  auto report = RunCompare(options, {.progress = bar.Callback()});
+  EXPECT_TRUE(report.ok()) << report.status().ToString();
+  if (!report.ok()) return {};
+  EXPECT_EQ(report->pairs.size(), 1u);
+  EXPECT_EQ(report->pairs.at(0).streamed, streamed);
+  ExpectOneBar(bar.reports(), *bytes);
+  return bar.reports();
 }
 
 // A statistics pair streamed one row at a time: the bar has its total from the start, moves with the
 // batches and is full when the pair is done.
 TEST(CompareGoldenTest, StatisticsCompareReportsProgressFromStartToEnd) {
-  const std::string data = std::string(MSPROBE_SOURCE_DIR) + "/tests/data/moe/stat";
-  testing::TempDir tmp;
-  CompareOptions options = CsvOnly(data + "/npu/dump.json", data + "/bench/dump.json", tmp.Path("out"));
-  options.stream_batch_rows = 1;
-  const uint64_t bytes = fs::file_size(options.target_path);
-  std::vector<std::pair<uint64_t, uint64_t>> reports;
-  const JobContext context{.progress = [&](std::string_view, uint64_t done, uint64_t total) {
-    reports.emplace_back(done, total);
-  }};
-  auto report = RunCompare(options, context);
-  ASSERT_TRUE(report.ok()) << report.status().ToString();
-  ASSERT_EQ(report->pairs.size(), 1u);
-  EXPECT_TRUE(report->pairs[0].streamed);
+  uint64_t bytes = 0;
+  const auto reports = StatisticsBar(1, /*streamed=*/true, &bytes);
   ASSERT_GT(reports.size(), 3u);
-  ExpectOneBar(reports, bytes);
   EXPECT_LT(reports[reports.size() - 2].first, bytes);  // full only once the pair is done
+}
+
+// The same pair compared whole in memory: the bar moves at each of its steps (dumps read, rows
+// matched, compared, written: a fifth of the share each), and is full once its files are committed.
+TEST(CompareGoldenTest, StatisticsPairInMemoryReportsEachStep) {
+  uint64_t bytes = 0;
+  const auto reports = StatisticsBar(0, /*streamed=*/false, &bytes);
+  ASSERT_EQ(reports.size(), 6u);
+  for (size_t step = 1; step < 5; ++step) {
+    EXPECT_NEAR(static_cast<double>(reports[step].first), static_cast<double>(bytes) * step / 5, 1.0) << step;
+  }
 }
 
 // Six ranks, each a copy of rank 0 or 1: the later pairs are built in the row storage the earlier

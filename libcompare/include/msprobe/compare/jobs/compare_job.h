@@ -59,8 +59,9 @@ struct CompareOptions {
   size_t stream_batch_rows = 1 << 14;
 };
 
-// `context`: progress (the target dump.json of the pair reporting; tensor rows compared and in all,
-// summed over the pairs begun), and the processes the run is spread over (docs/distributed.md), whose
+// `context`: progress (one bar for the run, counting "bytes": every pair's target dump.json, the total
+// fixed at the first report, docs/compare.md §7.5; with several processes, reported on process 0
+// only), and the processes the run is spread over (docs/distributed.md), whose
 // on_failure hears of each pair this process failed to compare, as it happens (the run's error is
 // the first in pair order). With more than one process, every process calls it alike: process 0
 // returns the report; the others an empty one, or the run's error.
