@@ -7,11 +7,7 @@
 # with the error and exit code of one process.
 # Skips (77) in the plain build or without mpirun.
 source "$(dirname "$0")/lib.sh"
-[ "${MSPROBE_MPI:-OFF}" = ON ] || { echo "plain build: no MPI"; exit 77; }
-command -v mpirun >/dev/null || { echo "no mpirun"; exit 77; }
-# As tests/cli/mpi_test.sh: root in CI containers, 3 processes on 2 cores, unbound.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-  OMPI_MCA_hwloc_base_binding_policy=none
+require_mpi  # 3 processes on 2 cores
 DUMP=$MSPROBE_BIN/msprobe-dump
 data=$MSPROBE_ROOT/tests/data/consistency
 

@@ -1,6 +1,7 @@
 #include "consistency/rank_share_messages_internal.h"
 
-#include "msprobe/dump/util/coding.h"
+#include <stdexcept>
+#include <utility>
 
 namespace msprobe::compare::internal {
 namespace {
@@ -56,17 +57,40 @@ bool GetRankValues(Decoder* in, RankValues* values) {
 
 }  // namespace
 
+void RankShareWriter::Add(const RankValues& values) {
+  PutBool(&bytes_, true);
+  PutRankValues(&bytes_, values);
+}
+
+std::string RankShareWriter::Finish(const Status& failure) && {
+  PutBool(&bytes_, false);
+  PutStatus(&bytes_, failure);
+  return std::move(bytes_);
+}
+
+std::optional<RankValues> RankShareReader::Next() {
+  bool more = false;
+  std::optional<RankValues> values;
+  if (GetBool(&in_, &more) && more) {
+    if (GetRankValues(&in_, &values.emplace()) && in_.ok()) return values;
+  } else if (in_.ok() && GetStatus(&in_, &failure_) && in_.size() != 0) {
+    in_.Fail(std::to_string(in_.size()) + " bytes left over");
+  }
+  if (!in_.ok()) throw std::logic_error("a message that does not decode: " + in_.status().ToString());
+  return std::nullopt;
+}
+
 std::string EncodeRankShare(const RankShare& share) {
-  std::string out;
-  PutVector(&out, share.ranks, PutRankValues);
-  PutStatus(&out, share.failure);
-  return out;
+  RankShareWriter writer;
+  for (const RankValues& values : share.ranks) writer.Add(values);
+  return std::move(writer).Finish(share.failure);
 }
 
 RankShare DecodeRankShare(std::string_view bytes) {
   RankShare share;
-  DecodeMessage(bytes, "a share of a step's ranks",
-                [&](Decoder* in) { return GetVector(in, &share.ranks, GetRankValues) && GetStatus(in, &share.failure); });
+  RankShareReader reader(bytes);
+  while (std::optional<RankValues> values = reader.Next()) share.ranks.push_back(std::move(*values));
+  share.failure = reader.failure();
   return share;
 }
 

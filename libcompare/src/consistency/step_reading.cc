@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,21 +19,18 @@ namespace {
 
 std::string DumpJson(const TrendRankDir& rank) { return (std::filesystem::path(rank.dir) / "dump.json").string(); }
 
-// Process 0: the shares of every process put back in rank order, up to the first failure in it.
-Status TakeInRankOrder(std::vector<std::string> gathered, size_t ranks, const ConsumeRank& consume) {
-  std::vector<RankShare> shares;
-  shares.reserve(gathered.size());
-  for (std::string& bytes : gathered) {
-    shares.push_back(DecodeRankShare(bytes));
-    std::string().swap(bytes);  // decoded: the step is held once, not twice
-  }
-  const size_t processes = shares.size();
+// Process 0: the shares of every process taken in rank order, a rank decoded at a time, up to the
+// first failure in that order.
+Status TakeInRankOrder(const std::vector<std::string>& gathered, size_t ranks, const ConsumeRank& consume) {
+  std::vector<RankShareReader> shares(gathered.begin(), gathered.end());
   for (size_t i = 0; i < ranks; ++i) {
-    RankShare& share = shares[i % processes];
-    const size_t at = i / processes;
-    if (at >= share.ranks.size()) return share.failure;
-    consume(std::move(share.ranks[at]));
-    share.ranks[at] = RankValues();  // handed on: its memory goes now, not with the step
+    RankShareReader& share = shares[i % shares.size()];
+    std::optional<RankValues> values = share.Next();
+    if (!values) {
+      if (share.failure().ok()) throw std::logic_error("a share of a step's ranks ended with none of its ranks failed");
+      return share.failure();
+    }
+    consume(std::move(*values));
   }
   return Status::Ok();
 }
@@ -74,11 +73,11 @@ Status ReadStepSpread(Cluster& cluster, const ConsistencyStep& step, const RankR
   for (size_t i = static_cast<size_t>(cluster.process()); i < step.ranks.size(); i += processes) {
     mine.ranks.push_back(step.ranks[i]);
   }
-  RankShare share;
-  share.failure = ReadStepInOrder(mine, options, [&](RankValues&& values) { share.ranks.push_back(std::move(values)); });
-  std::vector<std::string> gathered = cluster.Gather(EncodeRankShare(share));
-  share = RankShare();
-  const Status taken = cluster.root() ? TakeInRankOrder(std::move(gathered), step.ranks.size(), consume) : Status::Ok();
+  // Each rank is encoded as it is read: a process holds its share of the step as bytes.
+  RankShareWriter share;
+  const Status failure = ReadStepInOrder(mine, options, [&](RankValues&& values) { share.Add(values); });
+  const std::vector<std::string> gathered = cluster.Gather(std::move(share).Finish(failure));
+  const Status taken = cluster.root() ? TakeInRankOrder(gathered, step.ranks.size(), consume) : Status::Ok();
   return DecodeStatus(cluster.Broadcast(EncodeStatus(taken)));
 }
 
