@@ -23,7 +23,7 @@ using internal::ConsistencyStep;
 using internal::RankValues;
 
 // A run spread over processes (docs/distributed.md §9); one process runs alone.
-bool several(const JobContext& context) { return context.cluster != nullptr && context.cluster->processes() > 1; }
+bool Several(const JobContext& context) { return context.cluster != nullptr && context.cluster->processes() > 1; }
 
 // What the run met besides the findings: the dumps' modes and the tally of the checks.
 struct RunTally {
@@ -70,7 +70,7 @@ Status CheckSteps(const ConsistencyOptions& options, const JobContext& context, 
       table.Add(std::move(values));
       if (context.progress) context.progress("dump.json files", ++done, total);
     };
-    MSP_RETURN_IF_ERROR(several(context) ? internal::ReadStepSpread(*context.cluster, step, read_options, add)
+    MSP_RETURN_IF_ERROR(Several(context) ? internal::ReadStepSpread(*context.cluster, step, read_options, add)
                                          : internal::ReadStepInOrder(step, read_options, add));
     table.Check(&report->findings, &tally.checks);
   }
@@ -121,11 +121,11 @@ Result<ConsistencyReport> RunConsistency(const ConsistencyOptions& options, cons
   Result<std::vector<ConsistencyStep>> steps = FindSteps(options, context);
   // Several processes stop together, with the first failure in process order: the one a single
   // process would report, even when only one process met it.
-  if (several(context)) MSP_RETURN_IF_ERROR(AgreeOnFailure(*context.cluster, steps.status()));
+  if (Several(context)) MSP_RETURN_IF_ERROR(AgreeOnFailure(*context.cluster, steps.status()));
   MSP_RETURN_IF_ERROR(steps.status());
   ConsistencyReport report;
   MSP_RETURN_IF_ERROR(CheckSteps(options, context, *steps, &report));
-  if (several(context) && !context.cluster->root()) return report;  // process 0 holds the findings and writes
+  if (Several(context) && !context.cluster->root()) return report;  // process 0 holds the findings and writes
   MSP_RETURN_IF_ERROR(WriteOutputs(options, &report));
   return report;
 }
