@@ -93,6 +93,7 @@ struct ConsistencyArgs {
   std::string fail_on = "inconsistency";  // or "suspect"
   bool html = false;
 };
-int RunConsistencyCommand(const ConsistencyArgs& args, const cli::CommonOptions& common);
+// argc, argv: main's, for an MPI launcher's world (docs/distributed.md §9), joined by this subcommand only.
+int RunConsistencyCommand(const ConsistencyArgs& args, const cli::CommonOptions& common, int* argc, char*** argv);
 
 }  // namespace msprobe::dump_app

@@ -27,6 +27,7 @@ Examples:
   msprobe-dump consistency dump/step3 -o out   # the ranks of one step against each other (exit 1: inconsistent)
   msprobe-dump consistency dump -o out --html -q    # every step of a dump root; the page too
   msprobe-dump consistency dump -o out --data-parallel 0-3/4-7 --z-threshold 5
+  mpirun -np 8 msprobe-dump consistency dump -o out   # MPI build: the ranks' reading shared
 
 Exit codes: 0 all agree, 1 verify found a problem, recompute an op beyond its tolerance or consistency an inconsistency, 2 usage error, 3 input error (data2db: nothing to import), 4 internal error.)";
 
@@ -140,6 +141,7 @@ int main(int argc, char** argv) {
     CLI::App* consistency_cmd = AddConsistencyCommand(app, &consistency);
 
     if (auto early = msprobe::cli::Parse(app, argc, argv)) return *early;
+    if (*consistency_cmd) return msprobe::dump_app::RunConsistencyCommand(consistency, common, &argc, &argv);
     const auto threads = msprobe::cli::ApplyThreads(common);
     if (*stats_cmd) return msprobe::dump_app::RunStats(stats, common);
     if (*run_cmd) return msprobe::dump_app::RunCapture(run, common);
@@ -148,7 +150,6 @@ int main(int argc, char** argv) {
     if (*overflow_cmd) return msprobe::dump_app::RunOverflowCheckCommand(overflow, common);
     if (*data2db_cmd) return msprobe::dump_app::RunData2Db(data2db, common);
     if (*trend_cmd) return msprobe::dump_app::RunTrendPage(trend, common);
-    if (*consistency_cmd) return msprobe::dump_app::RunConsistencyCommand(consistency, common);
     return msprobe::dump_app::RunVerify(verify, common);
   });
 }

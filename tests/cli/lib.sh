@@ -39,6 +39,15 @@ expect_err_line() {
   checks=$((checks + 1))
   [ "$ERR" = "$1" ] || fail "stderr is not '$1': $ERR"
 }
+# require_mpi: the MPI tests skip (77) in the plain build or without mpirun; mpirun may run as root (CI
+# containers), oversubscribed (more processes than cores) and unbound, whatever the machine's cores
+# (else process 0 notes a narrower binding on stderr, which one process does not print).
+require_mpi() {
+  [ "${MSPROBE_MPI:-OFF}" = ON ] || { echo "plain build: no MPI"; exit 77; }
+  command -v mpirun >/dev/null || { echo "no mpirun"; exit 77; }
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+    OMPI_MCA_hwloc_base_binding_policy=none
+}
 have_shared() { [ -d "$SHARED_DATA/msprobe_samples" ]; }
 # check_summaries [DIR]: every msprobe-compare summary.json under DIR ($TMP) is valid against
 # docs/summary.schema.json. finish checks $TMP; a test that rewrites its outputs (normalize_outputs.sh

@@ -8,12 +8,7 @@
 # killed mid-run.
 # Skips (77) in the plain build or without mpirun.
 source "$(dirname "$0")/lib.sh"
-[ "${MSPROBE_MPI:-OFF}" = ON ] || { echo "plain build: no MPI"; exit 77; }
-command -v mpirun >/dev/null || { echo "no mpirun"; exit 77; }
-# Root in CI containers; oversubscribed: 4 processes on 2 cores; unbound, whatever the machine's cores
-# (else process 0 notes a narrower binding on stderr, which one process does not print).
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-  OMPI_MCA_hwloc_base_binding_policy=none
+require_mpi  # 4 processes on 2 cores
 COMPARE=$MSPROBE_BIN/msprobe-compare
 SAMPLES=$MSPROBE_ROOT/samples/dist2
 

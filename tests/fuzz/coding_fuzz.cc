@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "consistency/rank_share_messages_internal.h"
 #include "jobs/pair_messages_internal.h"
 #include "jobs/statistics_slice_messages_internal.h"
 #include "merge/rank_extract_internal.h"
@@ -41,5 +42,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(bytes, EncodeSliceRead, DecodeSliceRead);
   Check(bytes, EncodeSliceTable, DecodeSliceTable);
   Check(bytes, msprobe::compare::EncodeExtract, msprobe::compare::DecodeExtract);
+  Check(bytes, EncodeRankShare, DecodeRankShare);
   return 0;
 }

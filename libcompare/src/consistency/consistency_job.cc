@@ -1,20 +1,16 @@
 #include "msprobe/compare/consistency/consistency_job.h"
 
 #include <fmt/format.h>
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
-#include <functional>
-#include <memory>
 #include <set>
 
 #include "consistency/consistency_inputs_internal.h"
 #include "consistency/consistency_outputs_internal.h"
 #include "consistency/consistency_table_internal.h"
 #include "consistency/rank_values_internal.h"
+#include "consistency/step_reading_internal.h"
 #include "consistency/step_table_internal.h"
 #include "msprobe/dump/framework/output_location.h"
 #include "output/output_timestamp_internal.h"
@@ -26,39 +22,8 @@ namespace fs = std::filesystem;
 using internal::ConsistencyStep;
 using internal::RankValues;
 
-std::string DumpJson(const internal::TrendRankDir& rank) { return (fs::path(rank.dir) / "dump.json").string(); }
-
-// Reads the step's ranks on all cores and hands each rank's values to `consume` in rank order; two
-// ranks per worker in flight bound memory.
-Status ReadInOrder(const ConsistencyStep& step, const internal::RankReadOptions& options,
-                   const std::function<void(RankValues&&)>& consume) {
-  size_t next = 0;
-  Status failed;
-  const size_t tokens = 2 * static_cast<size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
-  using Read = std::shared_ptr<Result<RankValues>>;
-  tbb::parallel_pipeline(
-      tokens,
-      tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order,
-                                     [&](tbb::flow_control& fc) -> size_t {
-                                       if (next == step.ranks.size()) fc.stop();
-                                       return next < step.ranks.size() ? next++ : 0;
-                                     }) &
-          tbb::make_filter<size_t, Read>(tbb::filter_mode::parallel,
-                                         [&](size_t i) {
-                                           const internal::TrendRankDir& rank = step.ranks[i];
-                                           return std::make_shared<Result<RankValues>>(internal::ReadRankValues(
-                                               DumpJson(rank), step.step, rank.rank, options));
-                                         }) &
-          tbb::make_filter<Read, void>(tbb::filter_mode::serial_in_order, [&](Read read) {
-            if (!failed.ok()) return;
-            if (!read->ok()) {
-              failed = read->status();
-              return;
-            }
-            consume(std::move(**read));
-          }));
-  return failed;
-}
+// A run spread over processes (docs/distributed.md §9); one process runs alone.
+bool Several(const JobContext& context) { return context.cluster != nullptr && context.cluster->processes() > 1; }
 
 // What the run met besides the findings: the dumps' modes and the tally of the checks.
 struct RunTally {
@@ -105,7 +70,8 @@ Status CheckSteps(const ConsistencyOptions& options, const JobContext& context, 
       table.Add(std::move(values));
       if (context.progress) context.progress("dump.json files", ++done, total);
     };
-    MSP_RETURN_IF_ERROR(ReadInOrder(step, read_options, add));
+    MSP_RETURN_IF_ERROR(Several(context) ? internal::ReadStepSpread(*context.cluster, step, read_options, add)
+                                         : internal::ReadStepInOrder(step, read_options, add));
     table.Check(&report->findings, &tally.checks);
   }
   std::stable_partition(report->findings.begin(), report->findings.end(), [](const ConsistencyFinding& f) {
@@ -141,19 +107,28 @@ Status WriteOutputs(const ConsistencyOptions& options, ConsistencyReport* report
   return internal::WriteConsistencySummary(report->summary_file, options, *report);
 }
 
-}  // namespace
-
-Result<ConsistencyReport> RunConsistency(const ConsistencyOptions& options, const JobContext& context) {
-  // Mistakes are caught before any dump is read: the output directory first, then the inputs.
+// Mistakes are caught before any dump is read: the output directory first, then the inputs.
+Result<std::vector<ConsistencyStep>> FindSteps(const ConsistencyOptions& options, const JobContext& context) {
   MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input}));
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec || !fs::is_directory(options.output_dir)) {
     return Status::IOError(options.output_dir, "cannot create the output directory" + (ec ? ": " + ec.message() : ""));
   }
-  MSP_ASSIGN_OR_RETURN(const std::vector<ConsistencyStep> steps, internal::FindConsistencySteps(options.input, context.warn));
+  return internal::FindConsistencySteps(options.input, context.warn);
+}
+
+}  // namespace
+
+Result<ConsistencyReport> RunConsistency(const ConsistencyOptions& options, const JobContext& context) {
+  Result<std::vector<ConsistencyStep>> steps = FindSteps(options, context);
+  // Several processes stop together, with the first failure in process order: the one a single
+  // process would report, even when only one process met it.
+  if (Several(context)) MSP_RETURN_IF_ERROR(AgreeOnFailure(*context.cluster, steps.status()));
+  MSP_RETURN_IF_ERROR(steps.status());
   ConsistencyReport report;
-  MSP_RETURN_IF_ERROR(CheckSteps(options, context, steps, &report));
+  MSP_RETURN_IF_ERROR(CheckSteps(options, context, *steps, &report));
+  if (Several(context) && !context.cluster->root()) return report;  // process 0 holds the findings and writes
   MSP_RETURN_IF_ERROR(WriteOutputs(options, &report));
   return report;
 }

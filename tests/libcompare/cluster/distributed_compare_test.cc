@@ -7,13 +7,13 @@
 
 #include <fmt/format.h>
 
-#include <barrier>
 #include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "libcompare/cluster/thread_world.h"
 #include "libcompare/jobs/progress_reports.h"
 #include "libcompare/jobs/run_outputs.h"
 #include "msprobe/dump/util/cluster.h"
@@ -27,52 +27,7 @@ namespace fs = std::filesystem;
 using msprobe::testing::ReadFile;
 using msprobe::testing::TempDir;
 using namespace msprobe::compare::run_outputs;  // NOLINT: the fixtures and output readers
-
-// N threads as N processes: each call is a step all of them take, its data passed in shared slots.
-class ThreadWorld {
- public:
-  explicit ThreadWorld(int n) : n_(n), barrier_(n), slots_(n), boxes_(n, std::vector<std::string>(n)) {}
-
-  class Process final : public Cluster {
-   public:
-    Process(ThreadWorld* world, int me) : world_(world), me_(me) {}
-    int process() const override { return me_; }
-    int processes() const override { return world_->n_; }
-    int local_processes() const override { return world_->n_; }
-    std::vector<std::string> Gather(const std::string& mine) override {
-      world_->slots_[me_] = mine;
-      world_->barrier_.arrive_and_wait();
-      std::vector<std::string> all = me_ == 0 ? world_->slots_ : std::vector<std::string>();
-      world_->barrier_.arrive_and_wait();
-      return all;
-    }
-    std::string Broadcast(const std::string& value) override {
-      if (me_ == 0) world_->slots_[0] = value;
-      world_->barrier_.arrive_and_wait();
-      std::string got = world_->slots_[0];
-      world_->barrier_.arrive_and_wait();
-      return got;
-    }
-    std::vector<std::string> Exchange(const std::vector<std::string>& to) override {
-      world_->boxes_[me_] = to;
-      world_->barrier_.arrive_and_wait();
-      std::vector<std::string> from(world_->n_);
-      for (int p = 0; p < world_->n_; ++p) from[p] = world_->boxes_[p][me_];
-      world_->barrier_.arrive_and_wait();
-      return from;
-    }
-
-   private:
-    ThreadWorld* world_;
-    int me_;
-  };
-
- private:
-  int n_;
-  std::barrier<> barrier_;
-  std::vector<std::string> slots_;
-  std::vector<std::vector<std::string>> boxes_;
-};
+using msprobe::testing::ThreadWorld;
 
 struct ProcessRun {
   Result<CompareReport> report = Status::Internal("", "not run");

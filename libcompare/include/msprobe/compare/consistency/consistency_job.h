@@ -78,8 +78,9 @@ struct ConsistencyReport {
   bool gate_failed = false;  // an inconsistency, a suspect with fail_on_suspect, or nothing checked
 };
 
-// Progress: ("dump.json files", read, all). One process (context.cluster is not used): the ranks of a
-// step are read on all cores, a step at a time.
+// Progress: ("dump.json files", read, all). The ranks of a step are read on all cores, a step at a
+// time. With a context.cluster of several processes (docs/distributed.md §9) each reads its share of
+// every step and process 0 checks and writes; the others' report holds no findings and no files.
 Result<ConsistencyReport> RunConsistency(const ConsistencyOptions& options, const JobContext& context = {});
 
 }  // namespace msprobe::compare
