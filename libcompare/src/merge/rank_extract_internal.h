@@ -52,7 +52,6 @@ class RankReader {
   std::vector<std::string> patterns_;
 };
 
-
 // The items of `wanted` that `have` lacks.
 std::vector<std::string> MissingFrom(const std::vector<std::string>& wanted, const std::vector<std::string>& have);
 // msprobe's warning lines for a result whose indexes differ from the others'.

@@ -87,7 +87,6 @@ void ReportPart::AddRow(const ResultRow& row) {
                    charted, cells});
 }
 
-
 namespace {
 
 // (row, StringPool index): a text of a metric column, a row's Bench Name.
@@ -111,7 +110,7 @@ bool GetMetricColumn(Decoder* in, ReportMetricColumn* c) {
          GetVector(in, &c->texts, GetIndexPair);
 }
 
-// Bytes (0 or 1 per row) as one string.
+// A byte per row (its verdict, whether its name is whole) as one string.
 void PutBytes(std::string* dst, const std::vector<uint8_t>& bytes) {
   PutString(dst, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
