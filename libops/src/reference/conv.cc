@@ -106,7 +106,7 @@ Result<Outputs> Conv2dOp(const OpCall& call) {
           }
         }
       }
-      Gemm(w.data.data() + g * og * patch, columns.data(), y.data.data() + (b * o + g * og) * pixels, og, patch, pixels);
+      Gemm(w.data.data() + g * og * patch, columns.data(), y.data.data() + (b * o + g * og) * pixels, og, patch, pixels, false);
     }
   }
   if (bias) {

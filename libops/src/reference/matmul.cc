@@ -1,15 +1,11 @@
-// torch.matmul / mm / bmm and F.linear. The products run through Eigen's GEMM over mapped buffers.
+// torch.matmul / mm / bmm and F.linear. The products run through Gemm (gemm_isa.cc).
 #include <fmt/format.h>
-
-#include <Eigen/Core>
 
 #include "reference/op_kernels_internal.h"
 #include "tensor/shape_util_internal.h"
 
 namespace msprobe::ops::internal {
 namespace {
-
-using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 std::vector<int64_t> Batch(const std::vector<int64_t>& shape) { return {shape.begin(), shape.end() - 2}; }
 
@@ -32,13 +28,6 @@ Result<Outputs> TwoTensors(const OpCall& call, int64_t dims, bool batched) {
 }
 
 }  // namespace
-
-void Gemm(const double* a, const double* b, double* c, int64_t m, int64_t k, int64_t n) {
-  Eigen::Map<const RowMatrix> A(a, m, k);
-  Eigen::Map<const RowMatrix> B(b, k, n);
-  Eigen::Map<RowMatrix> C(c, m, n);
-  C.noalias() = A * B;
-}
 
 Result<Fp64Tensor> Matmul(const OpCall& call, const Fp64Tensor& a, const Fp64Tensor& b) {
   if (a.dim() == 0 || b.dim() == 0) return call.Invalid("both arguments to matmul need to be at least 1D");
@@ -64,7 +53,7 @@ Result<Fp64Tensor> Matmul(const OpCall& call, const Fp64Tensor& a, const Fp64Ten
   Fp64Tensor out = Zeros(out_shape);
   const int64_t batches = Numel(*batch);
   for (int64_t i = 0; i < batches; ++i) {
-    Gemm(ab.data.data() + i * m * k, bb.data.data() + i * k * n, out.data.data() + i * m * n, m, k, n);
+    Gemm(ab.data.data() + i * m * k, bb.data.data() + i * k * n, out.data.data() + i * m * n, m, k, n, false);
   }
   if (b.dim() == 1) out.shape.pop_back();
   if (a.dim() == 1) out.shape.erase(out.shape.end() - (b.dim() == 1 ? 1 : 2));
@@ -98,10 +87,7 @@ Result<Outputs> LinearOp(const OpCall& call) {
   const int64_t rows = Numel(shape);
   if (w.dim() == 2) shape.push_back(out_features);
   Fp64Tensor y = Zeros(shape);
-  Eigen::Map<const RowMatrix> X(x.data.data(), rows, in);
-  Eigen::Map<const RowMatrix> W(w.data.data(), out_features, in);
-  Eigen::Map<RowMatrix> Y(y.data.data(), rows, out_features);
-  Y.noalias() = X * W.transpose();  // an empty inner dim gives zeros
+  Gemm(x.data.data(), w.data.data(), y.data.data(), rows, in, out_features, true);  // an empty inner dim gives zeros
   if (bias) {
     const std::optional<std::vector<int64_t>> b = BroadcastShapes(y.shape, bias->shape);
     if (!b || *b != y.shape) {

@@ -5,8 +5,10 @@
 
 namespace msprobe::ops::internal {
 
-// matmul.cc: C[m×n] = A[m×k] · B[k×n], dense row-major, by Eigen's GEMM.
-void Gemm(const double* a, const double* b, double* c, int64_t m, int64_t k, int64_t n);
+// gemm_isa.cc: C[m×n] = A[m×k] · B, dense row-major, B [k×n] or [n×k] read transposed, by Eigen's GEMM
+// built for this CPU's instruction set (gemm_kernel.cc).
+void Gemm(const double* a, const double* b, double* c, int64_t m, int64_t k, int64_t n, bool b_transposed);
+// matmul.cc
 // torch.matmul's rules (1-D operands, broadcast batch dims) on loaded tensors.
 Result<Fp64Tensor> Matmul(const OpCall& call, const Fp64Tensor& a, const Fp64Tensor& b);
 Result<Outputs> MatmulOp(const OpCall& call);
