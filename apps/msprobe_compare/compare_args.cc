@@ -5,6 +5,7 @@
 #include "common/exit_codes.h"
 #include "msprobe/compare/output/not_compared.h"
 #include "msprobe/dump/text/small_json.h"
+#include "msprobe/ops/reference/gemm_isa.h"
 
 namespace msprobe::compare_app {
 
@@ -166,6 +167,9 @@ std::optional<UsageError> ToCompareOptions(const CompareArgs& a, compare::Compar
   if (a.diff_analyze && a.json) return Usage("-da writes msprobe's compare_result json itself; drop --json");
   if (a.fail_on_first_diff && !a.diff_analyze) return Usage("--fail-on-first-diff needs -da");
   if (a.attribute && a.diff_analyze) return Usage("--attribute needs tensor metrics; -da compares statistics");
+  if (a.attribute) {  // a MSPROBE_ISA this CPU cannot honour is refused (docs/ops.md §4)
+    if (const Result<std::string_view> isa = ops::GemmIsa(); !isa.ok()) return Usage(isa.status().ToString());
+  }
   if (a.layer_mapping_opt->count() && !a.data_mapping.empty()) return Usage("-lm builds the row mapping itself; drop -dm");
   if (a.align_threshold_opt->count() && !a.align) return Usage("--align-threshold is --align's; add --align");
   if (!a.input_json.empty()) {

@@ -5,6 +5,7 @@
 
 #include "common/app_options.h"
 #include "common/exit_codes.h"
+#include "msprobe/ops/reference/gemm_isa.h"
 #include "msprobe_dump/commands.h"
 
 namespace {
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
     recompute_cmd->add_option("path", recompute.path, "A dump.json, rank dir, step dir or dump root")->required();
     recompute_cmd->add_option("-o,--output", recompute.output_dir, "Output directory (default ./output)");
     recompute_cmd->add_flag("--html", recompute.html, "Also write compare_report_{ts}.html: one self-contained page");
+    recompute_cmd->footer(msprobe::ops::GemmIsaLine());
 
     msprobe::dump_app::StatisticArgs statistic;
     CLI::App* statistic_cmd = app.add_subcommand(

@@ -92,6 +92,13 @@ expect_err "first cause: Functional.linear.1.forward (input: Functional.linear.1
 run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$TMP/attr_da" --attribute -da
 expect_code 2
 expect_err "--attribute needs tensor metrics"
+# --attribute recomputes: a MSPROBE_ISA naming no GEMM copy of this build is refused (docs/ops.md §4)
+MSPROBE_ISA=avx9 run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$TMP/attr_isa" --attribute
+expect_code 2
+expect_one_error_line msprobe-compare
+expect_err "msprobe-compare: error: MSPROBE_ISA: no instruction set 'avx9' in this build (it has "
+checks=$((checks + 1))
+[ ! -e "$TMP/attr_isa" ] || fail "outputs after a refused MSPROBE_ISA: $(ls "$TMP/attr_isa")"
 
 # outputs never land on inputs
 run "$cmp" -tp "$recompute/target_op/step0/rank0" -gp "$recompute/golden/step0/rank0" -o "$recompute/golden/step0/rank0/out"

@@ -15,6 +15,22 @@ expect_no_results() {
   [ -z "$left" ] || fail "files left after a failure: $left"
 }
 
+# Under MSPROBE_ISA (the cli.msprobe_dump_recompute_test.<isa> runs, docs/ops.md §4): everything below on
+# that copy of the float64 GEMM, or a skip when this CPU lacks it.
+if [ -n "${MSPROBE_ISA:-}" ]; then
+  run "$dump" recompute --help
+  grep -q "MSPROBE_ISA: this CPU lacks" <<<"$OUT" && { echo "skipped: $OUT"; exit 77; }
+  expect_out "Float64 GEMMs run on $MSPROBE_ISA (this CPU runs "
+else
+  # A set not built in is refused before any work (exit 2), naming those that are.
+  MSPROBE_ISA=avx9 run "$dump" recompute "$data/golden/step0/rank0" -o "$TMP/isa"
+  expect_code 2
+  expect_one_error_line msprobe-dump
+  expect_err "msprobe-dump: error: MSPROBE_ISA: no instruction set 'avx9' in this build (it has "
+  expect_err "); unset MSPROBE_ISA or name one of those; run msprobe-dump --help for usage"
+  expect_no_results "$TMP/isa"
+fi
+
 run "$dump" --help
 expect_code 0
 expect_out "recompute"
@@ -22,6 +38,7 @@ expect_out "msprobe-dump recompute"
 run "$dump" recompute --help
 expect_code 0
 expect_out "A dump.json, rank dir, step dir or dump root"
+expect_out "Float64 GEMMs run on "
 run "$dump" recompute
 expect_code 2
 
