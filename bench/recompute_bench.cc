@@ -3,8 +3,10 @@
 // kept for later runs; warm page cache, best of 3.
 //   linear:      Functional.linear calls ([512, K] x [N, K]^T + bias, K x N in 1024x4096, 4096x1024,
 //                2048x2048): float64 GFLOP/s of the GEMMs beside the same-run peak of Eigen's float64
-//                GEMM done the way libops runs it (one single-threaded product per core at once: libops
-//                parallelises over calls with TBB and Eigen has no OpenMP here).
+//                GEMM built for this CPU (-march=native, GemmNative) and run the way libops runs it (one
+//                single-threaded product per core at once: libops parallelises over calls with TBB and
+//                Eigen has no OpenMP here). The instruction set libops picked is printed (MSPROBE_ISA
+//                forces one, docs/ops.md §4).
 //   elementwise: Tensor.__add__, Functional.gelu, Torch.exp on [1024, 4096] float32: GB/s of tensor
 //                files beside loading the same files with LoadFp64Tensor alone (the floor of any check).
 // Peak RSS is per phase (clear_refs resets it), next to the largest call's tensors in float64 x threads.
@@ -36,9 +38,14 @@
 #include "msprobe/dump/formats/npy_writer.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/ops/check/dump_check.h"
+#include "msprobe/ops/reference/gemm_isa.h"
 #include "msprobe/ops/tensor/tensor_loader.h"
 
 namespace msprobe {
+namespace ops::internal {
+// libops's gemm_kernel.cc built with -march=native (bench/CMakeLists.txt).
+void GemmNative(const double* a, const double* b, double* c, int64_t m, int64_t k, int64_t n, bool b_transposed);
+}  // namespace ops::internal
 namespace {
 
 namespace fs = std::filesystem;
@@ -219,8 +226,8 @@ std::string Verdicts(const ops::DumpCheck& check) {
 }
 
 // The peak the linear check can reach: `threads` single-threaded float64 products of the dump's
-// (2048, 2048) shape at once, the way TBB runs one call per core. Returns GFLOP per wall second and
-// per CPU second.
+// (2048, 2048) shape at once, the way TBB runs one call per core, by Eigen built for this CPU. Returns
+// GFLOP per wall second and per CPU second.
 std::pair<double, double> PeakGemmGflops(int threads, int reps) {
   const int64_t k = 2048, n = 2048;
   // Filled before the clock starts (Eigen's Random() calls std::rand, which takes a lock); the
@@ -232,7 +239,7 @@ std::pair<double, double> PeakGemmGflops(int threads, int reps) {
   const double cpu = CpuSeconds();
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
-      for (int r = 0; r < reps; ++r) y[t].noalias() = x * w.transpose();
+      for (int r = 0; r < reps; ++r) ops::internal::GemmNative(x.data(), w.data(), y[t].data(), kRows, k, n, true);
     });
   }
   for (std::thread& worker : workers) worker.join();
@@ -305,7 +312,7 @@ Status Run(const fs::path& root, uint64_t mib, int threads) {
   fmt::print("  CheckDumpCalls  {:.2f} s ({:.2f} CPU s)  {:.2f} GFLOP/s  peak RSS {} MiB from {} MiB "
              "(largest call {:.0f} MiB float64 x {} threads = {:.0f} MiB)\n",
              lin.seconds, lin.cpu_seconds, lin_gflops, lin.rss_mib, lin.rss_before_mib, lin_call_mib, threads, lin_call_mib * threads);
-  fmt::print("  Eigen GEMM      {:.2f} GFLOP/s (peak: {} concurrent single-threaded products)  ratio {:.2f}\n",
+  fmt::print("  Eigen GEMM      {:.2f} GFLOP/s (peak: {} concurrent single-threaded products, -march=native)  ratio {:.2f}\n",
              peak.first, threads, lin_gflops / peak.first);
   // Per CPU second: insensitive to other processes taking a core away during one of the two.
   fmt::print("  per CPU second  check {:.2f}, Eigen GEMM {:.2f} GFLOP  ratio {:.2f}\n", flops / lin.cpu_seconds / 1e9,
@@ -345,7 +352,7 @@ int main(int argc, char** argv) {
   const uint64_t mib = argc > 2 ? std::stoull(argv[2]) : 1024;
   const int threads = argc > 3 ? std::stoi(argv[3]) : tbb::info::default_concurrency();
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads));
-  fmt::print("threads: {}\n", threads);
+  fmt::print("threads: {}\n{}\n", threads, ops::GemmIsaLine());
   const Status status = Run(root, mib, threads);
   if (!status.ok()) {
     fmt::print(stderr, "recompute_bench: error: {}\n", status.ToString());
