@@ -1,30 +1,28 @@
-// The float64 GEMMs' instruction set (docs/ops.md §4): the best this CPU has as /proc/cpuinfo lists its
-// flags, or the one MSPROBE_ISA forces (the libops.isa.* ctest runs set it).
+// The float64 GEMMs' instruction set (docs/ops.md §4): the best this CPU has as cpuid reports it, or
+// the one MSPROBE_ISA forces (the libops.isa.* ctest runs set it).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <set>
-#include <sstream>
 #include <string>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "msprobe/ops/reference/gemm_isa.h"
 
 namespace msprobe::ops {
 namespace {
 
-// The flags of the first processor in /proc/cpuinfo ("flags" on x86-64).
-std::set<std::string> CpuFlags() {
-  std::ifstream in("/proc/cpuinfo");
-  std::set<std::string> flags;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("flags", 0) != 0) continue;
-    std::istringstream words(line.substr(line.find(':') + 1));
-    for (std::string w; words >> w;) flags.insert(w);
-    break;
-  }
-  return flags;
+#if defined(__x86_64__)
+// The best set as cpuid's feature bits name them (read here with the instruction itself, not through
+// libgcc's __builtin_cpu_supports as the library does; an emulator's CPU model shows through too).
+const char* BestByCpuid() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  const bool fma = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_FMA) != 0 && (c & bit_OSXSAVE) != 0;
+  if (!fma || !__get_cpuid_count(7, 0, &a, &b, &c, &d) || (b & bit_AVX2) == 0) return "sse2";
+  return (b & bit_AVX512F) != 0 && (b & bit_AVX512DQ) != 0 ? "avx512" : "avx2";
 }
+#endif
 
 TEST(GemmIsa, ForcedOrTheCpusBest) {
   const char* forced = std::getenv("MSPROBE_ISA");
@@ -39,10 +37,7 @@ TEST(GemmIsa, ForcedOrTheCpusBest) {
   }
   ASSERT_TRUE(isa.ok()) << isa.status().ToString();
 #if defined(__x86_64__)
-  const std::set<std::string> f = CpuFlags();
-  const bool avx2 = f.count("avx2") && f.count("fma");
-  const char* best = avx2 && f.count("avx512f") && f.count("avx512dq") ? "avx512" : avx2 ? "avx2" : "sse2";
-  EXPECT_EQ(*isa, best);
+  EXPECT_EQ(*isa, BestByCpuid());
 #elif defined(__aarch64__)
   EXPECT_EQ(*isa, "neon");
 #endif
