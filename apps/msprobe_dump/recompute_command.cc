@@ -12,7 +12,9 @@ namespace msprobe::dump_app {
 
 int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& common) {
   // A MSPROBE_ISA this CPU cannot honour is refused rather than run on another set (docs/ops.md §4).
-  if (const Result<std::string_view> isa = ops::GemmIsa(); !isa.ok()) return cli::ReportUsageError("msprobe-dump", isa.status().ToString());
+  if (const Result<std::string_view> isa = ops::GemmIsa(); !isa.ok()) {
+    return cli::ReportUsageError("msprobe-dump", isa.status().ToString());
+  }
   compare::RecomputeOptions options;
   options.input = args.path;
   options.output_dir = args.output_dir;

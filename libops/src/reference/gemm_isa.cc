@@ -34,12 +34,15 @@ bool HasAvx2Fma() {
 bool HasAvx512() {
   return HasAvx2Fma() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
 }
-constexpr GemmVariant kVariants[] = {{"sse2", GemmSse2, Always}, {"avx2", GemmAvx2, HasAvx2Fma}, {"avx512", GemmAvx512, HasAvx512}};
+constexpr GemmVariant kVariants[] = {
+    {"sse2", GemmSse2, Always}, {"avx2", GemmAvx2, HasAvx2Fma}, {"avx512", GemmAvx512, HasAvx512}};
 #elif defined(__aarch64__)
 constexpr GemmVariant kVariants[] = {{"neon", GemmNeon, Always}};  // NEON is aarch64's baseline
 #else
 constexpr GemmVariant kVariants[] = {{"generic", GemmGeneric, Always}};
 #endif
+
+constexpr const char* kWhatToDo = "unset MSPROBE_ISA or name one of those";
 
 struct Choice {
   const GemmVariant* variant = nullptr;  // never one the CPU lacks
@@ -61,13 +64,13 @@ Choice Choose() {
     if (v.runs()) {
       c.variant = &v;
     } else {
-      c.status = Status::InvalidInput("MSPROBE_ISA", fmt::format("this CPU lacks {} (it runs {}); unset MSPROBE_ISA or name one of those",
-                                                                 forced, fmt::join(c.runnable, ", ")));
+      c.status = Status::InvalidInput(
+          "MSPROBE_ISA", fmt::format("this CPU lacks {} (it runs {}); {}", forced, fmt::join(c.runnable, ", "), kWhatToDo));
     }
     return c;
   }
-  c.status = Status::InvalidInput("MSPROBE_ISA", fmt::format("no instruction set '{}' in this build (it has {}); unset MSPROBE_ISA or name one of those",
-                                                             forced, fmt::join(built, ", ")));
+  c.status = Status::InvalidInput(
+      "MSPROBE_ISA", fmt::format("no instruction set '{}' in this build (it has {}); {}", forced, fmt::join(built, ", "), kWhatToDo));
   return c;
 }
 
