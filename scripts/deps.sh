@@ -17,6 +17,7 @@ packages=(
   help2man                   # man pages from --help
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for the fuzz targets
   libopenmpi-dev openmpi-bin # -DMSPROBE_MPI=ON: compare and merge across processes (docs/distributed.md)
+  qemu-user-static           # the GEMM copies tested on emulated CPUs without AVX/AVX-512 (docs/ops.md §4)
 )
 "$(dirname "$0")/apt_install.sh" "${packages[@]}"
 # The HTML report: npm ci installs its charting library (report/package-lock.json). Debian's nodejs and
