@@ -5,11 +5,15 @@
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
 
 #include <gtest/gtest.h>
+#include <isa-l/igzip_lib.h>
+#include <minizip/unzip.h>
 #include <zlib.h>
 
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "msprobe/compare/xlsx/xlsx_reader.h"
 #include "msprobe/dump/formats/zip_archive.h"
@@ -246,9 +250,29 @@ uint64_t DeflatedSize(const std::string& bytes, int level) {
   return size;
 }
 
-// libxlsxwriter deflates at zlib's default level; ours (xlsx_deflate_level_internal.h) is 1, for
-// the workbook only: a deflate of our own at the default level stays at zlib's 6.
-TEST(XlsxWorkbook, PackageIsDeflatedAtLevelOneAndOtherDeflatesAreLeftAlone) {
+// Raw deflate of `bytes` by ISA-L at its level 1, in one call: its compressed size.
+uint64_t IsalDeflatedSize(const std::string& bytes) {
+  isal_zstream z{};
+  isal_deflate_init(&z);
+  std::vector<uint8_t> level_buf(ISAL_DEF_LVL1_DEFAULT);
+  z.level = 1;
+  z.level_buf = level_buf.data();
+  z.level_buf_size = static_cast<uint32_t>(level_buf.size());
+  z.gzip_flag = IGZIP_DEFLATE;
+  std::string out(bytes.size() + 1024, '\0');
+  z.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uint32_t>(bytes.size());
+  z.next_out = reinterpret_cast<uint8_t*>(out.data());
+  z.avail_out = static_cast<uint32_t>(out.size());
+  z.end_of_stream = 1;
+  EXPECT_EQ(isal_deflate(&z), COMP_OK);
+  EXPECT_EQ(z.internal_state.state, ZSTATE_END);
+  return z.total_out;
+}
+
+// libxlsxwriter deflates at zlib's default level; ours (xlsx_package_deflate_internal.h) is ISA-L's
+// level 1, for the workbook only: a deflate of our own at the default level stays zlib's level 6.
+TEST(XlsxWorkbook, PackageIsDeflatedByIsalAndOtherDeflatesAreLeftAlone) {
   TempDir dir;
   const std::string file = FeatureWorkbook(dir);
   auto archive = ZipArchive::Open(AsBytes(file), "f.xlsx");
@@ -256,9 +280,61 @@ TEST(XlsxWorkbook, PackageIsDeflatedAtLevelOneAndOtherDeflatesAreLeftAlone) {
   const ZipEntry* theme = archive->Find("xl/theme/theme1.xml");
   ASSERT_NE(theme, nullptr);
   const std::string xml = Member(file, "xl/theme/theme1.xml");
-  ASSERT_NE(DeflatedSize(xml, 1), DeflatedSize(xml, 6));
-  EXPECT_EQ(theme->compressed_size, DeflatedSize(xml, 1));
+  ASSERT_NE(IsalDeflatedSize(xml), DeflatedSize(xml, 1));
+  EXPECT_EQ(theme->compressed_size, IsalDeflatedSize(xml));
   EXPECT_EQ(DeflatedSize(xml, Z_DEFAULT_COMPRESSION), DeflatedSize(xml, 6));
+}
+
+constexpr uint64_t kBigRows = 20000;
+
+// A workbook of one sheet of kBigRows rows (name, row / 8), closed on the calling thread.
+void WriteBigWorkbook(const std::string& path) {
+  auto book = XlsxWorkbook::Create(path, kBigRows * 2);
+  ASSERT_TRUE(book.ok());
+  auto sheet = (*book)->AddSheet("big");
+  ASSERT_TRUE(sheet.ok());
+  ASSERT_TRUE((*sheet)->WriteRows(kBigRows, [](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
+    for (uint64_t i = first; i < end; ++i) {
+      batch->BeginRow(i + 1);
+      batch->Text(0, RowName(i));
+      batch->Number(1, static_cast<double>(i) / 8);
+    }
+  }).ok());
+  ASSERT_TRUE((*book)->Close().ok());
+}
+
+// The sheet XML read back through minizip and zlib's inflate, its CRC-32 and sizes checked by
+// unzCloseCurrentFile.
+void ExpectBigSheetInflates(const std::string& path) {
+  unzFile zip = unzOpen64(path.c_str());
+  ASSERT_NE(zip, nullptr);
+  ASSERT_EQ(unzLocateFile(zip, "xl/worksheets/sheet1.xml", 1), UNZ_OK);
+  ASSERT_EQ(unzOpenCurrentFile(zip), UNZ_OK);
+  std::string xml;
+  char buf[65536];
+  int n = 0;
+  while ((n = unzReadCurrentFile(zip, buf, sizeof(buf))) > 0) xml.append(buf, static_cast<size_t>(n));
+  EXPECT_EQ(n, 0);
+  EXPECT_EQ(unzCloseCurrentFile(zip), UNZ_OK);
+  unzClose(zip);
+  EXPECT_GT(xml.size(), 20u * 16384);  // many of minizip's 16 KB calls
+  EXPECT_TRUE(Has(xml, "<c r=\"B20000\"><v>2499.875</v></c></row></sheetData>")) << xml.substr(xml.size() - 300);
+}
+
+TEST(XlsxWorkbook, BigSheetInflatesWithZlib) {
+  TempDir dir;
+  WriteBigWorkbook(dir.Path("big.xlsx"));
+  ExpectBigSheetInflates(dir.Path("big.xlsx"));
+}
+
+// Two workbooks packed at once, each on its own thread, each member on its own ISA-L stream.
+TEST(XlsxWorkbook, WorkbooksClosedOnTwoThreadsAtOnceInflate) {
+  TempDir dir;
+  std::thread other([&] { WriteBigWorkbook(dir.Path("a.xlsx")); });
+  WriteBigWorkbook(dir.Path("b.xlsx"));
+  other.join();
+  ExpectBigSheetInflates(dir.Path("a.xlsx"));
+  ExpectBigSheetInflates(dir.Path("b.xlsx"));
 }
 
 TEST(XlsxWorkbook, SheetNamesExcelRefusesAreErrors) {
