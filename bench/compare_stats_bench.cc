@@ -2,7 +2,9 @@
 // 300 MB each (about 1.2 M rows). Writes the pair deterministically if missing, then times the whole
 // msprobe-compare job (parse, flatten, match, diffs, verdicts, csv; then csv + xlsx; then csv + --html,
 // the HTML report's overhead, whose page is kept in DIR/out_html) and reports MB/s of JSON and peak RSS.
-// Usage: compare_stats_bench [DIR] [MB_PER_FILE]
+// The csv-only run is set against issue 30's goals: its MB/s against 200 and against a stream-parse
+// of the same two files in the same run (the baseline), its peak RSS against 2 bytes per JSON byte.
+// Usage: compare_stats_bench [DIR] [MB_PER_FILE (MiB)]
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -14,6 +16,7 @@
 
 #include "common/retain_freed_memory.h"
 #include "msprobe/compare/jobs/compare_job.h"
+#include "stream_parse_baseline.h"
 
 namespace {
 
@@ -52,6 +55,13 @@ void WriteDump(const std::string& path, uint64_t target_bytes, double scale) {
   std::fclose(f);
 }
 
+// The process's peak resident set so far, in MB (1e6 bytes, as the JSON's MB).
+double PeakRssMb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) * 1024 / 1e6;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,6 +80,7 @@ int main(int argc, char** argv) {
     bool xlsx, html;
     const char* name;
   };
+  double csv_seconds = 0, csv_peak_mb = 0;  // the first run's: the process's peak is its own then
   for (const Outputs outputs : {Outputs{false, false, "csv"}, Outputs{true, false, "csv + xlsx"},
                                 Outputs{false, true, "csv + html"}}) {
     msprobe::compare::CompareOptions options;
@@ -88,14 +99,25 @@ int main(int argc, char** argv) {
     }
     fmt::print("statistics compare, {:.0f} MB of JSON, {} rows, {}: {:.2f} s, {:.0f} MB/s\n", json_mb,
                report->pairs[0].rows, outputs.name, seconds, json_mb / seconds);
+    if (!outputs.xlsx && !outputs.html) {
+      csv_seconds = seconds;
+      csv_peak_mb = PeakRssMb();
+    }
     if (outputs.html) {
       fmt::print("page {}: {:.1f} MB\n", report->html_file, static_cast<double>(fs::file_size(report->html_file)) / 1e6);
     } else {
       fs::remove_all(options.output_dir);
     }
   }
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  fmt::print("peak RSS {:.0f} MB\n", static_cast<double>(usage.ru_maxrss) / 1024);
+  double parse_mb = 0;
+  const double parse_seconds = msprobe::bench::StreamParseBaseline({target, golden}, &parse_mb);
+  if (parse_seconds <= 0) return 1;
+  constexpr double kGoalMbPerSecond = 200, kGoalRssPerJsonByte = 2;  // issue 30
+  fmt::print("csv alone: {:.0f} MB/s = {:.2f} x the goal of {:.0f} MB/s; {:.2f} x the stream-parse's time\n",
+             json_mb / csv_seconds, json_mb / csv_seconds / kGoalMbPerSecond, kGoalMbPerSecond,
+             csv_seconds / parse_seconds);
+  fmt::print("csv alone: peak RSS {:.0f} MB = {:.2f} bytes per JSON byte (goal <= {:.0f})\n", csv_peak_mb,
+             csv_peak_mb / json_mb, kGoalRssPerJsonByte);
+  fmt::print("peak RSS {:.0f} MB\n", PeakRssMb());
   return 0;
 }
