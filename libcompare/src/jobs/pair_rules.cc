@@ -62,9 +62,9 @@ bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
   return golden && (golden->task == "statistics" || (options.diff_analyze && golden->task == "tensor"));
 }
 
-// Memory holds about three batches of target rows besides the golden ones (one read ahead, one
-// compared, one written), so a fixed 16,384 rows made half the peak of a pair of 15 MB dumps
-// (50,000 rows a side). Below 4096 rows, the work per batch no longer fills both cores.
+// Memory holds three batches of target rows besides the golden ones (one being read, one waiting,
+// one compared and written), so a fixed 16,384 rows made about a quarter of the peak of a pair of
+// 15 MB dumps (48,000 rows a side). The floor keeps a batch several csv blocks, one per core.
 size_t StreamBatchRows(const CompareOptions& options, size_t golden_rows) {
   constexpr size_t kFewestRows = 4096;
   return std::min(options.stream_batch_rows, std::max(kFewestRows, golden_rows / 16));

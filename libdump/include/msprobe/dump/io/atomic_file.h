@@ -48,7 +48,7 @@ class AtomicFile {
   const std::string& temp_path() const { return temp_path_; }
 
   // A multiple of every device's block size. Two of them per file being written: 8 MB ones were an
-  // eighth of a small statistics compare's peak memory, and larger ones wrote no faster.
+  // eighth of a small statistics compare's peak memory, and wrote about as fast (docs/compare.md §6.1).
   static constexpr size_t kBufferBytes = 2u << 20;
 
  private:
