@@ -1,5 +1,6 @@
-// The baseline of the dump.json benchmarks (data2db_bench, consistency_bench): every entry of each file
-// stream-parsed (StreamDumpJson) and dropped, on one thread, timed in the same run as the job.
+// The baseline of the dump.json benchmarks (data2db_bench, consistency_bench, compare_stats_bench):
+// every entry of each file stream-parsed (StreamDumpJson) and dropped, on one thread, timed in the
+// same run as the job.
 #pragma once
 
 #include <fmt/format.h>

@@ -66,7 +66,7 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
     return outputs->Append(batch.table, batch.p2p);
   };
   MSP_ASSIGN_OR_RETURN(FlatDump target,
-                       StreamFlatDumpAhead(spec.target_json, stack, options.stream_batch_rows, compare_batch));
+                       StreamFlatDumpAhead(spec.target_json, stack, StreamBatchRows(options, golden_rows), compare_batch));
   MSP_RETURN_IF_ERROR(CheckFrameworks(target, *golden, options));
   if (!first) {
     outcome.result.skipped_reason = kNoRows;

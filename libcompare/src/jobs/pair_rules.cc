@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "msprobe/dump/framework/dump_json.h"
@@ -59,6 +60,14 @@ bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
   }
   const std::optional<DumpJsonHeader> golden = HeaderBeforeData(spec.golden_json);
   return golden && (golden->task == "statistics" || (options.diff_analyze && golden->task == "tensor"));
+}
+
+// Memory holds three batches of target rows besides the golden ones (one being read, one waiting,
+// one compared and written), so a fixed 16,384 rows made about a quarter of the peak of a pair of
+// 15 MB dumps (48,000 rows a side). The floor keeps a batch several csv blocks, one per core.
+size_t StreamBatchRows(const CompareOptions& options, size_t golden_rows) {
+  constexpr size_t kFewestRows = 4096;
+  return std::min(options.stream_batch_rows, std::max(kFewestRows, golden_rows / 16));
 }
 
 }  // namespace msprobe::compare::internal

@@ -18,5 +18,8 @@ CompareMode ComparedMode(const CompareOptions& options, CompareMode mode);
 // Whether a pair can stream its target (docs/compare.md §6.1), which a statistics pair shared by rows
 // needs too: its rows match on their own keys, and its golden dump holds statistics.
 bool MayStream(const CompareOptions& options, const ComparePairSpec& spec);
+// The target rows a streamed pair compares at once, against `golden_rows`: the option's, or a
+// sixteenth of the golden rows when that is fewer (no fewer than 4096).
+size_t StreamBatchRows(const CompareOptions& options, size_t golden_rows);
 
 }  // namespace msprobe::compare::internal

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "jobs/pair_rules_internal.h"
 #include "msprobe/compare/rows/golden_row_use.h"
 #include "msprobe/compare/rows/match.h"
 
@@ -87,7 +88,7 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
   // The target's rows in batches, as a streamed pair compares them: memory holds one batch of them.
   MSP_RETURN_IF_ERROR(StreamFlatEntries(
       spec.target_json, stack, slice.target_header, slice.target.entries, slice.target.orders,
-      steps_.options().stream_batch_rows,
+      StreamBatchRows(steps_.options(), golden.size()),
       [&](const FlatDump& header, std::vector<OpRow>* rows) {
         if (!matcher) {
           FlatDump golden_header;

@@ -78,9 +78,10 @@ class CsvRowFormatter : public ResultCellVisitor {
   bool first_ = true;
 };
 
-// Formats rows [begin, end) in blocks on all cores and writes the blocks in order.
+// Formats rows [begin, end) in blocks on all cores and writes the blocks in order; a streamed pair's
+// batches can be as small as 4096 rows, still several blocks.
 Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile* file) {
-  constexpr size_t kBlockRows = 4096;
+  constexpr size_t kBlockRows = 1024;
   size_t next = begin;
   return internal::FormatBlocksInOrder(
       [&](internal::BlockRange* range) {

@@ -1,9 +1,21 @@
 #include "msprobe/dump/text/csv_quote.h"
 
 namespace msprobe {
+namespace {
+
+// One pass over the bytes: string_view::find_first_of calls memchr on its 4-byte set for every byte
+// of the field, which was a tenth of a statistics compare's time.
+bool NeedsQuotes(std::string_view field) {
+  for (const char c : field) {
+    if (c == ',' || c == '"' || c == '\r' || c == '\n') return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void AppendCsvQuoted(std::string* out, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+  if (!NeedsQuotes(field)) {
     *out += field;
     return;
   }

@@ -398,9 +398,10 @@ class ObjectStreamer {
     }
   }
 
-  // Drops what was parsed from the resident set every 64 MB: the file is read once, front to back.
+  // Drops what was parsed from the resident set every 4 MB: the file is read once, front to back.
+  // (Every 64 MB, a streamed compare of two 15 MB dumps kept all the target's pages: an eighth of its peak.)
   void DiscardConsumed() {
-    constexpr size_t kStep = size_t{64} << 20;
+    constexpr size_t kStep = size_t{4} << 20;
     if (region_ == nullptr || stream_.Tell() - discarded_ < kStep) return;
     discarded_ = stream_.Tell();
     region_->DiscardPrefix(discarded_);

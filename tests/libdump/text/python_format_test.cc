@@ -30,7 +30,10 @@ TEST(PythonFormatTest, FloatReprMatchesCPython) {
       {1.0, "1.0"}, {-2.5, "-2.5"}, {0.1, "0.1"}, {1.0 / 3, "0.3333333333333333"}, {3e-300, "3e-300"},
       {1.7976931348623157e308, "1.7976931348623157e+308"}, {5e-324, "5e-324"}, {0.00012345, "0.00012345"},
       {123456789.125, "123456789.125"}, {1152921504606846976.0, "1.152921504606847e+18"}, {-0.0, "-0.0"},
-      {INFINITY, "inf"}, {-INFINITY, "-inf"}, {NAN, "nan"}};
+      {INFINITY, "inf"}, {-INFINITY, "-inf"}, {NAN, "nan"},
+      // digits in one and in two halves of eight, trailing zeros of the integer part written out
+      {0.1 + 0.2, "0.30000000000000004"}, {2.0 / 3, "0.6666666666666666"}, {123456789.0, "123456789.0"},
+      {100000000.0, "100000000.0"}, {1e22, "1e+22"}, {-1e-5 / 3, "-3.3333333333333337e-06"}};
   for (const auto& [v, text] : cases) EXPECT_EQ(PythonFloatRepr(v), text) << text;
   char out[48];
   EXPECT_EQ(std::string(out, AppendPythonFloatRepr(out, 1e-05)), "1e-05");
