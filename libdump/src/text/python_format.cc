@@ -57,45 +57,6 @@ size_t Copy(char* out, std::string_view s) {
   return s.size();
 }
 
-// The decimal digits of `value` (< 10^19), ending at `end`; returns where they start. Two halves of
-// up to nine digits are written two digits at a time in 32-bit arithmetic, side by side.
-const char* WriteDigits(uint64_t value, char* end) {
-  static constexpr char kPairs[] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
-  const auto pairs = [&](uint32_t v, char* at, int count) {  // exactly `count` pairs, zero-padded
-    for (int i = 0; i < count; ++i) {
-      at -= 2;
-      std::memcpy(at, kPairs + 2 * (v % 100), 2);
-      v /= 100;
-    }
-    return at;
-  };
-  char* p = end;
-  if (value >= 100000000) {
-    p = pairs(static_cast<uint32_t>(value % 100000000), p, 4);
-    value /= 100000000;
-  }
-  auto high = static_cast<uint32_t>(value % 100000000);  // < 10^8 once more digits were taken
-  if (value >= 100000000) {
-    p = pairs(high, p, 4);
-    high = static_cast<uint32_t>(value / 100000000);
-  }
-  while (high >= 100) {
-    p -= 2;
-    std::memcpy(p, kPairs + 2 * (high % 100), 2);
-    high /= 100;
-  }
-  if (high >= 10) {
-    p -= 2;
-    std::memcpy(p, kPairs + 2 * high, 2);
-  } else {
-    *--p = static_cast<char>('0' + high);
-  }
-  return p;
-}
-
 }  // namespace
 
 std::string PythonFloatRepr(double v) {
@@ -117,9 +78,9 @@ size_t AppendPythonFloatRepr(char* out, double v) {
     decimal.significand /= 10;
     ++decimal.exponent;
   }
-  char digit_buffer[20];
-  const char* digits = WriteDigits(decimal.significand, digit_buffer + sizeof(digit_buffer));
-  const auto count = static_cast<size_t>(digit_buffer + sizeof(digit_buffer) - digits);
+  const fmt::format_int text(decimal.significand);
+  const char* digits = text.data();
+  const size_t count = text.size();
   const int exp10 = decimal.exponent + static_cast<int>(count) - 1;
   if (exp10 >= 16 || exp10 < -4) {
     out[n++] = digits[0];
