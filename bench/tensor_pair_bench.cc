@@ -24,7 +24,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -70,14 +69,6 @@ Result<Sample> Median(Body body) {
   return samples[kRepeats / 2];
 }
 
-// Reads a file once so the timed runs find it in the page cache.
-void Warm(const fs::path& path) {
-  std::vector<char> buffer(1 << 20);
-  std::ifstream in(path, std::ios::binary);
-  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()))) {
-  }
-}
-
 // The dump_tensor_data directory of the one dump under `side` (gen_tensor_pair.py's step0/proc<pid>).
 Result<fs::path> TensorDir(const fs::path& side) {
   for (const auto& entry : fs::recursive_directory_iterator(side)) {
@@ -101,8 +92,8 @@ Result<Pair> FindPair(const fs::path& dir) {
     if (entry.path().extension() != ".pt" || !fs::exists(other)) continue;
     pair.names.push_back(entry.path().filename().string());
     pair.bytes += entry.file_size() + fs::file_size(other);
-    Warm(entry.path());
-    Warm(other);
+    bench::WarmFile(entry.path().string());
+    bench::WarmFile(other.string());
   }
   if (pair.names.empty()) return Status::NotFound(target.string(), "no .pt file on both sides");
   std::sort(pair.names.begin(), pair.names.end());
@@ -184,8 +175,8 @@ Status Run(const std::string& dir, uint64_t mib) {
   MSP_ASSIGN_OR_RETURN(Sample compare, Median([&] { return CompareAll(pair); }));
   MSP_ASSIGN_OR_RETURN(std::string a, ProbeFile(dir, "probe_a", mib, 1));
   MSP_ASSIGN_OR_RETURN(std::string b, ProbeFile(dir, "probe_b", mib, 2));
-  Warm(a);
-  Warm(b);
+  bench::WarmFile(a);
+  bench::WarmFile(b);
   bench::ProbeSums sums;
   MSP_ASSIGN_OR_RETURN(Sample probe, Median([&] { return Probe(a, b, mib << 20, &sums); }));
   fmt::print("(a) CompareTensors, {} .pt pairs\n", pair.names.size());
