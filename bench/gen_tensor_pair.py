@@ -22,31 +22,25 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.append(os.path.join(HERE, "..", "tests", "data", "msprobe_runs", "stubs"))
 
+import torch  # noqa: E402  (after the stubs' path, like msprobe below)
+import torch.nn as nn  # noqa: E402
 
-class Block:
-    """LayerNorm, Linear(h, 4h), GELU, Linear(4h, h) and the residual add, as a module factory."""
+if not hasattr(torch.Tensor, "untyped_storage"):  # torch 1.13: msprobe calls it
+    torch.Tensor.untyped_storage = lambda self: self.storage().untyped()
 
-    @staticmethod
-    def make(h):
-        import torch.nn as nn
 
-        class Mlp(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.norm, self.up, self.act, self.down = nn.LayerNorm(h), nn.Linear(h, 4 * h), nn.GELU(), nn.Linear(4 * h, h)
+class Mlp(nn.Module):
+    """LayerNorm, Linear(h, 4h), GELU, Linear(4h, h) and the residual add."""
 
-            def forward(self, x):
-                return x + self.down(self.act(self.up(self.norm(x))))
+    def __init__(self, h):
+        super().__init__()
+        self.norm, self.up, self.act, self.down = nn.LayerNorm(h), nn.Linear(h, 4 * h), nn.GELU(), nn.Linear(4 * h, h)
 
-        return Mlp()
+    def forward(self, x):
+        return x + self.down(self.act(self.up(self.norm(x))))
 
 
 def dump_side(args):
-    import torch
-    import torch.nn as nn
-
-    if not hasattr(torch.Tensor, "untyped_storage"):  # torch 1.13: msprobe calls it
-        torch.Tensor.untyped_storage = lambda self: self.storage().untyped()
     from msprobe.pytorch import PrecisionDebugger, seed_all
 
     out = os.path.join(args.out, args.side)
@@ -58,7 +52,7 @@ def dump_side(args):
         json.dump(cfg, f)
     seed_all(1234, mode=False)
     torch.set_num_threads(1)
-    model = nn.Sequential(*[Block.make(args.hidden) for _ in range(args.blocks)])
+    model = nn.Sequential(*[Mlp(args.hidden) for _ in range(args.blocks)])
     if args.side == "target":  # the same seeded weights, each off by a relative 1e-3
         g = torch.Generator().manual_seed(7)
         with torch.no_grad():
