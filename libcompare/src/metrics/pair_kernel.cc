@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <cstring>
 #include <limits>
@@ -165,12 +166,15 @@ template <class T>
   }
 }
 
-// The block's elements as T: read where they lie when the file already holds T and the block is whole
-// lanes (the kernel loads unaligned), else decoded into `buffer`.
+// The block's elements as T: read where they lie when the file already holds T, aligned as a T (torch
+// and numpy align their data; a crafted file need not), and the block is whole lanes; else decoded
+// into `buffer`.
 template <class T>
 [[gnu::always_inline]] inline const T* Decoded(DType dtype, const std::byte* src, uint64_t n, T* buffer) {
   const DType same = std::is_same_v<T, float> ? DType::kF32 : DType::kF64;
-  if (dtype == same && n % 8 == 0) return reinterpret_cast<const T*>(src);
+  if (dtype == same && n % 8 == 0 && reinterpret_cast<uintptr_t>(src) % alignof(T) == 0) {
+    return reinterpret_cast<const T*>(src);
+  }
   DecodeFast(dtype, src, n, buffer);
   return buffer;
 }
