@@ -1,5 +1,5 @@
 // What the data benchmarks share: the command line [DIR] [SIZE_MIB] [THREADS] (TBB capped at
-// THREADS) and a deterministic generator of their tensor values.
+// THREADS), a deterministic generator of their tensor values, and warming a file's page cache.
 #pragma once
 
 #include <tbb/global_control.h>
@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "msprobe/dump/util/status.h"
 
@@ -31,6 +33,14 @@ class NormalValues {
  private:
   uint64_t state_;
 };
+
+// Reads a file once so the timed runs find it in the page cache.
+inline void WarmFile(const std::string& path) {
+  std::vector<char> buffer(1 << 20);
+  std::ifstream in(path, std::ios::binary);
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()))) {
+  }
+}
 
 // Calls run(dir, mib) and turns its Status into an exit code.
 template <class Run>

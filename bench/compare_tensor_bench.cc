@@ -179,13 +179,8 @@ Result<PairSet> Generate(const std::string& dir, const std::string& label, int p
 
 // Reads every file once so the timed runs find them in the page cache.
 void Warm(const PairSet& set) {
-  std::vector<char> buffer(1 << 20);
   for (const std::string& name : set.names) {
-    for (const std::string& dir : {set.target_dir, set.golden_dir}) {
-      std::ifstream in(dir + "/" + name, std::ios::binary);
-      while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()))) {
-      }
-    }
+    for (const std::string& dir : {set.target_dir, set.golden_dir}) bench::WarmFile(dir + "/" + name);
   }
 }
 

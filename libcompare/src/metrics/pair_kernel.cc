@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <cstring>
 #include <limits>
@@ -165,6 +166,19 @@ template <class T>
   }
 }
 
+// The block's elements as T: read where they lie when the file already holds T, aligned as a T (torch
+// and numpy align their data; a crafted file need not), and the block is whole lanes; else decoded
+// into `buffer`.
+template <class T>
+[[gnu::always_inline]] inline const T* Decoded(DType dtype, const std::byte* src, uint64_t n, T* buffer) {
+  const DType same = std::is_same_v<T, float> ? DType::kF32 : DType::kF64;
+  if (dtype == same && n % 8 == 0 && reinterpret_cast<uintptr_t>(src) % alignof(T) == 0) {
+    return reinterpret_cast<const T*>(src);
+  }
+  DecodeFast(dtype, src, n, buffer);
+  return buffer;
+}
+
 template <class T>
 [[gnu::always_inline]] inline void Consume(DType target_dtype, const std::byte* target, DType golden_dtype,
                                            const std::byte* golden, uint64_t count, PairSums* sums) {
@@ -173,15 +187,17 @@ template <class T>
   const uint64_t target_item = Info(target_dtype).bits / 8, golden_item = Info(golden_dtype).bits / 8;
   for (uint64_t first = 0; first < count; first += kBlock) {
     const uint64_t n = std::min(kBlock, count - first);
-    DecodeFast(target_dtype, target + first * target_item, n, a);
-    DecodeFast(golden_dtype, golden + first * golden_item, n, b);
     const uint64_t padded = (n + 7) / 8 * 8;
-    for (uint64_t i = n; i < padded; ++i) a[i] = b[i] = T{0};
-    BlockKernel(a, b, padded, padded - n, sums);
+    const T* x = Decoded(target_dtype, target + first * target_item, n, a);
+    const T* y = Decoded(golden_dtype, golden + first * golden_item, n, b);
+    if (padded != n) {  // only a block that ends mid-lane was decoded into a and b, with room for zeros
+      for (uint64_t i = n; i < padded; ++i) a[i] = b[i] = T{0};
+    }
+    BlockKernel(x, y, padded, padded - n, sums);
   }
 }
 
-// One copy per instruction set; no FMA in either (and -std=c++20 keeps GCC from contracting), so both
+// One copy per instruction set; no FMA in any (and -std=c++20 keeps GCC from contracting), so all
 // give the same bits.
 void ConsumeFloat(DType nd, const std::byte* n, DType bd, const std::byte* b, uint64_t count, PairSums* sums) {
   Consume<float>(nd, n, bd, b, count, sums);
@@ -198,8 +214,25 @@ void ConsumeDouble(DType nd, const std::byte* n, DType bd, const std::byte* b, u
                                                uint64_t count, PairSums* sums) {
   Consume<double>(nd, n, bd, b, count, sums);
 }
+// With AVX-512 the 8 double lanes are one register and there are 32 of them: the AVX2 copy spills its
+// accumulators to the stack on every step, this one keeps them in registers.
+[[gnu::target("avx512f,avx512vl,avx512dq,avx512bw")]] void ConsumeFloatAvx512(DType nd, const std::byte* n, DType bd,
+                                                                            const std::byte* b, uint64_t count,
+                                                                            PairSums* sums) {
+  Consume<float>(nd, n, bd, b, count, sums);
+}
+[[gnu::target("avx512f,avx512vl,avx512dq,avx512bw")]] void ConsumeDoubleAvx512(DType nd, const std::byte* n, DType bd,
+                                                                             const std::byte* b, uint64_t count,
+                                                                             PairSums* sums) {
+  Consume<double>(nd, n, bd, b, count, sums);
+}
 bool HasAvx2() {
   static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+bool HasAvx512() {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                          __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
   return has;
 }
 #endif
@@ -245,6 +278,11 @@ void ConsumePair(DType target_dtype, const std::byte* target, DType golden_dtype
                  uint64_t count, RelPrecision precision, PairSums* sums) {
   const bool f32 = precision == RelPrecision::kFloat32;
 #if defined(__x86_64__)
+  if (HasAvx512()) {
+    if (f32) ConsumeFloatAvx512(target_dtype, target, golden_dtype, golden, count, sums);
+    else ConsumeDoubleAvx512(target_dtype, target, golden_dtype, golden, count, sums);
+    return;
+  }
   if (HasAvx2()) {
     if (f32) ConsumeFloatAvx2(target_dtype, target, golden_dtype, golden, count, sums);
     else ConsumeDoubleAvx2(target_dtype, target, golden_dtype, golden, count, sums);
