@@ -45,7 +45,9 @@ Status PairOutputs::Open(const ResultTable& shape) {
     csv_.emplace(std::move(opened));
   }
   if (options_.write_xlsx) {
-    MSP_ASSIGN_OR_RETURN(auto opened, XlsxResultStream::Open(stem_ + ".xlsx", shape));
+    // Without -da the rows are final as they come: the workbook is written beside the compare.
+    const XlsxSheetWriting writing = options_.diff_analyze ? XlsxSheetWriting::kAtCommit : XlsxSheetWriting::kAsRowsCome;
+    MSP_ASSIGN_OR_RETURN(auto opened, XlsxResultStream::Open(stem_ + ".xlsx", shape, kMaxExcelRows, writing));
     xlsx_.emplace(std::move(opened));
   }
   if (options_.write_json) {

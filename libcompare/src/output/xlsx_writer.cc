@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <mutex>
 
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
 #include "xlsx/xlsx_cells_internal.h"
+#include "output/xlsx_data_sheet_internal.h"
 #include "output/xlsx_summary_sheet_internal.h"
 #include "xlsx/xlsx_common_internal.h"
 #include "xlsx/xlsx_row_spool_internal.h"
@@ -19,7 +19,7 @@ using internal::PlanSheets;
 using internal::XlsxDataSheet;
 using internal::XlsxSummarySheet;
 
-using internal::SpooledRows;
+using internal::XlsxLiveSheet;
 using internal::XlsxRowSpool;
 using internal::XlsxSummaryFacts;
 
@@ -28,16 +28,6 @@ constexpr size_t kWidthSampleRows = 1000;
 
 // A spooled row's tag: its verdict, which decides its fill.
 uint8_t RowTag(Verdict verdict) { return static_cast<uint8_t>(verdict); }
-
-uint32_t RowStyle(uint8_t tag, bool first_diff, const CompareStyles& styles) {
-  if (first_diff) return styles.first_diff;
-  switch (static_cast<Verdict>(tag)) {
-    case Verdict::kPass: return 0;
-    case Verdict::kWarning: return styles.warning;
-    case Verdict::kError: return styles.error;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -56,6 +46,7 @@ struct XlsxResultStream::State {
   XlsxRowSpool spool;
   XlsxSummaryFacts facts;
   std::vector<std::vector<Cell>> width_sample;
+  std::unique_ptr<XlsxLiveSheet> live;  // kAsRowsCome: the workbook being written; last, so stopped first
 };
 
 XlsxResultStream::XlsxResultStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -64,7 +55,7 @@ XlsxResultStream& XlsxResultStream::operator=(XlsxResultStream&&) noexcept = def
 XlsxResultStream::~XlsxResultStream() = default;
 
 Result<XlsxResultStream> XlsxResultStream::Open(const std::string& path, const ResultTable& shape,
-                                                size_t max_rows_per_sheet) {
+                                                size_t max_rows_per_sheet, XlsxSheetWriting writing) {
   if (max_rows_per_sheet == 0 || max_rows_per_sheet >= kXlsxMaxRows) {
     return Status::Internal(path, "xlsx sheet size must be between 1 and 1048575 rows");
   }
@@ -75,6 +66,10 @@ Result<XlsxResultStream> XlsxResultStream::Open(const std::string& path, const R
   MSP_ASSIGN_OR_RETURN(XlsxRowSpool spool, XlsxRowSpool::Create(path));
   auto state = std::make_unique<State>(path, max_rows_per_sheet, std::move(header), std::move(spool), shape.mode);
   state->facts.attribute = !shape.attributions.empty();
+  // Written as the rows come only where Commit would leave ZIP64 off too (it decides by the rows).
+  if (writing == XlsxSheetWriting::kAsRowsCome && max_rows_per_sheet * state->header.size() <= kXlsxZip64Cells) {
+    MSP_ASSIGN_OR_RETURN(state->live, XlsxLiveSheet::Start(path, state->header, &state->spool, max_rows_per_sheet));
+  }
   return XlsxResultStream(std::move(state));
 }
 
@@ -90,10 +85,12 @@ Status XlsxResultStream::Append(const ResultTable& table) {
     if (s.width_sample.size() < kWidthSampleRows) s.width_sample.push_back(table.Cells(row));
     s.facts.Add(row);
   }
-  return s.spool.Append(table.rows.size(), [&table](size_t row, XlsxRowSpool::RowEncoder* encoder) {
+  MSP_RETURN_IF_ERROR(s.spool.Append(table.rows.size(), [&table](size_t row, XlsxRowSpool::RowEncoder* encoder) {
     encoder->Tag(RowTag(table.rows[row].result));
     table.VisitCells(table.rows[row], encoder);
-  });
+  }));
+  if (s.live) s.live->Publish(s.spool.rows());
+  return Status::Ok();
 }
 
 void XlsxResultStream::MarkFirstDiff(size_t row, std::string name, std::string stack) {
@@ -115,29 +112,24 @@ Result<std::vector<std::string>> XlsxResultStream::Commit() && {
       s.header, s.width_sample.size(), [&s](size_t row) { return s.width_sample[row]; });
   const std::vector<XlsxDataSheet> sheets = PlanSheets(rows, s.max_rows_per_sheet);
 
-  MSP_ASSIGN_OR_RETURN(std::unique_ptr<XlsxWorkbook> book, XlsxWorkbook::Create(s.path, (rows + 1) * s.header.size()));
-  const CompareStyles styles = CompareStyles::AddTo(book.get());
-  for (const XlsxDataSheet& data : sheets) {
-    MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(data.name));
-    sheet->SetWidths(widths);
-    MSP_RETURN_IF_ERROR(sheet->WriteHeader(s.header, data.rows));
-    std::mutex read_mutex;
-    Status read;  // the first failure to read rows back
-    MSP_RETURN_IF_ERROR(sheet->WriteRows(data.rows, [&](uint64_t first, uint64_t end, XlsxRowBatch* batch) {
-      Result<SpooledRows> spooled = s.spool.Read(data.first_row + first, data.first_row + end);
-      if (!spooled.ok()) {
-        const std::lock_guard<std::mutex> lock(read_mutex);
-        if (read.ok()) read = spooled.status();
-        return;
-      }
-      for (uint64_t i = first; i < end; ++i) {
-        const size_t row = data.first_row + i;
-        const uint32_t style = RowStyle(spooled->Tag(row), s.facts.first_diff_row == row, styles);
-        batch->BeginRow(i + 2, style);
-        spooled->Decode(row, style, batch);
-      }
-    }));
-    MSP_RETURN_IF_ERROR(read);
+  std::unique_ptr<XlsxWorkbook> book;
+  CompareStyles styles;
+  if (s.live && rows < s.max_rows_per_sheet) {  // Sheet1 is written; its widths and autofilter waited for the end
+    MSP_ASSIGN_OR_RETURN(book, s.live->Finish());
+    styles = s.live->styles();
+    s.live->sheet()->SetWidths(widths);
+    if (rows > 0) MSP_RETURN_IF_ERROR(s.live->sheet()->AddAutofilter(s.header.size(), rows));
+  } else {
+    s.live.reset();
+    MSP_ASSIGN_OR_RETURN(book, XlsxWorkbook::Create(s.path, (rows + 1) * s.header.size()));
+    styles = CompareStyles::AddTo(book.get());
+    for (const XlsxDataSheet& data : sheets) {
+      MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(data.name));
+      sheet->SetWidths(widths);
+      MSP_RETURN_IF_ERROR(sheet->WriteHeader(s.header, data.rows));
+      MSP_RETURN_IF_ERROR(
+          internal::WriteSpooledRows(s.spool, data, 0, data.rows, styles, s.facts.first_diff_row, sheet));
+    }
   }
   const XlsxSummarySheet summary(s.facts, sheets, styles);
   MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(XlsxSummarySheet::kName));

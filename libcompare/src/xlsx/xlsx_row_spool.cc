@@ -110,19 +110,29 @@ Status XlsxRowSpool::Append(size_t rows, const EncodeRow& encode) {
           if (n <= 0) return Status::IOError(path_, Errno("cannot write the workbook's rows to a temporary file"));
           done += static_cast<size_t>(n);
         }
+        const std::lock_guard<std::mutex> lock(offsets_mutex_);
         for (const uint32_t size : block.row_sizes) offsets_.push_back(offsets_.back() + size);
         return Status::Ok();
       });
 }
 
+size_t XlsxRowSpool::rows() const {
+  const std::lock_guard<std::mutex> lock(offsets_mutex_);
+  return offsets_.size() - 1;
+}
+
 Result<SpooledRows> XlsxRowSpool::Read(size_t first, size_t end) const {
   SpooledRows rows;
   rows.first_ = first;
-  rows.offsets_ = &offsets_;
-  rows.bytes_.resize(offsets_[end] - offsets_[first]);
+  {
+    const std::lock_guard<std::mutex> lock(offsets_mutex_);
+    const auto at = offsets_.begin() + static_cast<std::ptrdiff_t>(first);
+    rows.offsets_.assign(at, at + static_cast<std::ptrdiff_t>(end - first + 1));
+  }
+  rows.bytes_.resize(rows.offsets_.back() - rows.offsets_.front());
   for (size_t done = 0; done < rows.bytes_.size();) {
     const ssize_t n = ::pread(fd_, rows.bytes_.data() + done, rows.bytes_.size() - done,
-                              static_cast<off_t>(offsets_[first] + done));
+                              static_cast<off_t>(rows.offsets_.front() + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return Status::IOError(path_, Errno("cannot read the workbook's rows back from a temporary file"));
     done += static_cast<size_t>(n);

@@ -3,7 +3,8 @@
 // only after every rank: the rows are formatted as they come, encoded into an unnamed temporary
 // file beside the output (O_TMPFILE: nothing to clean up, even after a crash), and read back in
 // batches of rows to be replayed into libxlsxwriter at the end (read, not mapped: a mapping's pages
-// would count as the process's memory). Memory holds one offset per row.
+// would count as the process's memory). Memory holds one offset per row. Rows may be read back
+// while later ones are appended (a workbook written as the rows come, docs/compare.md §6.2).
 //
 // A row is a one-byte tag (the caller's: the compare's verdict) and its cells in column order, each
 // a kind byte and its value: a text as a 32-bit length and its bytes, a float or int as 8 bytes, a
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,10 +34,10 @@ class SpooledRows {
 
  private:
   friend class XlsxRowSpool;
-  size_t Begin(size_t row) const { return (*offsets_)[row] - (*offsets_)[first_]; }
+  size_t Begin(size_t row) const { return offsets_[row - first_] - offsets_[0]; }
   std::string bytes_;
   size_t first_ = 0;
-  const std::vector<uint64_t>* offsets_ = nullptr;
+  std::vector<uint64_t> offsets_;  // rows first_.. and one past the last, as in the spool
 };
 
 class XlsxRowSpool {
@@ -56,15 +58,16 @@ class XlsxRowSpool {
 
   // A spool in the directory of `output_path`.
   static Result<XlsxRowSpool> Create(const std::string& output_path);
-  XlsxRowSpool(XlsxRowSpool&& other) noexcept;
+  XlsxRowSpool(XlsxRowSpool&& other) noexcept;  // only before use: the lock is not moved
   XlsxRowSpool& operator=(XlsxRowSpool&&) = delete;
   XlsxRowSpool(const XlsxRowSpool&) = delete;
   ~XlsxRowSpool();
 
-  // Appends the caller's rows [0, rows), encoded on all cores and written in order.
+  // Appends the caller's rows [0, rows), encoded on all cores and written in order. A row counts
+  // (rows(), Read) once its bytes are written.
   Status Append(size_t rows, const EncodeRow& encode);
-  size_t rows() const { return offsets_.size() - 1; }
-  // Rows [first, end), read back. Safe to call concurrently.
+  size_t rows() const;
+  // Rows [first, end), read back. Safe to call concurrently, also with Append.
   Result<SpooledRows> Read(size_t first, size_t end) const;
 
  private:
@@ -72,6 +75,7 @@ class XlsxRowSpool {
 
   std::string path_;               // the output it serves, for errors
   int fd_ = -1;
+  mutable std::mutex offsets_mutex_;
   std::vector<uint64_t> offsets_;  // row i is [offsets_[i], offsets_[i + 1]); one past the last row
 };
 

@@ -16,10 +16,6 @@ namespace {
 
 constexpr size_t kMaxSheetName = 31;
 constexpr uint64_t kRowsPerBatch = 512;
-// Past this many cells a sheet's XML may pass 4 GB (a long text is rare; a cell's markup and
-// number stay under 60 bytes): the package then needs ZIP64, which we leave off for the rest since
-// some readers of old still refuse it.
-constexpr uint64_t kZip64Cells = 40'000'000;
 constexpr double kChartScaleX = 2, kChartScaleY = 1.5;  // of the default 480 × 288 pixels
 constexpr double kChartLineWidth = 1.25;
 
@@ -65,7 +61,7 @@ Result<std::unique_ptr<XlsxWorkbook>> XlsxWorkbook::Create(const std::string& pa
   lxw_workbook_options options{};
   options.constant_memory = LXW_TRUE;
   options.tmpdir = book->tmpdir_.data();
-  options.use_zip64 = cells > kZip64Cells ? LXW_TRUE : LXW_FALSE;
+  options.use_zip64 = cells > kXlsxZip64Cells ? LXW_TRUE : LXW_FALSE;
   // libxlsxwriter opens the name itself when it writes the package: our temporary file, which
   // AtomicFile created exclusively and renames into place on Close().
   book->book_ = workbook_new_opt(book->file_.temp_path().c_str(), &options);
@@ -141,12 +137,15 @@ Status XlsxSheet::WriteHeader(const std::vector<std::string>& header, uint64_t f
   for (size_t c = 0; c < header.size(); ++c) row.Text(static_cast<uint32_t>(c), header[c], book_->header_style_);
   MSP_RETURN_IF_ERROR(Write(row));
   worksheet_freeze_panes(sheet_, 1, 0);
-  if (filter_rows > 0) {
-    const lxw_error err = worksheet_autofilter(sheet_, 0, 0, static_cast<lxw_row_t>(filter_rows),
-                                               static_cast<lxw_col_t>(header.size() - 1));
-    if (err != LXW_NO_ERROR) return book_->Error("cannot add the autofilter", err);
-  }
-  return Status::Ok();
+  return filter_rows > 0 ? AddAutofilter(header.size(), filter_rows) : Status::Ok();
+}
+
+Status XlsxSheet::AddAutofilter(size_t columns, uint64_t rows) {
+  // libxlsxwriter keeps the range and writes it with the sheet, so it may follow the rows (in
+  // constant_memory mode, as long as it ends at or after the last row written).
+  const lxw_error err =
+      worksheet_autofilter(sheet_, 0, 0, static_cast<lxw_row_t>(rows), static_cast<lxw_col_t>(columns - 1));
+  return err == LXW_NO_ERROR ? Status::Ok() : book_->Error("cannot add the autofilter", err);
 }
 
 void XlsxSheet::SetWidths(const std::vector<double>& widths) {

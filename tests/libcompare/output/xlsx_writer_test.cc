@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <regex>
+
+#include <fmt/format.h>
 
 #include "test_support.h"
 
@@ -329,6 +332,73 @@ TEST(XlsxWriterTest, HeaderMatchesMsprobeXlsx) {
   const std::vector<std::string> want = header_texts(theirs);
   ASSERT_EQ(want.size(), 27u);
   EXPECT_EQ(header_texts(ours), want);
+}
+
+// The members of a zip, through unzip -Z1, each with its bytes; the creation time (docProps/core.xml)
+// left out.
+std::map<std::string, std::string> Members(const std::string& zip) {
+  std::map<std::string, std::string> members;
+  std::FILE* p = ::popen(("unzip -Z1 '" + zip + "' 2>/dev/null").c_str(), "r");
+  if (!p) return members;
+  char line[4096];
+  while (std::fgets(line, sizeof line, p) != nullptr) {
+    std::string name(line);
+    while (!name.empty() && (name.back() == '\n' || name.back() == '\r')) name.pop_back();
+    if (name != "docProps/core.xml") members[name] = Unzip(zip, name);
+  }
+  ::pclose(p);
+  return members;
+}
+
+// A table of `rows` rows whose verdicts and values vary.
+ResultTable VariedTable(size_t rows) {
+  ResultTable t = StatsTable();
+  const std::vector<ResultRow> kinds = t.rows;
+  t.rows.clear();
+  for (size_t i = 0; i < rows; ++i) {
+    ResultRow row = kinds[i % kinds.size()];
+    row.target_name = fmt::format("{}.{}", row.target_name, i);
+    row.metrics[kMaxDiff] = Cell::Float(static_cast<double>(i) / 7);
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+// Appended in pieces and written as they come (a streamed compare's workbook, docs/compare.md
+// §6.2), the workbook is the one written at once from the whole table, member by member, and also
+// when the rows pass a sheet's size after its thread has begun writing them.
+TEST(XlsxWriterTest, WritingAsRowsComeGivesTheSameWorkbook) {
+  TempDir tmp;
+  for (const size_t max_rows : {size_t{100000}, size_t{1500}}) {
+    const ResultTable t = VariedTable(3000);
+    ASSERT_TRUE(WriteXlsx(tmp.Path("whole.xlsx"), t, max_rows).ok());
+    Result<XlsxResultStream> stream =
+        XlsxResultStream::Open(tmp.Path("live.xlsx"), t, max_rows, XlsxSheetWriting::kAsRowsCome);
+    ASSERT_TRUE(stream.ok());
+    for (size_t first = 0; first < t.rows.size(); first += 700) {
+      ResultTable piece = t;
+      piece.rows.assign(t.rows.begin() + static_cast<std::ptrdiff_t>(first),
+                        t.rows.begin() + static_cast<std::ptrdiff_t>(std::min(t.rows.size(), first + 700)));
+      ASSERT_TRUE(stream->Append(piece).ok());
+    }
+    ASSERT_TRUE(std::move(*stream).Commit().ok());
+    const std::map<std::string, std::string> whole = Members(tmp.Path("whole.xlsx"));
+    ASSERT_TRUE(whole.count("xl/worksheets/sheet1.xml")) << max_rows;
+    EXPECT_EQ(whole.count("xl/worksheets/sheet3.xml"), max_rows < 3000 ? 1u : 0u);
+    EXPECT_TRUE(Members(tmp.Path("live.xlsx")) == whole) << max_rows;
+  }
+}
+
+// A stream dropped before Commit (its compare failed) leaves nothing behind, its thread stopped.
+TEST(XlsxWriterTest, StreamDroppedWhileWritingLeavesNothing) {
+  TempDir tmp;
+  {
+    Result<XlsxResultStream> stream = XlsxResultStream::Open(tmp.Path("d.xlsx"), StatsTable(), kMaxExcelRows,
+                                                             XlsxSheetWriting::kAsRowsCome);
+    ASSERT_TRUE(stream.ok());
+    ASSERT_TRUE(stream->Append(VariedTable(5000)).ok());
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.root()));
 }
 
 TEST(XlsxWriterTest, FailureLeavesNoFileUnderTheFinalName) {

@@ -23,22 +23,29 @@ namespace msprobe::compare {
 Result<std::vector<std::string>> WriteXlsx(const std::string& path, const ResultTable& table,
                                            size_t max_rows_per_sheet = kMaxExcelRows);
 
+// When a streamed workbook's data rows are written: by Commit, once the row count that decides the
+// sheets and -da's first diff are known; or, when they are final as they come (a streamed compare
+// without -da), as they are appended, on a thread of their own, into one sheet "Sheet1" (written
+// again by Commit from the spool should they pass a sheet's size; docs/compare.md §6.2).
+enum class XlsxSheetWriting { kAtCommit, kAsRowsCome };
+
 // WriteXlsx for a table that comes in pieces (a streamed compare, or -da's tables kept until the
 // analysis across ranks): the rows of each Append, formatted at once and kept in a temporary file
-// beside `path` (memory holds a few bytes per row), and the workbook written by Commit, when the
-// row count that decides the sheets is known.
+// beside `path` (memory holds a few bytes per row), and the workbook finished by Commit.
 class XlsxResultStream {
  public:
   // `shape`: a table with the columns, mode and layout of the rows to come (its rows are not read).
   static Result<XlsxResultStream> Open(const std::string& path, const ResultTable& shape,
-                                       size_t max_rows_per_sheet = kMaxExcelRows);
+                                       size_t max_rows_per_sheet = kMaxExcelRows,
+                                       XlsxSheetWriting writing = XlsxSheetWriting::kAtCommit);
   XlsxResultStream(XlsxResultStream&&) noexcept;
   XlsxResultStream& operator=(XlsxResultStream&&) noexcept;
   ~XlsxResultStream();
 
   // The next rows; a table's first_cause_row (--attribute) is named on the summary sheet.
   Status Append(const ResultTable& table);
-  // -da: row `row` (of all appended) is filled orange and named, with its API's stack, on the summary.
+  // -da (kAtCommit): row `row` (of all appended) is filled orange and named, with its API's stack, on
+  // the summary.
   void MarkFirstDiff(size_t row, std::string name, std::string stack);
   // The rows not compared that no appended row shows, for the summary sheet: target rows -fm's queue
   // never reached, golden rows msprobe drops, tensors that could not be read.

@@ -30,6 +30,10 @@ namespace msprobe::compare {
 
 inline constexpr uint64_t kXlsxMaxRows = 1'048'576;  // Excel's grid
 inline constexpr uint32_t kXlsxMaxColumns = 16'384;
+// Past this many cells a sheet's XML may pass 4 GB (a long text is rare; a cell's markup and number
+// stay under 60 bytes): the package then needs ZIP64, which is left off below it since some readers
+// of old still refuse it.
+inline constexpr uint64_t kXlsxZip64Cells = 40'000'000;
 
 struct XlsxCellStyle {
   uint32_t fill_rgb = 0;        // a solid fill of this RGB (0xFF0000 is red); 0: no fill
@@ -73,6 +77,9 @@ class XlsxSheet {
   // Row 1: bold, centred, bordered; frozen above the rows, with an autofilter over `filter_rows`
   // rows below it when that is > 0.
   Status WriteHeader(const std::vector<std::string>& header, uint64_t filter_rows);
+  // The autofilter of `columns` columns over the header and `rows` rows below it; may come after
+  // the rows.
+  Status AddAutofilter(size_t columns, uint64_t rows);
   // Per column, in characters; 0 keeps the default width.
   void SetWidths(const std::vector<double>& widths);
   // Rows [0, rows) of the caller's numbering, formatted in parallel and written in order.
@@ -90,7 +97,7 @@ class XlsxSheet {
 
 class XlsxWorkbook {
  public:
-  // `cells` bounds the cells the workbook will hold, to choose ZIP64 for what may pass 4 GB.
+  // `cells` bounds the cells the workbook will hold: ZIP64 past kXlsxZip64Cells.
   static Result<std::unique_ptr<XlsxWorkbook>> Create(const std::string& path, uint64_t cells);
   ~XlsxWorkbook();  // an unclosed workbook is discarded, its temporary file removed
   XlsxWorkbook(const XlsxWorkbook&) = delete;
