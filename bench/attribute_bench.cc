@@ -6,8 +6,6 @@
 // default outputs (csv + xlsx), warm page cache, best of 3 by wall time, with the CPU seconds of that
 // run beside it (the ratio that other processes on a shared machine do not move).
 // Usage: attribute_bench [DIR (default /tmp/msprobe_bench_attribute)] [SIZE_MIB (336)] [THREADS]
-#include <sys/resource.h>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <tbb/parallel_for.h>
@@ -110,13 +108,6 @@ Status WriteDumps(const fs::path& root, uint64_t calls) {
   return WriteFileAtomically(stamp.string(), stamp_text);
 }
 
-double CpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
-}
-
 struct Timing {
   double seconds = 1e30, cpu_seconds = 0;
   std::string cause = "none";  // the first cause, "API (kind)"
@@ -133,10 +124,10 @@ Result<Timing> TimeCompare(const fs::path& root, const std::string& golden, bool
   for (int run = 0; run < 4; ++run) {
     fs::remove_all(options.output_dir);
     const auto start = std::chrono::steady_clock::now();
-    const double cpu = CpuSeconds();
+    const double cpu = bench::CpuSeconds();
     MSP_ASSIGN_OR_RETURN(compare::CompareReport report, compare::RunCompare(options));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (run > 0 && seconds < t.seconds) t.seconds = seconds, t.cpu_seconds = CpuSeconds() - cpu;
+    if (run > 0 && seconds < t.seconds) t.seconds = seconds, t.cpu_seconds = bench::CpuSeconds() - cpu;
     if (const auto& first = report.pairs[0].first_cause) t.cause = first->api + " (" + first->kind + ")";
   }
   fs::remove_all(options.output_dir);

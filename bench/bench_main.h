@@ -2,6 +2,7 @@
 // THREADS) and a deterministic generator of their tensor values.
 #pragma once
 
+#include <sys/resource.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
@@ -31,6 +32,15 @@ class NormalValues {
  private:
   uint64_t state_;
 };
+
+// User + system CPU seconds of the process so far (all threads): beside wall time, it shows whether
+// other processes took cores away from a run (the machine may be shared).
+inline double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+}
 
 // Calls run(dir, mib) and turns its Status into an exit code.
 template <class Run>
