@@ -95,7 +95,9 @@ std::string DumpJson(uint64_t calls) {
 Status WriteDumps(const fs::path& root, uint64_t calls) {
   const fs::path stamp = root / "complete";
   const std::string stamp_text = fmt::format("{} calls\n", calls);
-  if (std::ifstream in(stamp); in && std::string(std::istreambuf_iterator<char>(in), {}) == stamp_text) return Status::Ok();
+  if (std::ifstream in(stamp); in && std::string(std::istreambuf_iterator<char>(in), {}) == stamp_text) {
+    return Status::Ok();
+  }
   fs::remove_all(root);
   const fs::path target = root / "target/step0/rank0", golden = root / "golden/step0/rank0";
   for (const fs::path& rank : {target, golden}) fs::create_directories(rank / "dump_tensor_data");
@@ -104,7 +106,9 @@ Status WriteDumps(const fs::path& root, uint64_t calls) {
     status[call] = WriteCall(call, target / "dump_tensor_data", golden / "dump_tensor_data");
   });
   for (const Status& s : status) MSP_RETURN_IF_ERROR(s);
-  for (const fs::path& rank : {target, golden}) MSP_RETURN_IF_ERROR(WriteFileAtomically((rank / "dump.json").string(), DumpJson(calls)));
+  for (const fs::path& rank : {target, golden}) {
+    MSP_RETURN_IF_ERROR(WriteFileAtomically((rank / "dump.json").string(), DumpJson(calls)));
+  }
   return WriteFileAtomically(stamp.string(), stamp_text);
 }
 

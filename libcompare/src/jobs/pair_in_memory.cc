@@ -175,7 +175,7 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
   ApplyVerdicts(&table.rows, table.mode, options.consistent);
   ReportStep(steps_.progress(), p, kRowsCompared);
   if (options.attribute && table.mode == CompareMode::kTensor) {
-    // --attribute keeps a pair whole (docs/distributed.md §3): every slice is this process's own.
+    // --attribute keeps a pair whole (docs/distributed.md §2): every slice is this process's own.
     std::vector<std::optional<uint64_t>> hashes(table.rows.size());
     for (const MetricSlice& slice : slices) std::ranges::copy(slice.target_hashes, hashes.begin() + slice.begin);
     MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, hashes, &table));

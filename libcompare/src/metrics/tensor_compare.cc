@@ -300,10 +300,13 @@ Cells CompareLoaded(const LoadedTensor& target, const LoadedTensor& golden, cons
 
   // int4 packs two elements a byte: its windows are left to TensorContentHash.
   std::optional<ContentHasher> hasher;
-  if (target_hash != nullptr && Info(target.info().dtype).bits % 8 == 0) hasher.emplace(target.info().dtype, target.info().shape);
+  if (target_hash != nullptr && Info(target.info().dtype).bits % 8 == 0) {
+    hasher.emplace(target.info().dtype, target.info().shape);
+  }
   bool hashed = false;
-  Result<PairSums> sums = StreamPair(target, golden, options.chunk_elements,
-                                     ZeroFrom(target_valid_rows, shape, target.numel()), hasher ? &*hasher : nullptr, &hashed);
+  const uint64_t zero_from = ZeroFrom(target_valid_rows, shape, target.numel());
+  Result<PairSums> sums =
+      StreamPair(target, golden, options.chunk_elements, zero_from, hasher ? &*hasher : nullptr, &hashed);
   if (!sums.ok()) return Unreadable(sums.status(), unreadable);
   if (hashed) *target_hash = hasher->value();
   if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
@@ -349,7 +352,8 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
     if (!b.ok()) return Unreadable(b.status(), unreadable);
     if (*b) *golden = std::move(**b);
   }
-  return CompareLoaded(*target, *golden, options, target_valid_rows, unreadable, target_is_file ? target_hash : nullptr);
+  return CompareLoaded(*target, *golden, options, target_valid_rows, unreadable,
+                       target_is_file ? target_hash : nullptr);
 }
 
 Cells CompareTensorInfos(const TensorInfo& target_info, const TensorInfo& golden_info,

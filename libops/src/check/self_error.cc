@@ -75,7 +75,8 @@ ErrorMaxima Maxima(const double* y, const double* r, size_t n, double overflow, 
     const __m128d overflows = _mm_cmpge_pd(_mm_andnot_pd(sign, raw), over);
     const __m128d rv = _mm_or_pd(_mm_and_pd(overflows, _mm_or_pd(_mm_and_pd(sign, raw), inf)),
                                  _mm_andnot_pd(overflows, raw));
-    const __m128d finite = _mm_and_pd(_mm_cmplt_pd(_mm_andnot_pd(sign, yv), inf), _mm_cmplt_pd(_mm_andnot_pd(sign, rv), inf));
+    const __m128d finite =
+        _mm_and_pd(_mm_cmplt_pd(_mm_andnot_pd(sign, yv), inf), _mm_cmplt_pd(_mm_andnot_pd(sign, rv), inf));
     const __m128d same = _mm_or_pd(_mm_and_pd(_mm_cmpunord_pd(yv, yv), _mm_cmpunord_pd(rv, rv)), _mm_cmpeq_pd(yv, rv));
     mismatch = _mm_or_pd(mismatch, _mm_andnot_pd(_mm_or_pd(finite, same), _mm_castsi128_pd(_mm_set1_epi32(-1))));
     const __m128d diff = _mm_and_pd(finite, _mm_andnot_pd(sign, _mm_sub_pd(yv, rv)));
