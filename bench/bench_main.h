@@ -2,6 +2,7 @@
 // THREADS), a deterministic generator of their tensor values, and warming a file's page cache.
 #pragma once
 
+#include <sys/resource.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
@@ -40,6 +41,15 @@ inline void WarmFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()))) {
   }
+}
+
+// User + system CPU seconds of the process so far (all threads): beside wall time, it shows whether
+// other processes took cores away from a run (the machine may be shared).
+inline double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
 }
 
 // Calls run(dir, mib) and turns its Status into an exit code.

@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <functional>
@@ -11,6 +12,7 @@
 #include "jobs/pair_rules_internal.h"
 #include "msprobe/compare/metrics/tensor_compare.h"
 #include "msprobe/compare/metrics/verdict.h"
+#include "msprobe/compare/recompute/attribution.h"
 #include "msprobe/compare/rows/call_alignment.h"
 #include "msprobe/compare/rows/consistent_match.h"
 #include "msprobe/compare/rows/result_builder.h"
@@ -22,18 +24,25 @@ namespace msprobe::compare::internal {
 namespace {
 
 // Fills the six metrics of rows [begin, end); returns, per row, why its tensor file could not be read
-// (missing, refused or unreadable: msprobe's "unsupported" row), ok when it could.
+// (missing, refused or unreadable: msprobe's "unsupported" row), ok when it could. `target_hashes`
+// (--attribute; else null) receives the hashes attribution needs, each taken while the metrics read
+// the file, or from the file when they did not read it whole.
 std::vector<Status> ComputeTensorMetrics(const FlatDump& target, const FlatDump& golden, std::vector<ResultRow>* rows,
                                          size_t begin, size_t end, const TensorCompareOptions& options,
-                                         const std::function<void(uint64_t, uint64_t)>& progress) {
+                                         const std::function<void(uint64_t, uint64_t)>& progress,
+                                         std::vector<std::optional<uint64_t>>* target_hashes) {
   const std::string target_dir = TensorDataDir(target.json_path), golden_dir = TensorDataDir(golden.json_path);
   std::atomic<uint64_t> done{0};
   std::vector<Status> unreadable(end - begin);
+  if (target_hashes != nullptr) target_hashes->assign(end - begin, std::nullopt);
   tbb::parallel_for(begin, end, [&](size_t i) {
     ResultRow& r = (*rows)[i];
     TensorCompareInput input{r.target_data_name, r.golden_data_name, r.matched,
                              target_dir,         golden_dir,         r.target_valid_rows};
-    const std::array<Cell, 6> metrics = CompareTensors(input, options, &unreadable[i - begin]);
+    std::optional<uint64_t>* hash =
+        target_hashes != nullptr && NeedsTargetHash(r) ? &(*target_hashes)[i - begin] : nullptr;
+    const std::array<Cell, 6> metrics = CompareTensors(input, options, &unreadable[i - begin], hash);
+    if (hash != nullptr && !*hash) *hash = HashTargetFile(target_dir, r);
     r.metrics.assign(metrics.begin(), metrics.end());
     if (progress) progress(++done, end - begin);
   });
@@ -133,7 +142,8 @@ MetricSlice PairInMemory::ComputeSlice(PreparedPair* p, size_t begin, size_t end
   slice.unreadable = ComputeTensorMetrics(p->target, p->golden, &p->table.rows, begin, end, tensor_options,
                                           [&](uint64_t d, uint64_t) {
                                             if (progress) progress(label, d, rows);
-                                          });
+                                          },
+                                          steps_.options().attribute ? &slice.target_hashes : nullptr);
   return slice;
 }
 
@@ -165,7 +175,10 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
   ApplyVerdicts(&table.rows, table.mode, options.consistent);
   ReportStep(steps_.progress(), p, kRowsCompared);
   if (options.attribute && table.mode == CompareMode::kTensor) {
-    MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, &table));
+    // --attribute keeps a pair whole (docs/distributed.md §2): every slice is this process's own.
+    std::vector<std::optional<uint64_t>> hashes(table.rows.size());
+    for (const MetricSlice& slice : slices) std::ranges::copy(slice.target_hashes, hashes.begin() + slice.begin);
+    MSP_ASSIGN_OR_RETURN(result.first_cause, AttributeRows(spec.target_json, spec.golden_json, hashes, &table));
   } else if (options.attribute) {
     AttributeUnknown(&table);
   }

@@ -30,6 +30,7 @@ struct MetricSlice {
   size_t begin = 0;
   std::vector<std::vector<Cell>> metrics;
   std::vector<Status> unreadable;
+  std::vector<std::optional<uint64_t>> target_hashes;  // --attribute: per row, what attribution needs
 };
 
 // Safe to use for several pairs at once, as PairSteps.

@@ -16,6 +16,7 @@
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/table/result_row.h"
+#include "msprobe/dump/files/content_hash.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/tensor/element_types.h"
 #include "msprobe/dump/tensor/tensor_source.h"
@@ -187,9 +188,11 @@ Bytes ZeroTail(Bytes bytes, uint64_t first, uint64_t count, uint64_t zero_from, 
   return Bytes(zeroed->data(), zeroed->size());
 }
 
-// `zero_from`: the target elements from this one on are read as zeros (numel: none).
+// `zero_from`: the target elements from this one on are read as zeros (numel: none). `hasher`, when
+// given, receives the target's windows if they are all read in order (one thread, nothing zeroed);
+// *hashed says whether they were.
 Result<PairSums> StreamPair(const LoadedTensor& target, const LoadedTensor& golden, uint64_t chunk_elements,
-                            uint64_t zero_from) {
+                            uint64_t zero_from, ContentHasher* hasher, bool* hashed) {
   const uint64_t numel = target.numel();
   // Windows start at multiples of kBlock so the sums do not depend on the window size (pair_kernel).
   const uint64_t block = internal::kBlock;
@@ -205,7 +208,7 @@ Result<PairSums> StreamPair(const LoadedTensor& target, const LoadedTensor& gold
     ElementWindow target, golden;
     std::vector<std::byte> zeroed;
   };
-  auto consume = [&](uint64_t index, Windows* w, Partial* partial) {
+  auto consume = [&](uint64_t index, Windows* w, Partial* partial, ContentHasher* window_hasher) {
     if (!partial->status.ok()) return;
     const uint64_t first = index * window;
     const uint64_t count = std::min(window, numel - first);
@@ -217,6 +220,7 @@ Result<PairSums> StreamPair(const LoadedTensor& target, const LoadedTensor& gold
       partial->status = std::move(status);
       return;
     }
+    if (window_hasher != nullptr) window_hasher->Add(target_bytes);
     if (first + count > zero_from)
       target_bytes = ZeroTail(target_bytes, first, count, zero_from, target_item, &w->zeroed);
     internal::ConsumePair(target_dtype, target_bytes.data(), golden_dtype, golden_bytes.data(), count, precision,
@@ -227,14 +231,15 @@ Result<PairSums> StreamPair(const LoadedTensor& target, const LoadedTensor& gold
 
   Partial total;
   if (windows <= kParallelWindows) {
+    *hashed = hasher != nullptr && zero_from >= numel;
     Windows w;
-    for (uint64_t index = 0; index < windows; ++index) consume(index, &w, &total);
+    for (uint64_t index = 0; index < windows; ++index) consume(index, &w, &total, *hashed ? hasher : nullptr);
   } else {
     total = tbb::parallel_deterministic_reduce(
         tbb::blocked_range<uint64_t>(0, windows, 1), total,
         [&](const tbb::blocked_range<uint64_t>& range, Partial partial) {
           Windows w;
-          for (uint64_t index = range.begin(); index != range.end(); ++index) consume(index, &w, &partial);
+          for (uint64_t index = range.begin(); index != range.end(); ++index) consume(index, &w, &partial, nullptr);
           return partial;
         },
         [](Partial left, const Partial& right) {
@@ -284,17 +289,26 @@ uint64_t ZeroFrom(int64_t valid_rows, const std::vector<int64_t>& shape, uint64_
 }
 
 // Steps 4-6 of §4.2 on two loaded tensors, the target rows from `target_valid_rows` on read as zeros.
+// `target_hash`, when given, receives the target's content hash if its elements were all streamed.
 Cells CompareLoaded(const LoadedTensor& target, const LoadedTensor& golden, const TensorCompareOptions& options,
-                    int64_t target_valid_rows, Status* unreadable) {
+                    int64_t target_valid_rows, Status* unreadable, std::optional<uint64_t>* target_hash) {
   // Step 4, validate, in G3's order: empty, shape (squeezed), 0-d, NaN/Inf (in the kernel).
   if (target.numel() == 0) return All(Cell::Unsupported());  // values None -> "unsupported"
   const std::vector<int64_t> shape = target.CompareShape(options.squeeze);
   if (shape != golden.CompareShape(options.squeeze)) return All(Cell::Text("shape unmatched"));
   if (shape.empty()) return CompareZeroDim(target, golden, unreadable);
 
+  // int4 packs two elements a byte: its windows are left to TensorContentHash.
+  std::optional<ContentHasher> hasher;
+  if (target_hash != nullptr && Info(target.info().dtype).bits % 8 == 0) {
+    hasher.emplace(target.info().dtype, target.info().shape);
+  }
+  bool hashed = false;
+  const uint64_t zero_from = ZeroFrom(target_valid_rows, shape, target.numel());
   Result<PairSums> sums =
-      StreamPair(target, golden, options.chunk_elements, ZeroFrom(target_valid_rows, shape, target.numel()));
+      StreamPair(target, golden, options.chunk_elements, zero_from, hasher ? &*hasher : nullptr, &hashed);
   if (!sums.ok()) return Unreadable(sums.status(), unreadable);
+  if (hashed) *target_hash = hasher->value();
   if (sums->mask_mismatch) return All(Cell::NA());  // first-stage "Nan" -> "N/A"
   Cells cells = MetricCells(*sums, target.numel());
   if (target.numel() == 1) cells[kCosine] = Cell::Unsupported();  // a length-1 vector (only unsqueezed)
@@ -303,7 +317,8 @@ Cells CompareLoaded(const LoadedTensor& target, const LoadedTensor& golden, cons
 
 }  // namespace
 
-Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options, Status* unreadable) {
+Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options, Status* unreadable,
+                     std::optional<uint64_t>* target_hash) {
   // Step 1, locate: "No real data" and "api unmatched" both end as "unsupported" (step 5).
   if (input.target_data_name == "-1" || input.golden_data_name == "-1") return All(Cell::Unsupported());
   if (!input.golden_matched || input.target_data_name == "N/A" || input.golden_data_name == "N/A") {
@@ -314,6 +329,8 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
     return internal::ReadsJoined(options.consistent, target, data_name) ? internal::LoadJoined(dir, data_name)
                                                                         : LoadedTensor::Load(dir, data_name);
   };
+  // A product or a joined read is not the file's content: such a target is not hashed here.
+  bool target_is_file = !internal::ReadsJoined(options.consistent, true, input.target_data_name);
   Result<LoadedTensor> target = load(true, input.target_tensor_dir, input.target_data_name);
   if (!target.ok()) return Unreadable(target.status(), unreadable);
   Result<LoadedTensor> golden = load(false, input.golden_tensor_dir, input.golden_data_name);
@@ -328,13 +345,15 @@ Cells CompareTensors(const TensorCompareInput& input, const TensorCompareOptions
     if (*n) {
       *target = std::move(**n);
       target_valid_rows = -1;
+      target_is_file = false;
     }
     Result<std::optional<LoadedTensor>> b = ApplyRightMatmul(*options.right_matmul, false, input.golden_data_name,
                                                              *golden, options.squeeze, golden->numel());
     if (!b.ok()) return Unreadable(b.status(), unreadable);
     if (*b) *golden = std::move(**b);
   }
-  return CompareLoaded(*target, *golden, options, target_valid_rows, unreadable);
+  return CompareLoaded(*target, *golden, options, target_valid_rows, unreadable,
+                       target_is_file ? target_hash : nullptr);
 }
 
 Cells CompareTensorInfos(const TensorInfo& target_info, const TensorInfo& golden_info,
@@ -343,7 +362,7 @@ Cells CompareTensorInfos(const TensorInfo& target_info, const TensorInfo& golden
   if (!target.ok()) return All(Cell::Unsupported());
   Result<LoadedTensor> golden = LoadedTensor::FromInfo(golden_info);
   if (!golden.ok()) return All(Cell::Unsupported());
-  return CompareLoaded(*target, *golden, options, -1, nullptr);
+  return CompareLoaded(*target, *golden, options, -1, nullptr, nullptr);
 }
 
 }  // namespace msprobe::compare

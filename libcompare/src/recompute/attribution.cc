@@ -1,8 +1,8 @@
 #include "msprobe/compare/recompute/attribution.h"
 
-#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include <filesystem>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -49,18 +49,10 @@ bool Differs(const ResultRow& row) {
   return !cell.is_number() || cell.number() != 0;
 }
 
-// The target tensors' content hashes, per row (nullopt: no file, or unreadable).
-std::vector<std::optional<uint64_t>> HashRows(const std::string& target_json, const ResultTable& table) {
-  const std::string dir = TensorDataDir(target_json);
-  std::vector<std::optional<uint64_t>> hashes(table.rows.size());
-  tbb::parallel_for(size_t{0}, table.rows.size(), [&](size_t i) {
-    const ResultRow& r = table.rows[i];
-    if (r.target_data_name == "-1" || (r.state != RowState::kInput && r.state != RowState::kOutput)) return;
-    const Result<std::string> path = ResolveDataName(dir, r.target_data_name);
-    if (!path.ok()) return;
-    if (Result<uint64_t> hash = TensorContentHash(*path); hash.ok()) hashes[i] = *hash;
-  });
-  return hashes;
+// A dump.json named on both sides (a dump against itself) has one set of self errors.
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code error;
+  return std::filesystem::equivalent(a, b, error);
 }
 
 struct ApiRows {
@@ -94,16 +86,29 @@ ApiAttribution Classify(const ResultTable& table, ApiRows api, const std::vector
 
 }  // namespace
 
+bool NeedsTargetHash(const ResultRow& row) {
+  return row.target_data_name != "-1" && (row.state == RowState::kInput || row.state == RowState::kOutput);
+}
+
+std::optional<uint64_t> HashTargetFile(const std::string& target_tensor_dir, const ResultRow& row) {
+  const Result<std::string> path = ResolveDataName(target_tensor_dir, row.target_data_name);
+  if (!path.ok()) return std::nullopt;
+  const Result<uint64_t> hash = TensorContentHash(*path);
+  return hash.ok() ? std::optional<uint64_t>(*hash) : std::nullopt;
+}
+
 Result<std::optional<FirstCause>> AttributeRows(const std::string& target_json, const std::string& golden_json,
+                                                const std::vector<std::optional<uint64_t>>& hashes,
                                                 ResultTable* table) {
+  const bool same = SameFile(target_json, golden_json);
   Result<ops::DumpCheck> target_check = Status::Internal("", "not run"), golden_check = Status::Internal("", "not run");
-  std::vector<std::optional<uint64_t>> hashes;
   tbb::parallel_invoke([&] { target_check = ops::CheckDumpCalls(target_json); },
-                       [&] { golden_check = ops::CheckDumpCalls(golden_json); },
-                       [&] { hashes = HashRows(target_json, *table); });
+                       [&] {
+                         if (!same) golden_check = ops::CheckDumpCalls(golden_json);
+                       });
   MSP_RETURN_IF_ERROR(target_check.status());
-  MSP_RETURN_IF_ERROR(golden_check.status());
-  const Checks target = Index(*target_check), golden = Index(*golden_check);
+  if (!same) MSP_RETURN_IF_ERROR(golden_check.status());
+  const Checks target = Index(*target_check), golden = same ? target : Index(*golden_check);
 
   std::optional<FirstCause> first;
   std::unordered_set<uint64_t> produced;

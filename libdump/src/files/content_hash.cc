@@ -18,20 +18,26 @@ uint64_t Crc(uint64_t crc, const void* data, size_t size) {
 
 }  // namespace
 
+ContentHasher::ContentHasher(DType dtype, const std::vector<int64_t>& shape) {
+  const auto code = static_cast<uint8_t>(dtype);
+  crc_ = Crc(0, &code, 1);
+  for (int64_t d : shape) crc_ = Crc(crc_, &d, sizeof d);
+}
+
+void ContentHasher::Add(Bytes elements) { crc_ = Crc(crc_, elements.data(), elements.size()); }
+
 Result<uint64_t> TensorContentHash(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(TensorInfo info, ReadTensorFile(path));
   MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(info));
-  const uint8_t dtype = static_cast<uint8_t>(info.dtype);
-  uint64_t crc = Crc(0, &dtype, 1);
-  for (int64_t d : info.shape) crc = Crc(crc, &d, sizeof d);
+  ContentHasher hasher(info.dtype, info.shape);
   ElementWindow window;
   for (uint64_t first = 0; first < source.numel(); first += kWindowElements) {
     const uint64_t count = std::min(kWindowElements, source.numel() - first);
     MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
-    crc = Crc(crc, window.bytes().data(), window.bytes().size());
+    hasher.Add(window.bytes());
     MSP_RETURN_IF_ERROR(window.Intact());
   }
-  return crc;
+  return hasher.value();
 }
 
 }  // namespace msprobe

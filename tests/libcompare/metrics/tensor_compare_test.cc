@@ -10,11 +10,13 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <variant>
 #include <vector>
 
 #include "msprobe/compare/table/result_row.h"
+#include "msprobe/dump/files/content_hash.h"
 #include "msprobe/dump/text/json_file.h"
 #include "test_support.h"
 
@@ -145,6 +147,26 @@ TEST(TensorCompareTest, ConcurrentCallsAgree) {
   std::vector<std::array<Cell, 6>> parallel(60);
   tbb::parallel_for(0, 60, [&](int i) { parallel[i] = CompareTensors(Case(names[i % 6]), {.chunk_elements = 4096}); });
   for (int i = 0; i < 60; ++i) EXPECT_EQ(parallel[i], serial[i % 6]) << names[i % 6];
+}
+
+// --attribute's hashes come from the metric pass (docs/ops.md §7): the target file's content hash,
+// as TensorContentHash reads it from the file, when the metrics streamed the target whole on one
+// thread (a strided view in logical order too); left unset when they did not (over four windows,
+// or the golden unreadable), for the caller to hash the file.
+TEST(TensorCompareTest, TargetHashIsTheFilesContentHash) {
+  for (const char* name : {"big", "bf16_f32", "g3_f16", "transposed"}) {
+    SCOPED_TRACE(name);
+    const Result<uint64_t> file_hash = TensorContentHash(TensorDir() + "/" + name + ".npu.pt");
+    ASSERT_TRUE(file_hash.ok()) << file_hash.status().ToString();
+    std::optional<uint64_t> hash;
+    CompareTensors(Case(name), {}, nullptr, &hash);
+    EXPECT_EQ(hash, std::optional<uint64_t>(*file_hash));
+  }
+  std::optional<uint64_t> parallel, unreadable;
+  CompareTensors(Case("big"), {.chunk_elements = 8192}, nullptr, &parallel);  // 7 windows
+  EXPECT_EQ(parallel, std::nullopt);
+  CompareTensors(Pair("g3_neg.npu.pt", "missing.pt"), {}, nullptr, &unreadable);
+  EXPECT_EQ(unreadable, std::nullopt);
 }
 
 // msprobe's tensor-mode xlsx for dist2 npu_t vs bench_t, rank0: every row's six cells.

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "msprobe/compare/metrics/right_matmul.h"
@@ -42,9 +43,12 @@ struct TensorCompareOptions {
 // "unsupported" for rows without data, unreadable or empty files; six "shape unmatched" when the
 // squeezed shapes differ; six "N/A" when the NaN/Inf positions differ; "Nan" cells where msprobe
 // writes CompareConst.NAN. Thread-safe; it may use TBB itself for large tensors. When a file is
-// missing, refused or unreadable, `unreadable` (if given) receives why.
+// missing, refused or unreadable, `unreadable` (if given) receives why. `target_hash` (if given)
+// receives the target file's content hash (files/content_hash.h) when the metrics read all its
+// elements, in order, on one thread, as the file holds them (no product, no joined read); otherwise it
+// is left as it was.
 std::array<Cell, 6> CompareTensors(const TensorCompareInput& input, const TensorCompareOptions& options = {},
-                                   Status* unreadable = nullptr);
+                                   Status* unreadable = nullptr, std::optional<uint64_t>* target_hash = nullptr);
 
 // Steps 4-6 of the same on two tensors a reader has already described (kernel dumps, raw files):
 // "unsupported" when either cannot be streamed, then as CompareTensors.

@@ -9,8 +9,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "msprobe/compare/output/compare_report.h"
 #include "msprobe/compare/table/result_table.h"
@@ -22,10 +24,18 @@ namespace msprobe::compare {
 // the golden's (both in units of their tolerance).
 inline constexpr double kOwnErrorMargin = 4;
 
+// Whether attribution looks at a row's target tensor by its content: an input or output with a file.
+bool NeedsTargetHash(const ResultRow& row);
+// That content's hash (files/content_hash.h), read from the row's file in `target_tensor_dir`;
+// nullopt when the file is missing or unreadable. For the rows the tensor compare did not hash.
+std::optional<uint64_t> HashTargetFile(const std::string& target_tensor_dir, const ResultRow& row);
+
 // Fills table->attributions, every row's attribution and table->first_cause_row, recomputing the
-// APIs of both dumps (tensor mode: the table's rows carry their Data_name) and hashing the target's
-// tensors. Returns the first API whose origin is op or input.
+// APIs of both dumps (tensor mode: the table's rows carry their Data_name; a dump on both sides is
+// recomputed once). `target_hashes`: per row, its target tensor's content hash where NeedsTargetHash
+// (nullopt: unreadable), taken by the tensor compare. Returns the first API whose origin is op or input.
 Result<std::optional<FirstCause>> AttributeRows(const std::string& target_json, const std::string& golden_json,
+                                                const std::vector<std::optional<uint64_t>>& target_hashes,
                                                 ResultTable* table);
 
 // A statistics or md5 compare has no tensors to recompute: every API's origin is unknown.
