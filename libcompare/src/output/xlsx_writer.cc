@@ -78,22 +78,44 @@ Result<XlsxResultStream> XlsxResultStream::Open(const std::string& path, const R
   return XlsxResultStream(std::move(state));
 }
 
-Status XlsxResultStream::Append(const ResultTable& table) {
-  State& s = *state_;
-  const size_t offset = s.facts.rows;
-  if (table.first_cause_row && !s.facts.first_cause_row) {
+namespace {
+
+// What the summary sheet and the column widths take from a table's rows, before they are spooled.
+void NoteRows(const ResultTable& table, XlsxSummaryFacts* facts, std::vector<std::vector<Cell>>* width_sample) {
+  const size_t offset = facts->rows;
+  if (table.first_cause_row && !facts->first_cause_row) {
     const ResultRow& row = table.rows[*table.first_cause_row];
-    s.facts.first_cause_row = offset + *table.first_cause_row;
-    s.facts.first_cause_text = row.api + " (" + table.attributions[static_cast<size_t>(row.attribution)].origin + ")";
+    facts->first_cause_row = offset + *table.first_cause_row;
+    facts->first_cause_text = row.api + " (" + table.attributions[static_cast<size_t>(row.attribution)].origin + ")";
   }
   for (const ResultRow& row : table.rows) {
-    if (s.width_sample.size() < kWidthSampleRows) s.width_sample.push_back(table.Cells(row));
-    s.facts.Add(row);
+    if (width_sample->size() < kWidthSampleRows) width_sample->push_back(table.Cells(row));
+    facts->Add(row);
   }
-  return s.spool.Append(table.rows.size(), [&table](size_t row, XlsxRowSpool::RowEncoder* encoder) {
+}
+
+// A row as the spool keeps it: its verdict's tag, then its cells.
+XlsxRowSpool::EncodeRow SpoolRow(const ResultTable& table) {
+  return [&table](size_t row, XlsxRowSpool::RowEncoder* encoder) {
     encoder->Tag(RowTag(table.rows[row].result));
     table.VisitCells(table.rows[row], encoder);
-  });
+  };
+}
+
+}  // namespace
+
+Status XlsxResultStream::Append(const ResultTable& table) {
+  NoteRows(table, &state_->facts, &state_->width_sample);
+  return state_->spool.Append(table.rows.size(), SpoolRow(table));
+}
+
+RenderedRows XlsxResultStream::Render(const ResultTable& table) {
+  return XlsxRowSpool::Encode(table.rows.size(), SpoolRow(table));
+}
+
+Status XlsxResultStream::AppendRendered(const ResultTable& table, const RenderedRows& rows) {
+  NoteRows(table, &state_->facts, &state_->width_sample);
+  return state_->spool.AppendEncoded(rows);
 }
 
 void XlsxResultStream::MarkFirstDiff(size_t row, std::string name, std::string stack) {
