@@ -108,12 +108,13 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
 }
 
 Status StatisticsSliceCompare::AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own,
-                                           const SliceTable& batch, SlicedOutputs* sliced) const {
+                                           const SliceTable& batch, SlicedOutputs* sliced,
+                                           const RenderedTable* rendered) const {
   if (batch.table.rows.empty()) return Status::Ok();
   if (!sliced->outputs) {
     sliced->outputs.emplace(steps_.OpenOutputs(spec, ReadsAsDebugJson(spec.target_json, own.target_header.level)));
   }
-  return sliced->outputs->Append(batch.table, batch.p2p);
+  return sliced->outputs->Append(batch.table, batch.p2p, rendered);
 }
 
 Result<PairOutcome> StatisticsSliceCompare::ConcludeSlices(const ComparePairSpec& spec, const StatisticsSlice& own,
