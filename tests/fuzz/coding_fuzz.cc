@@ -40,13 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(bytes, EncodeMarks, DecodeMarks);
   Check(bytes, EncodeStatisticsSlice, DecodeStatisticsSlice);
   Check(bytes, EncodeSliceRead, DecodeSliceRead);
-  Check(
-      bytes, [](const std::pair<SliceTable, RenderedTable>& t) { return EncodeSliceTable(t.first, t.second); },
-      [](std::string_view b) {
-        std::pair<SliceTable, RenderedTable> t;
-        t.first = DecodeSliceTable(b, &t.second);
-        return t;
-      });
+  Check(bytes, EncodeSliceTable, DecodeSliceTable);
   Check(bytes, msprobe::compare::EncodeExtract, msprobe::compare::DecodeExtract);
   Check(bytes, EncodeRankShare, DecodeRankShare);
   return 0;

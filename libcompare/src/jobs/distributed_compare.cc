@@ -335,11 +335,11 @@ void ProcessShare::CompareStatisticsSlice(const SlicePart& part, Outbox* to_owne
     if (read.ok()) held.outputs.Count(*read); else held.outputs.whole = true;
     return;
   }
-  // A helper: its batches go to the owner encoded and rendered for the files, after what else it read.
+  // A helper: its batches go to the owner encoded, after what else it read.
   std::vector<std::string> batches(1);
   const Result<SliceRead> read = Guarded<SliceRead>([&] {
     return statistics_.CompareSlice(spec, mine, [&](const SliceTable& batch) {
-      batches.push_back(EncodeSliceTable(batch, RenderTable(options_, batch.table)));
+      batches.push_back(EncodeSliceTable(batch));
       return Status::Ok();
     });
   });
@@ -384,9 +384,8 @@ Status ProcessShare::AppendHelperSlices(size_t pair, HeldStatisticsPair* held) {
     std::vector<std::string> batches = UnpackStrings(*std::exchange(held->slices[s], std::string()));
     outputs.Count(DecodeSliceRead(batches.at(0)));
     for (size_t b = 1; b < batches.size(); ++b) {
-      RenderedTable rendered;
-      const SliceTable batch = DecodeSliceTable(std::exchange(batches[b], std::string()), &rendered);
-      MSP_RETURN_IF_ERROR(statistics_.AppendSlice(plan_.specs[pair], slices_.at(pair), batch, &outputs, &rendered));
+      const SliceTable batch = DecodeSliceTable(std::exchange(batches[b], std::string()));
+      MSP_RETURN_IF_ERROR(statistics_.AppendSlice(plan_.specs[pair], slices_.at(pair), batch, &outputs));
     }
   }
   return Status::Ok();

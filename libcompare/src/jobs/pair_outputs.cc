@@ -92,16 +92,7 @@ std::vector<ApiCheck> PairOutputs::CollectDiffs(const ResultTable& table, const 
   return checks;
 }
 
-RenderedTable RenderTable(const CompareOptions& options, const ResultTable& table) {
-  RenderedTable rendered;
-  tbb::parallel_invoke([&] { if (options.write_csv) rendered.csv = CsvResultStream::Render(table); },
-                       [&] { if (options.write_json) rendered.json = JsonResultStream::Render(table); },
-                       [&] { if (options.write_xlsx) rendered.xlsx = XlsxResultStream::Render(table); });
-  return rendered;
-}
-
-Status PairOutputs::Append(const ResultTable& table, const std::vector<P2pColumns>& p2p,
-                           const RenderedTable* rendered) {
+Status PairOutputs::Append(const ResultTable& table, const std::vector<P2pColumns>& p2p) {
   if (!opened_) MSP_RETURN_IF_ERROR(Open(table));
   const size_t offset = rows_;
   rows_ += table.rows.size();
@@ -110,11 +101,9 @@ Status PairOutputs::Append(const ResultTable& table, const std::vector<P2pColumn
   if (options_.diff_analyze) checks = CollectDiffs(table, p2p, offset);
   // The writers only read the table: side by side.
   Status csv, json, xlsx, da;
-  tbb::parallel_invoke([&] { if (csv_) csv = rendered ? csv_->AppendRendered(rendered->csv) : csv_->Append(table); },
-                       [&] { if (json_) json = rendered ? json_->AppendRendered(rendered->json) : json_->Append(table); },
-                       [&] {
-                         if (xlsx_) xlsx = rendered ? xlsx_->AppendRendered(table, rendered->xlsx) : xlsx_->Append(table);
-                       },
+  tbb::parallel_invoke([&] { if (csv_) csv = csv_->Append(table); },
+                       [&] { if (json_) json = json_->Append(table); },
+                       [&] { if (xlsx_) xlsx = xlsx_->Append(table); },
                        [&] { if (da_) da = da_->Append(table, p2p, checks); },
                        [&] { if (html_) for (const ResultRow& row : table.rows) html_->AddRow(row); },
                        [&] { summary_.Add(table); });

@@ -46,13 +46,6 @@ struct PairOutcome {
   std::optional<ReportPart> html_part;            // --html: the pair's rows for the run's page
 };
 
-// A table's rows rendered for the files a run writes (csv, json, xlsx; those it does not write are
-// left empty): where a statistics slice is compared, for its owner's files (docs/distributed.md §3.1).
-struct RenderedTable {
-  RenderedRows csv, json, xlsx;
-};
-RenderedTable RenderTable(const CompareOptions& options, const ResultTable& table);
-
 class PairOutputs {
  public:
   // Output names: `stem` + ".csv" / ".xlsx" / ".json", and -da's json `da_json`; `label` names the
@@ -62,10 +55,8 @@ class PairOutputs {
               std::string stem, std::string da_json, std::string label);
 
   // The next rows; `p2p` (-da) has one entry per row. The first call opens the files, with the
-  // columns of this table. `rendered`, when given, holds the table's rows rendered by RenderTable
-  // (elsewhere): the files take those bytes.
-  Status Append(const ResultTable& table, const std::vector<P2pColumns>& p2p,
-                const RenderedTable* rendered = nullptr);
+  // columns of this table.
+  Status Append(const ResultTable& table, const std::vector<P2pColumns>& p2p);
   // Commits the files (all or none) and fills the outcome: outputs, summary, JUnit, -da's ops; the
   // xlsx of a -da run stays pending. A pair that appended nothing writes nothing.
   // `start`: when the pair began, for its JUnit time.

@@ -108,13 +108,12 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
 }
 
 Status StatisticsSliceCompare::AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own,
-                                           const SliceTable& batch, SlicedOutputs* sliced,
-                                           const RenderedTable* rendered) const {
+                                           const SliceTable& batch, SlicedOutputs* sliced) const {
   if (batch.table.rows.empty()) return Status::Ok();
   if (!sliced->outputs) {
     sliced->outputs.emplace(steps_.OpenOutputs(spec, ReadsAsDebugJson(spec.target_json, own.target_header.level)));
   }
-  return sliced->outputs->Append(batch.table, batch.p2p, rendered);
+  return sliced->outputs->Append(batch.table, batch.p2p);
 }
 
 Result<PairOutcome> StatisticsSliceCompare::ConcludeSlices(const ComparePairSpec& spec, const StatisticsSlice& own,

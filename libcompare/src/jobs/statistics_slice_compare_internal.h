@@ -40,10 +40,9 @@ class StatisticsSliceCompare {
   // This process's slice, in batches of finished rows handed to `batch` in order; and what else it read.
   Result<SliceRead> CompareSlice(const ComparePairSpec& spec, const StatisticsSlice& slice,
                                  const std::function<Status(const SliceTable&)>& batch) const;
-  // The owner: a batch of any slice, in slice order. `own`: the owner's slice. `rendered`: the batch's
-  // rows as a helper rendered them for the files (RenderTable), or none for the owner's own.
+  // The owner: a batch of any slice, in slice order. `own`: the owner's slice.
   Status AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own, const SliceTable& batch,
-                     SlicedOutputs* sliced, const RenderedTable* rendered = nullptr) const;
+                     SlicedOutputs* sliced) const;
   // The owner, once every slice is appended: the pair's outcome; or the pair compared whole when a
   // slice failed (the whole compare reports the error one process would), the golden dump has no
   // rows, md5 summaries the plan did not see, or -da's API batches run over two entries.

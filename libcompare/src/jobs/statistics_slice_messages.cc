@@ -45,22 +45,6 @@ bool GetEntries(Decoder* in, EntrySlice* s) {
   return true;
 }
 
-// Rows rendered for a file: their bytes, then each row's size.
-void PutRenderedRows(std::string* dst, const RenderedRows& rows) {
-  PutString(dst, rows.bytes);
-  PutVector(dst, rows.row_sizes, PutVarint32);
-}
-
-bool GetRenderedRows(Decoder* in, RenderedRows* rows) {
-  if (!GetString(in, &rows->bytes) || !GetVector(in, &rows->row_sizes, GetVarint32)) return false;
-  uint64_t sum = 0;
-  for (const uint32_t size : rows->row_sizes) sum += size;
-  if (sum != rows->bytes.size()) {
-    return in->Fail("rows of " + std::to_string(sum) + " bytes in all, " + std::to_string(rows->bytes.size()) + " given");
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string EncodeStatisticsSlice(const StatisticsSlice& slice) {
@@ -103,23 +87,20 @@ SliceRead DecodeSliceRead(std::string_view bytes) {
   return read;
 }
 
-std::string EncodeSliceTable(const SliceTable& t, const RenderedTable& rendered) {
+std::string EncodeSliceTable(const SliceTable& t) {
   std::string out;
   PutEnum(&out, t.table.mode);
   PutBool(&out, t.table.with_stack);
   PutVector(&out, t.table.rows, PutResultRow);
   PutVector(&out, t.p2p, PutP2pColumns);
-  for (const RenderedRows* rows : {&rendered.csv, &rendered.json, &rendered.xlsx}) PutRenderedRows(&out, *rows);
   return out;
 }
 
-SliceTable DecodeSliceTable(std::string_view bytes, RenderedTable* rendered) {
+SliceTable DecodeSliceTable(std::string_view bytes) {
   SliceTable t;
   DecodeMessage(bytes, "a slice's rows", [&](Decoder* in) {
     return GetEnum(in, &t.table.mode, CompareMode::kMd5) && GetBool(in, &t.table.with_stack) &&
-           GetVector(in, &t.table.rows, GetResultRow) && GetVector(in, &t.p2p, GetP2pColumns) &&
-           GetRenderedRows(in, &rendered->csv) && GetRenderedRows(in, &rendered->json) &&
-           GetRenderedRows(in, &rendered->xlsx);
+           GetVector(in, &t.table.rows, GetResultRow) && GetVector(in, &t.p2p, GetP2pColumns);
   });
   return t;
 }

@@ -1,6 +1,6 @@
 // A statistics pair's slices (jobs/statistics_slices.cc) as the bytes processes send each other, on the
 // one codec (msprobe/dump/util/coding.h): a slice's entries out from the owner, what it read and its
-// finished rows back, rendered for its owner's files too. A slice holds hundreds of thousands of rows: their fields are written one after
+// finished rows back. A slice holds hundreds of thousands of rows: their fields are written one after
 // the other, with nothing between (CBOR through nlohmann_json's document took several times as long as
 // comparing them). Only our own processes read these: a message that does not decode is a bug, and throws.
 #pragma once
@@ -20,8 +20,7 @@ StatisticsSlice DecodeStatisticsSlice(std::string_view bytes);
 std::string EncodeSliceRead(const SliceRead& read);
 SliceRead DecodeSliceRead(std::string_view bytes);
 
-// A batch of a slice's finished rows, with the same rows rendered for the owner's files.
-std::string EncodeSliceTable(const SliceTable& table, const RenderedTable& rendered);
-SliceTable DecodeSliceTable(std::string_view bytes, RenderedTable* rendered);
+std::string EncodeSliceTable(const SliceTable& table);
+SliceTable DecodeSliceTable(std::string_view bytes);
 
 }  // namespace msprobe::compare::internal

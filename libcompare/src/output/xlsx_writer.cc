@@ -47,11 +47,6 @@ struct XlsxResultStream::State {
   XlsxSummaryFacts facts;
   std::vector<std::vector<Cell>> width_sample;
   std::unique_ptr<XlsxLiveSheet> live;  // kAsRowsCome: the workbook being written; last, so stopped first
-
-  // The spool has grown: the live sheet may write the new rows.
-  void Published() {
-    if (live) live->Publish(spool.rows());
-  }
 };
 
 XlsxResultStream::XlsxResultStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -78,47 +73,23 @@ Result<XlsxResultStream> XlsxResultStream::Open(const std::string& path, const R
   return XlsxResultStream(std::move(state));
 }
 
-namespace {
-
-// What the summary sheet and the column widths take from a table's rows, before they are spooled.
-void NoteRows(const ResultTable& table, XlsxSummaryFacts* facts, std::vector<std::vector<Cell>>* width_sample) {
-  const size_t offset = facts->rows;
-  if (table.first_cause_row && !facts->first_cause_row) {
+Status XlsxResultStream::Append(const ResultTable& table) {
+  State& s = *state_;
+  const size_t offset = s.facts.rows;
+  if (table.first_cause_row && !s.facts.first_cause_row) {
     const ResultRow& row = table.rows[*table.first_cause_row];
-    facts->first_cause_row = offset + *table.first_cause_row;
-    facts->first_cause_text = row.api + " (" + table.attributions[static_cast<size_t>(row.attribution)].origin + ")";
+    s.facts.first_cause_row = offset + *table.first_cause_row;
+    s.facts.first_cause_text = row.api + " (" + table.attributions[static_cast<size_t>(row.attribution)].origin + ")";
   }
   for (const ResultRow& row : table.rows) {
-    if (width_sample->size() < kWidthSampleRows) width_sample->push_back(table.Cells(row));
-    facts->Add(row);
+    if (s.width_sample.size() < kWidthSampleRows) s.width_sample.push_back(table.Cells(row));
+    s.facts.Add(row);
   }
-}
-
-// A row as the spool keeps it: its verdict's tag, then its cells.
-XlsxRowSpool::EncodeRow SpoolRow(const ResultTable& table) {
-  return [&table](size_t row, XlsxRowSpool::RowEncoder* encoder) {
+  MSP_RETURN_IF_ERROR(s.spool.Append(table.rows.size(), [&table](size_t row, XlsxRowSpool::RowEncoder* encoder) {
     encoder->Tag(RowTag(table.rows[row].result));
     table.VisitCells(table.rows[row], encoder);
-  };
-}
-
-}  // namespace
-
-Status XlsxResultStream::Append(const ResultTable& table) {
-  NoteRows(table, &state_->facts, &state_->width_sample);
-  MSP_RETURN_IF_ERROR(state_->spool.Append(table.rows.size(), SpoolRow(table)));
-  state_->Published();
-  return Status::Ok();
-}
-
-RenderedRows XlsxResultStream::Render(const ResultTable& table) {
-  return XlsxRowSpool::Encode(table.rows.size(), SpoolRow(table));
-}
-
-Status XlsxResultStream::AppendRendered(const ResultTable& table, const RenderedRows& rows) {
-  NoteRows(table, &state_->facts, &state_->width_sample);
-  MSP_RETURN_IF_ERROR(state_->spool.AppendEncoded(rows));
-  state_->Published();
+  }));
+  if (s.live) s.live->Publish(s.spool.rows());
   return Status::Ok();
 }
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "table/rendered_rows_internal.h"
+#include "util/ordered_pipeline_internal.h"
 #include "xlsx/xlsx_cells_internal.h"
 
 namespace msprobe::compare::internal {
@@ -43,6 +43,11 @@ int OpenUnnamed(const std::string& dir) {
   if (named >= 0) ::unlink(name.c_str());
   return named;
 }
+
+struct EncodedBlock {
+  std::string bytes;
+  std::vector<uint32_t> row_sizes;
+};
 
 }  // namespace
 
@@ -79,41 +84,36 @@ XlsxRowSpool::~XlsxRowSpool() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-namespace {
-
-constexpr size_t kSpoolBlockRows = 4096;
-
-void EncodeRows(BlockRange range, const XlsxRowSpool::EncodeRow& encode, RenderedRows* block) {
-  XlsxRowSpool::RowEncoder encoder(&block->bytes);
-  for (size_t row = range.first; row < range.second; ++row) {
-    const size_t before = block->bytes.size();
-    encode(row, &encoder);
-    block->row_sizes.push_back(static_cast<uint32_t>(block->bytes.size() - before));
-  }
-}
-
-}  // namespace
-
 Status XlsxRowSpool::Append(size_t rows, const EncodeRow& encode) {
-  return RenderRowsInOrder(
-      0, rows, kSpoolBlockRows, [&](BlockRange range, RenderedRows* block) { EncodeRows(range, encode, block); },
-      [&](const RenderedRows& block) { return AppendEncoded(block); });
-}
-
-RenderedRows XlsxRowSpool::Encode(size_t rows, const EncodeRow& encode) {
-  return RenderRows(rows, kSpoolBlockRows, [&](BlockRange range, RenderedRows* block) { EncodeRows(range, encode, block); });
-}
-
-Status XlsxRowSpool::AppendEncoded(const RenderedRows& block) {
-  for (size_t done = 0; done < block.bytes.size();) {
-    const ssize_t n = ::write(fd_, block.bytes.data() + done, block.bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Status::IOError(path_, Errno("cannot write the workbook's rows to a temporary file"));
-    done += static_cast<size_t>(n);
-  }
-  const std::lock_guard<std::mutex> lock(offsets_mutex_);
-  for (const uint32_t size : block.row_sizes) offsets_.push_back(offsets_.back() + size);
-  return Status::Ok();
+  constexpr size_t kBlockRows = 4096;
+  size_t next = 0;
+  return FormatBlocksInOrder(
+      [&](BlockRange* range) {
+        *range = {next, std::min(rows, next + kBlockRows)};
+        next = range->second;
+        return range->first < rows;
+      },
+      [&](BlockRange range) {
+        EncodedBlock block;
+        RowEncoder encoder(&block.bytes);
+        for (size_t row = range.first; row < range.second; ++row) {
+          const size_t before = block.bytes.size();
+          encode(row, &encoder);
+          block.row_sizes.push_back(static_cast<uint32_t>(block.bytes.size() - before));
+        }
+        return block;
+      },
+      [&](const EncodedBlock& block) -> Status {
+        for (size_t done = 0; done < block.bytes.size();) {
+          const ssize_t n = ::write(fd_, block.bytes.data() + done, block.bytes.size() - done);
+          if (n < 0 && errno == EINTR) continue;
+          if (n <= 0) return Status::IOError(path_, Errno("cannot write the workbook's rows to a temporary file"));
+          done += static_cast<size_t>(n);
+        }
+        const std::lock_guard<std::mutex> lock(offsets_mutex_);
+        for (const uint32_t size : block.row_sizes) offsets_.push_back(offsets_.back() + size);
+        return Status::Ok();
+      });
 }
 
 size_t XlsxRowSpool::rows() const {

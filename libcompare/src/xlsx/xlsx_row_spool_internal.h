@@ -19,7 +19,6 @@
 #include <string_view>
 #include <vector>
 
-#include "msprobe/compare/table/rendered_rows.h"
 #include "msprobe/compare/table/result_row.h"
 #include "msprobe/compare/xlsx/xlsx_row_batch.h"
 #include "msprobe/dump/util/status.h"
@@ -67,10 +66,6 @@ class XlsxRowSpool {
   // Appends the caller's rows [0, rows), encoded on all cores and written in order. A row counts
   // (rows(), Read) once its bytes are written.
   Status Append(size_t rows, const EncodeRow& encode);
-  // The caller's rows [0, rows) encoded, for another process's spool (docs/distributed.md §3.1).
-  static RenderedRows Encode(size_t rows, const EncodeRow& encode);
-  // Rows encoded by Encode, appended as Append appends them.
-  Status AppendEncoded(const RenderedRows& rows);
   size_t rows() const;
   // Rows [first, end), read back. Safe to call concurrently, also with Append.
   Result<SpooledRows> Read(size_t first, size_t end) const;

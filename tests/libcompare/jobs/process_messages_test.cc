@@ -202,14 +202,6 @@ StatisticsSlice SampleStatisticsSlice() {
   return s;
 }
 
-// Its two rows rendered: csv lines, no json (a run without it), xlsx rows of which one is empty.
-RenderedTable SampleRenderedTable() {
-  RenderedTable rendered;
-  rendered.csv = {"a,1\nb,2\n", {4, 4}};
-  rendered.xlsx = {kNul, {0, static_cast<uint32_t>(kNul.size())}};
-  return rendered;
-}
-
 SliceTable SampleSliceTable() {
   SliceTable t;
   t.table.mode = CompareMode::kSummary;
@@ -313,13 +305,7 @@ TEST(ProcessMessages, EveryMessageComesBackAsItWent) {
   EXPECT_EQ(read.first_unmatched_at, 77u);
 
   const SliceTable t = SampleSliceTable();
-  RenderedTable rendered;
-  const SliceTable dt = DecodeSliceTable(EncodeSliceTable(t, SampleRenderedTable()), &rendered);
-  EXPECT_EQ(rendered.csv.bytes, "a,1\nb,2\n");
-  EXPECT_EQ(rendered.csv.row_sizes, (std::vector<uint32_t>{4, 4}));
-  EXPECT_TRUE(rendered.json.bytes.empty() && rendered.json.row_sizes.empty());
-  EXPECT_EQ(rendered.xlsx.bytes, kNul);
-  EXPECT_EQ(rendered.xlsx.row_sizes, (std::vector<uint32_t>{0, static_cast<uint32_t>(kNul.size())}));
+  const SliceTable dt = DecodeSliceTable(EncodeSliceTable(t));
   EXPECT_EQ(dt.table.mode, CompareMode::kSummary);
   EXPECT_TRUE(dt.table.with_stack);
   ASSERT_EQ(dt.table.rows.size(), 2u);
@@ -381,12 +367,7 @@ std::vector<std::pair<std::string, std::function<std::string(std::string_view)>>
       {EncodeStatisticsSlice(SampleStatisticsSlice()),
        [](std::string_view b) { return EncodeStatisticsSlice(DecodeStatisticsSlice(b)); }},
       {EncodeSliceRead({5, true, 1, kNul, 9}), [](std::string_view b) { return EncodeSliceRead(DecodeSliceRead(b)); }},
-      {EncodeSliceTable(SampleSliceTable(), SampleRenderedTable()),
-       [](std::string_view b) {
-         RenderedTable rendered;
-         const SliceTable t = DecodeSliceTable(b, &rendered);
-         return EncodeSliceTable(t, rendered);
-       }},
+      {EncodeSliceTable(SampleSliceTable()), [](std::string_view b) { return EncodeSliceTable(DecodeSliceTable(b)); }},
       {EncodeExtract(SampleExtract()), [](std::string_view b) { return EncodeExtract(DecodeExtract(b)); }},
       {EncodeStatus(Status::Unsupported("/s", kNul)), [](std::string_view b) { return EncodeStatus(DecodeStatus(b)); }},
       {PackStrings({"", kNul}), [](std::string_view b) { return PackStrings(UnpackStrings(b)); }},

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "msprobe/compare/metrics/thresholds.h"
-#include "msprobe/compare/table/rendered_rows.h"
 #include "msprobe/compare/table/result_table.h"
 #include "msprobe/dump/util/status.h"
 
@@ -45,10 +44,6 @@ class XlsxResultStream {
 
   // The next rows; a table's first_cause_row (--attribute) is named on the summary sheet.
   Status Append(const ResultTable& table);
-  // `table`'s rows as Render rendered them (anywhere: docs/distributed.md §3.1), appended as Append
-  // appends them; the table gives what the summary sheet counts.
-  static RenderedRows Render(const ResultTable& table);
-  Status AppendRendered(const ResultTable& table, const RenderedRows& rows);
   // -da (kAtCommit): row `row` (of all appended) is filled orange and named, with its API's stack, on
   // the summary.
   void MarkFirstDiff(size_t row, std::string name, std::string stack);
