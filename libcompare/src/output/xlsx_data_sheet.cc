@@ -44,7 +44,7 @@ Result<std::unique_ptr<XlsxLiveSheet>> XlsxLiveSheet::Start(const std::string& p
                                                             const XlsxRowSpool* spool, size_t max_rows) {
   MSP_ASSIGN_OR_RETURN(std::unique_ptr<XlsxWorkbook> book, XlsxWorkbook::Create(path, max_rows * header.size()));
   const CompareStyles styles = CompareStyles::AddTo(book.get());
-  MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(kSheetName));
+  MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet(kOneDataSheet));
   // The autofilter waits for the row count (Finish's caller).
   MSP_RETURN_IF_ERROR(sheet->WriteHeader(header, 0));
   std::unique_ptr<XlsxLiveSheet> live(new XlsxLiveSheet(std::move(book), sheet, spool, max_rows));
@@ -87,7 +87,7 @@ void XlsxLiveSheet::Run() {
 }
 
 Status XlsxLiveSheet::WritePublished() {
-  const XlsxDataSheet data{kSheetName, 0, max_rows_};
+  const XlsxDataSheet data{kOneDataSheet, 0, max_rows_};
   for (;;) {
     size_t rows = 0;
     bool finishing = false;
@@ -99,7 +99,7 @@ Status XlsxLiveSheet::WritePublished() {
       finishing = finishing_;
     }
     // More rows than a sheet holds: the workbook is written from the spool instead (Finish's caller).
-    if (rows >= max_rows_) return Status::Ok();
+    if (!FitsOneSheet(rows, max_rows_)) return Status::Ok();
     if (rows > written_) {
       MSP_RETURN_IF_ERROR(WriteSpooledRows(*spool_, data, written_, rows, styles_, std::nullopt, sheet_));
       written_ = rows;

@@ -26,13 +26,12 @@ namespace msprobe::compare::internal {
 Status WriteSpooledRows(const XlsxRowSpool& spool, const XlsxDataSheet& data, size_t first, size_t end,
                         const CompareStyles& styles, std::optional<size_t> first_diff_row, XlsxSheet* sheet);
 
-// A compare workbook whose one data sheet, "Sheet1", is written as the spool's rows come.
+// A compare workbook whose one data sheet (kOneDataSheet) is written as the spool's rows come.
 class XlsxLiveSheet {
  public:
-  static constexpr const char* kSheetName = "Sheet1";
-
-  // Creates `path`'s workbook with the compare styles and sheet Sheet1 (`header` in its first row),
-  // and starts writing the rows of `spool` that Publish announces, up to `max_rows` of them.
+  // Creates `path`'s workbook with the compare styles and its one data sheet (`header` in its first
+  // row), and starts writing the rows of `spool` that Publish announces while they fit that sheet
+  // (FitsOneSheet with `max_rows`).
   static Result<std::unique_ptr<XlsxLiveSheet>> Start(const std::string& path, const std::vector<std::string>& header,
                                                       const XlsxRowSpool* spool, size_t max_rows);
   ~XlsxLiveSheet();  // stops writing; a workbook not taken is discarded
@@ -41,7 +40,7 @@ class XlsxLiveSheet {
 
   // The spool holds `rows` rows now.
   void Publish(size_t rows);
-  // Waits until the published rows are written (fewer than max_rows), then hands over the workbook;
+  // Waits until the published rows are written (they must fit the sheet), then hands over the workbook;
   // sheet() and styles() stay valid with it.
   Result<std::unique_ptr<XlsxWorkbook>> Finish();
   XlsxSheet* sheet() const { return sheet_; }

@@ -39,7 +39,7 @@ std::optional<double> ParseDouble(std::string_view s) {
 }  // namespace
 
 std::vector<XlsxDataSheet> PlanSheets(size_t rows, size_t max_rows_per_sheet) {
-  if (rows < max_rows_per_sheet) return {{"Sheet1", 0, rows}};
+  if (FitsOneSheet(rows, max_rows_per_sheet)) return {{kOneDataSheet, 0, rows}};
   const size_t slices = (rows + max_rows_per_sheet - 1) / max_rows_per_sheet;
   const size_t slice_rows = (rows + slices - 1) / slices;
   std::vector<XlsxDataSheet> sheets;

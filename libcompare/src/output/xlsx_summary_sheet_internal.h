@@ -33,6 +33,11 @@ struct XlsxDataSheet {
   size_t rows = 0;
 };
 
+// A table of fewer rows than a sheet holds has one data sheet, named so; G3 keeps one only below
+// the limit (docs/compare.md §1.4).
+inline constexpr const char* kOneDataSheet = "Sheet1";
+inline bool FitsOneSheet(size_t rows, size_t max_rows_per_sheet) { return rows < max_rows_per_sheet; }
+
 // The data sheets of a table of `rows` rows: G3 save_excel's slicing (docs/compare.md §1.4).
 std::vector<XlsxDataSheet> PlanSheets(size_t rows, size_t max_rows_per_sheet);
 

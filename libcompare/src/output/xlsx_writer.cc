@@ -114,7 +114,8 @@ Result<std::vector<std::string>> XlsxResultStream::Commit() && {
 
   std::unique_ptr<XlsxWorkbook> book;
   CompareStyles styles;
-  if (s.live && rows < s.max_rows_per_sheet) {  // Sheet1 is written; its widths and autofilter waited for the end
+  // The one data sheet is written; its widths and autofilter waited for the end.
+  if (s.live && internal::FitsOneSheet(rows, s.max_rows_per_sheet)) {
     MSP_ASSIGN_OR_RETURN(book, s.live->Finish());
     styles = s.live->styles();
     s.live->sheet()->SetWidths(widths);
