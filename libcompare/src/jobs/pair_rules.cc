@@ -64,10 +64,12 @@ bool MayStream(const CompareOptions& options, const ComparePairSpec& spec) {
 
 // Memory holds three batches of target rows besides the golden ones (one being read, one waiting,
 // one compared and written), so a fixed 16,384 rows made about a quarter of the peak of a pair of
-// 15 MB dumps (48,000 rows a side). The floor keeps a batch several csv blocks, one per core.
+// 15 MB dumps (48,000 rows a side), and a sixteenth of the golden rows (4,096 at least) a seventh.
+// Below a sixty-fourth, or 1,024 rows, each batch's fixed work (its tasks, its csv blocks) slowed
+// both that pair and one of 147 MB (docs/compare.md §6.1).
 size_t StreamBatchRows(const CompareOptions& options, size_t golden_rows) {
-  constexpr size_t kFewestRows = 4096;
-  return std::min(options.stream_batch_rows, std::max(kFewestRows, golden_rows / 16));
+  constexpr size_t kFewestRows = 1024;
+  return std::min(options.stream_batch_rows, std::max(kFewestRows, golden_rows / 64));
 }
 
 }  // namespace msprobe::compare::internal

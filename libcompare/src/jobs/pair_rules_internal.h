@@ -19,7 +19,7 @@ CompareMode ComparedMode(const CompareOptions& options, CompareMode mode);
 // needs too: its rows match on their own keys, and its golden dump holds statistics.
 bool MayStream(const CompareOptions& options, const ComparePairSpec& spec);
 // The target rows a streamed pair compares at once, against `golden_rows`: the option's, or a
-// sixteenth of the golden rows when that is fewer (no fewer than 4096).
+// sixty-fourth of the golden rows when that is fewer (no fewer than 1024).
 size_t StreamBatchRows(const CompareOptions& options, size_t golden_rows);
 
 }  // namespace msprobe::compare::internal

@@ -108,12 +108,14 @@ std::vector<P2pColumns> P2pOf(const std::vector<OpRow>& target, const std::vecto
   std::vector<P2pColumns> p2p(pairs.size());
   tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
     const OpRow& n = target[pairs[i].target];
-    p2p[i].target_op = or_none(n.p2p_op);
-    p2p[i].target_peer = or_none(n.p2p_peer);
-    if (pairs[i].golden) {
-      const OpRow& b = golden[*pairs[i].golden];
-      p2p[i].golden_op = or_none(b.p2p_op);
-      p2p[i].golden_peer = or_none(b.p2p_peer);
+    if (n.p2p) {
+      p2p[i].target_op = or_none(n.p2p->op);
+      p2p[i].target_peer = or_none(n.p2p->peer);
+    }
+    if (pairs[i].golden && golden[*pairs[i].golden].p2p) {
+      const P2pOpFields& b = *golden[*pairs[i].golden].p2p;
+      p2p[i].golden_op = or_none(b.op);
+      p2p[i].golden_peer = or_none(b.peer);
     }
   });
   return p2p;

@@ -242,8 +242,7 @@ Status ParseItem(const JsonValue& v, const std::string& name, RowState state, in
     } else {
       FillNoneRow(name, state, &row);
     }
-    row.p2p_op = StrOrNone(Member(v, "op"));
-    row.p2p_peer = StrOrNone(Member(v, "peer"));
+    row.p2p = std::make_shared<const P2pOpFields>(P2pOpFields{StrOrNone(Member(v, "op")), StrOrNone(Member(v, "peer"))});
     return Status::Ok();
   }
   if (StringMember(v, "type") != nullptr) {

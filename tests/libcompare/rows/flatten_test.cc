@@ -305,11 +305,12 @@ TEST(FlattenTest, P2POpRowCarriesOpAndPeer) {
   ASSERT_EQ(flat.rows.size(), 2u);
   EXPECT_EQ(flat.rows[0].name, "Distributed.batch_isend_irecv.0.forward.input.0.0");
   EXPECT_EQ(flat.rows[0].dtype, "torch.float32");
-  EXPECT_EQ(flat.rows[0].p2p_op, "isend");
-  EXPECT_EQ(flat.rows[0].p2p_peer, "1");
+  ASSERT_TRUE(flat.rows[0].p2p && flat.rows[1].p2p);
+  EXPECT_EQ(flat.rows[0].p2p->op, "isend");
+  EXPECT_EQ(flat.rows[0].p2p->peer, "1");
   EXPECT_EQ(flat.rows[1].dtype, "None");
-  EXPECT_EQ(flat.rows[1].p2p_op, "irecv");
-  EXPECT_EQ(flat.rows[1].p2p_peer, "0");
+  EXPECT_EQ(flat.rows[1].p2p->op, "irecv");
+  EXPECT_EQ(flat.rows[1].p2p->peer, "0");
 }
 
 TEST(FlattenTest, Md5ModeKeepsRecordedMd5) {

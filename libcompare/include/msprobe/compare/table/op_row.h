@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,11 @@ enum class CompareMode : uint8_t {
   kMd5,      // task "statistics" with md5 (CRC-32) summaries
 };
 
+// A torch.distributed.P2POp argument's op and peer, as str() shows them.
+struct P2pOpFields {
+  std::string op, peer;
+};
+
 struct OpRow {
   std::string name;             // full_op_name: data_name without extension, else the structural name
   std::string api;              // api_origin_name: the data key this row came from
@@ -32,8 +38,9 @@ struct OpRow {
   std::string data_name = "-1"; // tensor file name, "-1" when there is none
   std::string md5;              // recorded md5, or "%08x" CRC-32 of str(value) for non-tensors
   std::optional<std::string> stack_info;  // str(list) of the stack lines, first row of an API only
-  // P2POp extras (docs/compare.md §2.3), empty when not a P2POp.
-  std::string p2p_op, p2p_peer;
+  // P2POp extras (docs/compare.md §2.3), null when not a P2POp: few rows have them, and a statistics
+  // compare holds every golden row, so they live out of line.
+  std::shared_ptr<const P2pOpFields> p2p;
 
   // Calls of the same op_no_number before this one (docs/compare.md §2.2; SplitKey gives the key parts).
   int forward_call_order = 0, backward_call_order = 0;

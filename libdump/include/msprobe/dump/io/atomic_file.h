@@ -48,8 +48,9 @@ class AtomicFile {
   const std::string& temp_path() const { return temp_path_; }
 
   // A multiple of every device's block size. Two of them per file being written: 8 MB ones were an
-  // eighth of a small statistics compare's peak memory, and wrote about as fast (docs/compare.md §6.1).
-  static constexpr size_t kBufferBytes = 2u << 20;
+  // eighth of a small statistics compare's peak memory, 2 MB ones a thirtieth, and 1 MB ones write
+  // about as fast (docs/compare.md §6.1).
+  static constexpr size_t kBufferBytes = 1u << 20;
 
  private:
   struct FreeBuffer {
