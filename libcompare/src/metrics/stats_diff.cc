@@ -1,7 +1,9 @@
 #include "msprobe/compare/metrics/stats_diff.h"
 
+#include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -84,21 +86,19 @@ void NumericDiff(double target, double golden, Cell* diff, Cell* rel) {
   *rel = Cell::Text(std::string(pct, n + 1));
 }
 
-// Both values finite floats, the common case, without a heap string: their repr()s are compared
-// and parsed in stack buffers.
+// Both values finite floats, the common case, without a heap string: equal bits are equal repr()s
+// (the shortest digits that read back), and each repr() is read back without its text.
 bool DiffFinitePair(const Cell& target, const Cell& golden, Cell* diff, Cell* rel) {
   if (target.kind() != Cell::Kind::kFloat || golden.kind() != Cell::Kind::kFloat || !std::isfinite(target.number()) ||
       !std::isfinite(golden.number())) {
     return false;
   }
-  char n_repr[48], b_repr[48];
-  const std::string_view n_text(n_repr, AppendPythonFloatRepr(n_repr, target.number()));
-  const std::string_view b_text(b_repr, AppendPythonFloatRepr(b_repr, golden.number()));
-  if (n_text == b_text) {
+  const double t = target.number(), g = golden.number();
+  if (std::bit_cast<uint64_t>(t) == std::bit_cast<uint64_t>(g)) {
     *diff = *rel = Cell::Text("0");
     return true;
   }
-  const std::optional<double> nv = PandasToNumeric(n_text), bv = PandasToNumeric(b_text);
+  const std::optional<double> nv = PandasToNumericOfRepr(t), bv = PandasToNumericOfRepr(g);
   if (!nv || !bv) return false;
   NumericDiff(*nv, *bv, diff, rel);
   return true;

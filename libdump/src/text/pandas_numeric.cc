@@ -1,10 +1,16 @@
 #include "msprobe/dump/text/pandas_numeric.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
+
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe {
 namespace {
@@ -14,6 +20,8 @@ std::string Lower(std::string_view s) {
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
+
+constexpr int kMaxDigits = 17;  // precise_xstrtod's, leading zeros included
 
 bool IsSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -28,10 +36,28 @@ const std::array<double, 309>& PowersOfTen() {
   return table;
 }
 
+// precise_xstrtod's last step: the digits read, as a double, times 10^exponent in one multiply or
+// divide (two past 10^-308); nullopt past 10^308 or at an infinity.
+std::optional<double> Scale(double number, int exponent) {
+  const auto& p10 = PowersOfTen();
+  if (exponent > 308) return std::nullopt;
+  if (exponent > 0) {
+    number *= p10[exponent];
+  } else if (exponent < -616) {
+    number = 0;
+  } else if (exponent < -308) {
+    number /= p10[-308 - exponent];
+    number /= p10[308];
+  } else {
+    number /= p10[-exponent];
+  }
+  if (std::isinf(number)) return std::nullopt;
+  return number;
+}
+
 }  // namespace
 
 std::optional<double> PandasToNumeric(std::string_view s) {
-  constexpr int kMaxDigits = 17;
   size_t i = 0;
   const size_t n = s.size();
   while (i < n && IsSpace(s[i])) ++i;
@@ -69,28 +95,44 @@ std::optional<double> PandasToNumeric(std::string_view s) {
     if (exp_digits == 0) i = e_pos;  // a bare 'e' is not consumed, so the parse fails below
   }
   if (ok) {
-    const auto& p10 = PowersOfTen();
-    if (exponent > 308) {
-      ok = false;
-    } else if (exponent > 0) {
-      number *= p10[exponent];
-    } else if (exponent < -616) {
-      number = 0;
-    } else if (exponent < -308) {
-      number /= p10[-308 - exponent];
-      number /= p10[308];
-    } else {
-      number /= p10[-exponent];
-    }
-    if (std::isinf(number)) ok = false;
+    const std::optional<double> scaled = Scale(number, exponent);
     while (i < n && IsSpace(s[i])) ++i;
-    if (ok && i == n) return number;
+    if (scaled && i == n) return scaled;
   }
   // pandas' fallback spellings of infinity, matched on the whole string.
   const std::string lower = Lower(s);
   if (lower == "inf" || lower == "+inf" || lower == "infinity" || lower == "+infinity") return HUGE_VAL;
   if (lower == "-inf" || lower == "-infinity") return -HUGE_VAL;
   return std::nullopt;
+}
+
+std::optional<double> PandasToNumericOfRepr(double v) {
+  if (!std::isfinite(v) || v == 0) return PandasToNumeric(PythonFloatRepr(v));
+  // repr(v)'s digits and where its point goes, as python_format.cc writes them.
+  auto decimal = fmt::detail::dragonbox::to_decimal(std::fabs(v));
+  while (decimal.significand % 10 == 0) {
+    decimal.significand /= 10;
+    ++decimal.exponent;
+  }
+  const fmt::format_int text(decimal.significand);
+  const std::string_view digits(text.data(), text.size());
+  const int count = static_cast<int>(digits.size());
+  const int exp10 = decimal.exponent + count - 1;
+  const bool positional = exp10 >= -4 && exp10 < 16;
+  // What the parse reads of the text: how many of the digits (17 at most, leading zeros counted),
+  // then how many zeros after them, and the power of ten it scales by.
+  int kept = count, zeros = 0, exponent = decimal.exponent;
+  if (positional && count <= exp10 + 1) {  // "ddd000.0"
+    zeros = exp10 + 2 - count;
+    exponent = -1;
+  } else if (positional && exp10 < 0) {  // "0.000ddd": its -exp10 leading zeros are read as digits
+    kept = std::min(count, kMaxDigits + exp10);
+    exponent = exp10 + 1 - kept;
+  }
+  double number = 0;
+  for (int k = 0; k < kept; ++k) number = number * 10. + (digits[k] - '0');
+  for (int k = 0; k < zeros; ++k) number = number * 10.;
+  return Scale(std::signbit(v) ? -number : number, exponent);
 }
 
 }  // namespace msprobe

@@ -15,4 +15,8 @@ namespace msprobe {
 // (no digits, trailing text, an exponent past 308, "nan") and for "", which pandas makes NaN.
 std::optional<double> PandasToNumeric(std::string_view s);
 
+// PandasToNumeric(PythonFloatRepr(v)), read from v's shortest digits without writing and scanning
+// the text: a statistics diff reads back two values per pair of statistics.
+std::optional<double> PandasToNumericOfRepr(double v);
+
 }  // namespace msprobe
