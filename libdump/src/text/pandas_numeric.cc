@@ -22,6 +22,11 @@ std::string Lower(std::string_view s) {
 }
 
 constexpr int kMaxDigits = 17;  // precise_xstrtod's, leading zeros included
+constexpr std::array<uint64_t, 20> kPowers = [] {
+  std::array<uint64_t, 20> p{1};
+  for (size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 10;
+  return p;
+}();
 
 bool IsSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -114,9 +119,9 @@ std::optional<double> PandasToNumericOfRepr(double v) {
     decimal.significand /= 10;
     ++decimal.exponent;
   }
-  const fmt::format_int text(decimal.significand);
-  const std::string_view digits(text.data(), text.size());
-  const int count = static_cast<int>(digits.size());
+  const uint64_t significand = decimal.significand;
+  int count = 1;
+  while (count < 20 && significand >= kPowers[count]) ++count;
   const int exp10 = decimal.exponent + count - 1;
   const bool positional = exp10 >= -4 && exp10 < 16;
   // What the parse reads of the text: how many of the digits (17 at most, leading zeros counted),
@@ -129,9 +134,17 @@ std::optional<double> PandasToNumericOfRepr(double v) {
     kept = std::min(count, kMaxDigits + exp10);
     exponent = exp10 + 1 - kept;
   }
+  // The digits accumulate one by one in a double; below 2^53 every step is exact, so the integer
+  // they make is the whole reading.
+  constexpr uint64_t kExact = uint64_t{1} << 53;
   double number = 0;
-  for (int k = 0; k < kept; ++k) number = number * 10. + (digits[k] - '0');
-  for (int k = 0; k < zeros; ++k) number = number * 10.;
+  if (kept == count && significand < kExact / kPowers[zeros]) {
+    number = static_cast<double>(significand * kPowers[zeros]);
+  } else {
+    const fmt::format_int text(significand);
+    for (int k = 0; k < kept; ++k) number = number * 10. + (text.data()[k] - '0');
+    for (int k = 0; k < zeros; ++k) number = number * 10.;
+  }
   return Scale(std::signbit(v) ? -number : number, exponent);
 }
 
