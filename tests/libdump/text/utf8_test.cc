@@ -36,5 +36,25 @@ TEST(Utf8Test, AgreesWithPythonsDecoder) {
   for (const Case& c : cases) EXPECT_EQ(FindInvalidUtf8(c.bytes), c.first_invalid) << testing::PrintToString(c.bytes);
 }
 
+// Every length up to 40, with one byte that can never start or continue UTF-8 (0xFF) at each place,
+// or a valid two-byte sequence there: the word-at-a-time checks must see every byte.
+TEST(Utf8Test, FindsTheBadByteWhereverItIs) {
+  for (size_t size = 0; size <= 40; ++size) {
+    const std::string ascii(size, 'k');
+    EXPECT_EQ(FindInvalidUtf8(ascii), std::nullopt) << size;
+    for (size_t at = 0; at < size; ++at) {
+      std::string bad = ascii;
+      bad[at] = '\xff';
+      EXPECT_EQ(FindInvalidUtf8(bad), at) << size << " " << at;
+      if (at + 1 < size) {
+        std::string good = ascii;
+        good[at] = '\xc3';
+        good[at + 1] = '\xa9';
+        EXPECT_EQ(FindInvalidUtf8(good), std::nullopt) << size << " " << at;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace msprobe
