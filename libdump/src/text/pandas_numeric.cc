@@ -113,20 +113,14 @@ std::optional<double> PandasToNumeric(std::string_view s) {
 
 std::optional<double> PandasToNumericOfRepr(double v) {
   if (!std::isfinite(v) || v == 0) return PandasToNumeric(PythonFloatRepr(v));
-  // repr(v)'s digits and where its point goes, as python_format.cc writes them.
-  auto decimal = fmt::detail::dragonbox::to_decimal(std::fabs(v));
-  while (decimal.significand % 10 == 0) {
-    decimal.significand /= 10;
-    ++decimal.exponent;
-  }
-  const uint64_t significand = decimal.significand;
-  int count = 1;
-  while (count < 20 && significand >= kPowers[count]) ++count;
-  const int exp10 = decimal.exponent + count - 1;
-  const bool positional = exp10 >= -4 && exp10 < 16;
+  const PythonReprDigits repr = ReprDigitsOf(v);
+  const uint64_t significand = repr.significand;
+  const int count = repr.count;
+  const int exp10 = repr.exponent + count - 1;
+  const bool positional = repr.positional;
   // What the parse reads of the text: how many of the digits (17 at most, leading zeros counted),
   // then how many zeros after them, and the power of ten it scales by.
-  int kept = count, zeros = 0, exponent = decimal.exponent;
+  int kept = count, zeros = 0, exponent = repr.exponent;
   if (positional && count <= exp10 + 1) {  // "ddd000.0"
     zeros = exp10 + 2 - count;
     exponent = -1;

@@ -64,12 +64,7 @@ std::string PythonFloatRepr(double v) {
   return std::string(out, AppendPythonFloatRepr(out, v));
 }
 
-size_t AppendPythonFloatRepr(char* out, double v) {
-  if (std::isnan(v)) return Copy(out, "nan");
-  if (std::isinf(v)) return Copy(out, v > 0 ? "inf" : "-inf");
-  if (v == 0) return Copy(out, std::signbit(v) ? "-0.0" : "0.0");
-  size_t n = 0;
-  if (std::signbit(v)) out[n++] = '-';
+PythonReprDigits ReprDigitsOf(double v) {
   // Shortest round-trip digits, the closest to v among them: what repr() and std::to_chars give.
   // fmt's Dragonbox gives them as an integer and a power of ten, with no text to scan back, in
   // about half to_chars' time; a statistics compare formats two dozen doubles per row.
@@ -78,11 +73,24 @@ size_t AppendPythonFloatRepr(char* out, double v) {
     decimal.significand /= 10;
     ++decimal.exponent;
   }
-  const fmt::format_int text(decimal.significand);
+  int count = 1;
+  for (uint64_t bound = 10; count < 20 && decimal.significand >= bound; bound *= 10) ++count;
+  const int exp10 = decimal.exponent + count - 1;
+  return {decimal.significand, decimal.exponent, count, exp10 >= -4 && exp10 < 16};
+}
+
+size_t AppendPythonFloatRepr(char* out, double v) {
+  if (std::isnan(v)) return Copy(out, "nan");
+  if (std::isinf(v)) return Copy(out, v > 0 ? "inf" : "-inf");
+  if (v == 0) return Copy(out, std::signbit(v) ? "-0.0" : "0.0");
+  size_t n = 0;
+  if (std::signbit(v)) out[n++] = '-';
+  const PythonReprDigits repr = ReprDigitsOf(v);
+  const fmt::format_int text(repr.significand);
   const char* digits = text.data();
   const size_t count = text.size();
-  const int exp10 = decimal.exponent + static_cast<int>(count) - 1;
-  if (exp10 >= 16 || exp10 < -4) {
+  const int exp10 = repr.exponent + static_cast<int>(count) - 1;
+  if (!repr.positional) {
     out[n++] = digits[0];
     if (count > 1) {
       out[n++] = '.';

@@ -19,6 +19,14 @@ namespace msprobe {
 std::string PythonFloatRepr(double v);
 // The same written to `out` (at least 32 bytes); returns its length. For writers' hot loops.
 size_t AppendPythonFloatRepr(char* out, double v);
+// The digits repr(v) writes for a finite, nonzero v: `significand` (no trailing zeros, `count`
+// digits) times 10^`exponent`, of |v|; `positional` when they are written without an exponent.
+struct PythonReprDigits {
+  uint64_t significand;
+  int exponent, count;
+  bool positional;
+};
+PythonReprDigits ReprDigitsOf(double v);
 // str(b): "True", "False".
 constexpr std::string_view PythonBoolStr(bool b) { return b ? "True" : "False"; }
 // repr(s) of a str: single quotes unless s holds ' and no "; \\, \n, \r, \t and \xNN escapes. UTF-8
