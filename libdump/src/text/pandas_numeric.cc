@@ -113,14 +113,10 @@ std::optional<double> PandasToNumeric(std::string_view s) {
 
 std::optional<double> PandasToNumericOfRepr(double v) {
   if (!std::isfinite(v) || v == 0) return PandasToNumeric(PythonFloatRepr(v));
-  const PythonReprDigits repr = ReprDigitsOf(v);
-  const uint64_t significand = repr.significand;
-  const int count = repr.count;
-  const int exp10 = repr.exponent + count - 1;
-  const bool positional = repr.positional;
+  const auto [significand, decimal_exponent, count, exp10, positional] = ReprDigitsOf(v);
   // What the parse reads of the text: how many of the digits (17 at most, leading zeros counted),
   // then how many zeros after them, and the power of ten it scales by.
-  int kept = count, zeros = 0, exponent = repr.exponent;
+  int kept = count, zeros = 0, exponent = decimal_exponent;
   if (positional && count <= exp10 + 1) {  // "ddd000.0"
     zeros = exp10 + 2 - count;
     exponent = -1;

@@ -76,7 +76,7 @@ PythonReprDigits ReprDigitsOf(double v) {
   int count = 1;
   for (uint64_t bound = 10; count < 20 && decimal.significand >= bound; bound *= 10) ++count;
   const int exp10 = decimal.exponent + count - 1;
-  return {decimal.significand, decimal.exponent, count, exp10 >= -4 && exp10 < 16};
+  return {decimal.significand, decimal.exponent, count, exp10, exp10 >= -4 && exp10 < 16};
 }
 
 size_t AppendPythonFloatRepr(char* out, double v) {
@@ -89,7 +89,7 @@ size_t AppendPythonFloatRepr(char* out, double v) {
   const fmt::format_int text(repr.significand);
   const char* digits = text.data();
   const size_t count = text.size();
-  const int exp10 = repr.exponent + static_cast<int>(count) - 1;
+  const int exp10 = repr.exp10;
   if (!repr.positional) {
     out[n++] = digits[0];
     if (count > 1) {

@@ -20,10 +20,11 @@ std::string PythonFloatRepr(double v);
 // The same written to `out` (at least 32 bytes); returns its length. For writers' hot loops.
 size_t AppendPythonFloatRepr(char* out, double v);
 // The digits repr(v) writes for a finite, nonzero v: `significand` (no trailing zeros, `count`
-// digits) times 10^`exponent`, of |v|; `positional` when they are written without an exponent.
+// digits) times 10^`exponent`, of |v|, whose first digit stands for 10^`exp10`; `positional` when
+// they are written without an exponent.
 struct PythonReprDigits {
   uint64_t significand;
-  int exponent, count;
+  int exponent, count, exp10;
   bool positional;
 };
 PythonReprDigits ReprDigitsOf(double v);
