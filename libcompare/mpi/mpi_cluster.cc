@@ -3,10 +3,12 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <thread>
 
 namespace msprobe::compare {
 namespace {
@@ -27,9 +29,41 @@ bool LaunchedByMpi() {
   return false;
 }
 
+// Waits for `requests` without taking a core. MPI's blocking calls poll until they are done, so a
+// process that waits for another (still comparing, or still outlining a dump) takes a core from it
+// whenever a host runs more threads than it has cores (docs/distributed.md §8). Only the waits for
+// another process to arrive go through here: each transfer first exchanges its size this way, and
+// its bytes, which follow at once, go through the blocking calls (their polling is the copying).
+// Returns MPI's code.
+int AwaitQuietly(int count, MPI_Request* requests) {
+  constexpr auto kLongestPause = std::chrono::milliseconds(1);  // what a wait may add to a step
+  auto pause = std::chrono::microseconds(10);
+  for (;;) {
+    int done = 0;
+    if (const int rc = MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE); rc != MPI_SUCCESS || done) return rc;
+    std::this_thread::sleep_for(pause);
+    pause = std::min<std::chrono::microseconds>(pause * 2, kLongestPause);
+  }
+}
+
+// A message's size, sent synchronously: done once the receiver has taken it, so the bytes after it
+// find the receiver ready instead of a sender polling until it is.
+void SendSize(uint64_t size, int to) {
+  MPI_Request request;
+  Check(MPI_Issend(&size, 1, MPI_UINT64_T, to, 0, MPI_COMM_WORLD, &request), "send");
+  Check(AwaitQuietly(1, &request), "send");
+}
+
+uint64_t ReceiveSize(int from) {
+  uint64_t size = 0;
+  MPI_Request request;
+  Check(MPI_Irecv(&size, 1, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, &request), "receive");
+  Check(AwaitQuietly(1, &request), "receive");
+  return size;
+}
+
 void SendBytes(const std::string& bytes, int to) {
-  uint64_t size = bytes.size();
-  Check(MPI_Send(&size, 1, MPI_UINT64_T, to, 0, MPI_COMM_WORLD), "send");
+  SendSize(bytes.size(), to);
   for (size_t at = 0; at < bytes.size(); at += kPiece) {
     const int n = static_cast<int>(std::min(kPiece, bytes.size() - at));
     Check(MPI_Send(bytes.data() + at, n, MPI_BYTE, to, 0, MPI_COMM_WORLD), "send");
@@ -37,9 +71,7 @@ void SendBytes(const std::string& bytes, int to) {
 }
 
 std::string ReceiveBytes(int from) {
-  uint64_t size = 0;
-  Check(MPI_Recv(&size, 1, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "receive");
-  std::string bytes(size, '\0');
+  std::string bytes(ReceiveSize(from), '\0');
   for (size_t at = 0; at < bytes.size(); at += kPiece) {
     const int n = static_cast<int>(std::min(kPiece, bytes.size() - at));
     Check(MPI_Recv(bytes.data() + at, n, MPI_BYTE, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "receive");
@@ -57,7 +89,13 @@ class MpiWorld final : public Cluster {
     Check(MPI_Comm_size(host, &local_), "size");
     MPI_Comm_free(&host);
   }
-  ~MpiWorld() override { MPI_Finalize(); }
+  ~MpiWorld() override {
+    // MPI_Finalize waits for the processes still at work, polling: they arrive here first. A failure
+    // leaves nothing to do but finalize.
+    MPI_Request all_here;
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &all_here) == MPI_SUCCESS) AwaitQuietly(1, &all_here);
+    MPI_Finalize();
+  }
 
   int process() const override { return process_; }
   int processes() const override { return processes_; }
@@ -76,7 +114,9 @@ class MpiWorld final : public Cluster {
 
   std::string Broadcast(const std::string& value) override {
     uint64_t size = value.size();
-    Check(MPI_Bcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "broadcast");
+    MPI_Request request;
+    Check(MPI_Ibcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &request), "broadcast");
+    Check(AwaitQuietly(1, &request), "broadcast");
     std::string bytes = process_ == 0 ? value : std::string(size, '\0');
     for (size_t at = 0; at < bytes.size(); at += kPiece) {
       const int n = static_cast<int>(std::min(kPiece, bytes.size() - at));
@@ -85,17 +125,19 @@ class MpiWorld final : public Cluster {
     return bytes;
   }
 
-  // Pairwise in rounds (round r: send to process + r, receive from process - r); each transfer's
-  // pieces are posted at once, so neither side of a round waits on the other.
+  // Pairwise in rounds (round r: send to process + r, receive from process - r). The sizes go first,
+  // awaited quietly until both partners are in the round; each transfer's pieces are then posted at
+  // once, so neither side of a round waits on the other.
   std::vector<std::string> Exchange(const std::vector<std::string>& to) override {
     std::vector<std::string> from(processes_);
     from[process_] = to[process_];
     for (int r = 1; r < processes_; ++r) {
       const int dest = (process_ + r) % processes_, source = (process_ - r + processes_) % processes_;
       uint64_t out_size = to[dest].size(), in_size = 0;
-      Check(MPI_Sendrecv(&out_size, 1, MPI_UINT64_T, dest, 1, &in_size, 1, MPI_UINT64_T, source, 1, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE),
-            "exchange");
+      MPI_Request sizes[2];
+      Check(MPI_Issend(&out_size, 1, MPI_UINT64_T, dest, 1, MPI_COMM_WORLD, &sizes[0]), "exchange");
+      Check(MPI_Irecv(&in_size, 1, MPI_UINT64_T, source, 1, MPI_COMM_WORLD, &sizes[1]), "exchange");
+      Check(AwaitQuietly(2, sizes), "exchange");
       from[source].resize(in_size);
       std::vector<MPI_Request> requests;
       for (size_t at = 0; at < out_size; at += kPiece) {
