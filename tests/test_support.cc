@@ -22,6 +22,14 @@ std::string ReadFile(const std::string& path) {
   return out.str();
 }
 
+uint64_t BitsOfLittleEndianHex(std::string_view hex) {
+  uint64_t bits = 0;
+  for (size_t i = 0; i < 8 && 2 * i + 2 <= hex.size(); ++i) {
+    bits |= std::stoull(std::string(hex.substr(2 * i, 2)), nullptr, 16) << (8 * i);
+  }
+  return bits;
+}
+
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "msprobe/dump/util/status.h"
 
@@ -22,6 +23,8 @@ std::string SharedData(const std::string& relative);
   if (var.empty()) GTEST_SKIP() << "../shared is absent; skipping " << (relative)
 
 std::string ReadFile(const std::string& path);
+// The bits of the double whose little-endian bytes Python's struct.pack('<d', v).hex() wrote as `hex` (16 digits).
+uint64_t BitsOfLittleEndianHex(std::string_view hex);
 void WriteFile(const std::string& path, const std::string& bytes);
 
 // A fresh directory removed at destruction.

@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "test_support.h"
 
 namespace msprobe {
 namespace {
@@ -37,6 +41,23 @@ TEST(PythonFormatTest, FloatReprMatchesCPython) {
   for (const auto& [v, text] : cases) EXPECT_EQ(PythonFloatRepr(v), text) << text;
   char out[48];
   EXPECT_EQ(std::string(out, AppendPythonFloatRepr(out, 1e-05)), "1e-05");
+}
+
+// repr(v) of 2,514 doubles of every form (tests/data/python_float/gen_python_float.py): any bits,
+// every magnitude, float32 statistics, short decimals, integers about 2^53.
+TEST(PythonFormatTest, FloatReprAsCPythonWritesIt) {
+  std::ifstream in(testing::TestData("python_float/python_repr.tsv"));
+  ASSERT_TRUE(in) << "tests/data/python_float/python_repr.tsv";
+  std::string line;
+  size_t checked = 0;
+  while (std::getline(in, line)) {
+    const size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    const double v = std::bit_cast<double>(testing::BitsOfLittleEndianHex(std::string_view(line).substr(0, tab)));
+    EXPECT_EQ(PythonFloatRepr(v), line.substr(tab + 1)) << line;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2514u);
 }
 
 TEST(PythonFormatTest, BoolsPrintCapitalized) {

@@ -3,10 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "test_support.h"
 
 namespace msprobe {
 namespace {
@@ -25,6 +30,26 @@ TEST(PythonParseTest, FloatTakesWhatFloatTakes) {
   }
   EXPECT_TRUE(std::isnan(PythonFloat("+nan").value()));  // float('+nan')
   EXPECT_TRUE(std::isnan(PythonFloat("-NaN").value()));  // float('-NaN')
+}
+
+// float(t) for 5,333 texts (tests/data/python_float/gen_python_float.py): repr() of every magnitude,
+// as the relative-error cells hold them, decimals between doubles and exactly halfway, subnormals,
+// underflow and overflow; bit for bit.
+TEST(PythonParseTest, FloatAsCPythonReadsIt) {
+  std::ifstream in(testing::TestData("python_float/python_float.tsv"));
+  ASSERT_TRUE(in) << "tests/data/python_float/python_float.tsv";
+  std::string line;
+  size_t checked = 0;
+  while (std::getline(in, line)) {
+    const size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    const std::string text = line.substr(0, tab);
+    const std::optional<double> got = PythonFloat(text);
+    ASSERT_TRUE(got.has_value()) << text;
+    EXPECT_EQ(std::bit_cast<uint64_t>(*got), testing::BitsOfLittleEndianHex(line.substr(tab + 1))) << text;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 5333u);
 }
 
 TEST(PythonParseTest, FloatRefusesWhatFloatRefuses) {
