@@ -29,13 +29,14 @@ bool EqualsIgnoreCase(std::string_view s, std::string_view lower) {
   return true;
 }
 
-// Digits with single '_' between them (PEP 515) at s[*i], appended to `out` without the '_';
-// advances `i`. False when no digit is there.
+// Digits with single '_' between them (PEP 515) at s[*i], appended to `out` (when given) without
+// the '_'; advances `i`. False when no digit is there.
 bool TakeDigits(std::string_view s, size_t* i, std::string* out) {
   if (*i >= s.size() || !IsDigit(s[*i])) return false;
   while (*i < s.size()) {
     if (IsDigit(s[*i])) {
-      *out += s[(*i)++];
+      if (out != nullptr) *out += s[*i];
+      ++*i;
     } else if (s[*i] == '_' && *i + 1 < s.size() && IsDigit(s[*i + 1])) {
       ++*i;
     } else {
@@ -97,28 +98,42 @@ std::optional<std::string> ParsePythonStringLiteral(std::string_view text, size_
 
 std::optional<double> PythonFloat(std::string_view s) {
   s = StripBlanks(s);
+  const std::string_view with_sign = s;
   const bool negative = !s.empty() && s[0] == '-';
   if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
   const double sign = negative ? -1.0 : 1.0;
   if (EqualsIgnoreCase(s, "inf") || EqualsIgnoreCase(s, "infinity")) return sign * HUGE_VAL;
   if (EqualsIgnoreCase(s, "nan")) return std::copysign(NAN, sign);
-  // The literal less its '_', checked here: strtod alone would also take "0x1p3" or "1e".
-  std::string literal = negative ? "-" : "";
+  // Python's grammar, checked here: from_chars alone would also take "1e" (as 1) or "infinity".
   size_t i = 0;
-  const bool int_part = TakeDigits(s, &i, &literal);
+  const bool int_part = TakeDigits(s, &i, nullptr);
   bool frac_part = false;
   if (i < s.size() && s[i] == '.') {
-    literal += s[i++];
-    frac_part = TakeDigits(s, &i, &literal);
+    ++i;
+    frac_part = TakeDigits(s, &i, nullptr);
   }
   if (!int_part && !frac_part) return std::nullopt;
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    literal += s[i++];
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) literal += s[i++];
-    if (!TakeDigits(s, &i, &literal)) return std::nullopt;
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!TakeDigits(s, &i, nullptr)) return std::nullopt;
   }
   if (i != s.size()) return std::nullopt;
-  return std::strtod(literal.c_str(), nullptr);  // correctly rounded, ±HUGE_VAL past the range
+  // What from_chars reads: the text without a '+' and without its '_'.
+  std::string literal;
+  std::string_view text = negative ? with_sign : s;
+  if (s.find('_') != std::string_view::npos) {
+    literal = negative ? "-" : "";
+    for (const char c : s) {
+      if (c != '_') literal += c;
+    }
+    text = literal;
+  }
+  // Both round correctly; from_chars takes a fifth of strtod's time, which the verdicts, reading back
+  // every relative error, felt. Past the range it leaves the value to us: strtod's ±HUGE_VAL, or 0.
+  double v = 0;
+  if (std::from_chars(text.data(), text.data() + text.size(), v).ec == std::errc()) return v;
+  return std::strtod(std::string(text).c_str(), nullptr);
 }
 
 std::optional<int64_t> PythonInt(std::string_view s) {
