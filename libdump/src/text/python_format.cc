@@ -73,8 +73,7 @@ PythonReprDigits ReprDigitsOf(double v) {
     decimal.significand /= 10;
     ++decimal.exponent;
   }
-  int count = 1;
-  for (uint64_t bound = 10; count < 20 && decimal.significand >= bound; bound *= 10) ++count;
+  const int count = fmt::detail::count_digits(decimal.significand);  // from its bit length, not a loop
   const int exp10 = decimal.exponent + count - 1;
   return {decimal.significand, decimal.exponent, count, exp10, exp10 >= -4 && exp10 < 16};
 }
