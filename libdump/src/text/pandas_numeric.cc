@@ -1,7 +1,5 @@
 #include "msprobe/dump/text/pandas_numeric.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -125,14 +123,21 @@ std::optional<double> PandasToNumericOfRepr(double v) {
     exponent = exp10 + 1 - kept;
   }
   // The digits accumulate one by one in a double; below 2^53 every step is exact, so the integer
-  // they make is the whole reading.
+  // they make is the whole reading, or as far as it goes the reading of its first digits (15 of
+  // them are below 2^53); the rest follow one by one, rounded as pandas rounds them.
   constexpr uint64_t kExact = uint64_t{1} << 53;
+  constexpr int kExactDigits = 15;
   double number = 0;
   if (kept == count && significand < kExact / kPowers[zeros]) {
     number = static_cast<double>(significand * kPowers[zeros]);
   } else {
-    const fmt::format_int text(significand);
-    for (int k = 0; k < kept; ++k) number = number * 10. + (text.data()[k] - '0');
+    const int exact = std::min(kept, kExactDigits);
+    uint64_t unit = kPowers[count - exact];  // the place of the first digit after them
+    number = static_cast<double>(significand / unit);
+    for (int k = exact; k < kept; ++k) {
+      unit /= 10;
+      number = number * 10. + static_cast<double>(significand / unit % 10);
+    }
     for (int k = 0; k < zeros; ++k) number = number * 10.;
   }
   return Scale(std::signbit(v) ? -number : number, exponent);
