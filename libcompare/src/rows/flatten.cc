@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <limits>
@@ -130,19 +131,27 @@ struct LeafMembers {
   }
 
  private:
+  // Length first, then the bytes with a memcmp of known size, which the compiler inlines: string_view's
+  // == calls compare() out of line whenever the lengths agree, and a statistics dump has millions of
+  // keys.
+  template <size_t N>
+  static bool Is(std::string_view key, const char (&name)[N]) {
+    return key.size() == N - 1 && std::memcmp(key.data(), name, N - 1) == 0;
+  }
+
   const JsonValue** Slot(std::string_view key) {
-    if (key == "Max") return &stats[0];
-    if (key == "Min") return &stats[1];
-    if (key == "Mean") return &stats[2];
-    if (key == "Norm") return &stats[3];
-    if (key == "data_name") return &data_name;
-    if (key == "requires_grad") return &requires_grad;
-    if (key == "md5") return &md5;
-    if (key == "dtype") return &dtype;
-    if (key == "value") return &value;
-    if (key == "type") return &type;
-    if (key == "shape") return &shape;
-    if (key == "group_ranks") return &group_ranks;
+    if (Is(key, "Max")) return &stats[0];
+    if (Is(key, "Min")) return &stats[1];
+    if (Is(key, "Mean")) return &stats[2];
+    if (Is(key, "Norm")) return &stats[3];
+    if (Is(key, "data_name")) return &data_name;
+    if (Is(key, "requires_grad")) return &requires_grad;
+    if (Is(key, "md5")) return &md5;
+    if (Is(key, "dtype")) return &dtype;
+    if (Is(key, "value")) return &value;
+    if (Is(key, "type")) return &type;
+    if (Is(key, "shape")) return &shape;
+    if (Is(key, "group_ranks")) return &group_ranks;
     return nullptr;
   }
 };
