@@ -20,9 +20,15 @@ void AppendCsvQuoted(std::string* out, std::string_view field) {
     return;
   }
   *out += '"';
-  for (char c : field) {
-    if (c == '"') *out += '"';
-    *out += c;
+  for (size_t start = 0;;) {  // the stretches up to each '"', that '"' written twice
+    const size_t quote = field.find('"', start);
+    if (quote == std::string_view::npos) {
+      out->append(field.substr(start));
+      break;
+    }
+    out->append(field.substr(start, quote + 1 - start));
+    *out += '"';
+    start = quote + 1;
   }
   *out += '"';
 }
