@@ -1,6 +1,7 @@
 #include "msprobe/dump/text/json_file.h"
 
 #include <fmt/format.h>
+#include <rapidjson/encodedstream.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 #include <tbb/parallel_pipeline.h>
@@ -351,8 +352,16 @@ class ObjectStreamer {
     stream_.Take();
     return Status::Ok();
   }
+  // RapidJSON skips whitespace 16 bytes at a time (SSE4.2) in this stream type, not in a bare
+  // MemoryStream. Made at a UTF-8 BOM's bytes it would step over them, where json.load refuses them:
+  // a value starting with one is parsed from the bare stream, which stops there with an error.
   Status ParseValue(JsonDocument* doc) {
-    return ParseValueInto<rapidjson::kParseStopWhenDoneFlag>(stream_, doc, source_);
+    const auto first = static_cast<unsigned char>(stream_.Peek());
+    if (first == 0xEF || first == 0xBB || first == 0xBF) {
+      return ParseValueInto<rapidjson::kParseStopWhenDoneFlag>(stream_, doc, source_);
+    }
+    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> encoded(stream_);
+    return ParseValueInto<rapidjson::kParseStopWhenDoneFlag>(encoded, doc, source_);
   }
   Status Error(std::string what) const {
     return Status::InvalidInput(source_, fmt::format("invalid JSON at byte {}: {}", stream_.Tell(), what));

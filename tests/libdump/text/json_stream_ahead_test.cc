@@ -106,6 +106,11 @@ TEST(JsonStreamAheadTest, StopsAtTheFirstMalformedEntry) {
       {f.text.substr(0, at) + R"("k": Nan, )" + f.text.substr(at),
        fmt::format("invalid JSON at byte {}: Invalid value.", at + 7)},  // at the "n" of "Nan"
       {f.text.substr(0, at) + "}", fmt::format("invalid JSON at byte {}: The document is empty.", at)},
+      // A UTF-8 BOM right where a value or a key starts: json.load refuses it there, and so do we.
+      {f.text.substr(0, at) + "\"k\":\xEF\xBB\xBF" "1, " + f.text.substr(at),
+       fmt::format("invalid JSON at byte {}: Invalid value.", at + 4)},
+      {f.text.substr(0, at - 3) + "\xEF\xBB\xBF" + f.text.substr(at),  // `bad` is odd: ",\n  " before it
+       fmt::format("invalid JSON at byte {}: Invalid value.", at - 3)},
       {f.text.substr(0, at - 4),  // `bad` is odd: ",\n  " before it
        fmt::format("invalid JSON at byte {}: expected '}}' before the end of the file", at - 4)},
   };
