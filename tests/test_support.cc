@@ -30,6 +30,16 @@ uint64_t BitsOfLittleEndianHex(std::string_view hex) {
   return bits;
 }
 
+std::vector<std::pair<std::string, std::string>> ReadTabSeparatedPairs(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (std::string line; std::getline(in, line);) {
+    const size_t tab = line.find('\t');
+    pairs.emplace_back(line.substr(0, tab), tab == std::string::npos ? std::string() : line.substr(tab + 1));
+  }
+  return pairs;
+}
+
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "msprobe/dump/util/status.h"
 
@@ -25,6 +27,8 @@ std::string SharedData(const std::string& relative);
 std::string ReadFile(const std::string& path);
 // The bits of the double whose little-endian bytes Python's struct.pack('<d', v).hex() wrote as `hex` (16 digits).
 uint64_t BitsOfLittleEndianHex(std::string_view hex);
+// The lines of a fixture of two tab-separated columns, split; empty when the file cannot be read.
+std::vector<std::pair<std::string, std::string>> ReadTabSeparatedPairs(const std::string& path);
 void WriteFile(const std::string& path, const std::string& bytes);
 
 // A fresh directory removed at destruction.

@@ -6,7 +6,6 @@
 
 #include <bit>
 #include <cmath>
-#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,18 +45,11 @@ TEST(PythonFormatTest, FloatReprMatchesCPython) {
 // repr(v) of 2,514 doubles of every form (tests/data/python_float/gen_python_float.py): any bits,
 // every magnitude, float32 statistics, short decimals, integers about 2^53.
 TEST(PythonFormatTest, FloatReprAsCPythonWritesIt) {
-  std::ifstream in(testing::TestData("python_float/python_repr.tsv"));
-  ASSERT_TRUE(in) << "tests/data/python_float/python_repr.tsv";
-  std::string line;
-  size_t checked = 0;
-  while (std::getline(in, line)) {
-    const size_t tab = line.find('\t');
-    ASSERT_NE(tab, std::string::npos) << line;
-    const double v = std::bit_cast<double>(testing::BitsOfLittleEndianHex(std::string_view(line).substr(0, tab)));
-    EXPECT_EQ(PythonFloatRepr(v), line.substr(tab + 1)) << line;
-    ++checked;
+  const auto cases = testing::ReadTabSeparatedPairs(testing::TestData("python_float/python_repr.tsv"));
+  ASSERT_EQ(cases.size(), 2514u) << "tests/data/python_float/python_repr.tsv";
+  for (const auto& [hex, repr] : cases) {
+    EXPECT_EQ(PythonFloatRepr(std::bit_cast<double>(testing::BitsOfLittleEndianHex(hex))), repr) << hex;
   }
-  EXPECT_EQ(checked, 2514u);
 }
 
 TEST(PythonFormatTest, BoolsPrintCapitalized) {

@@ -6,7 +6,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,20 +35,13 @@ TEST(PythonParseTest, FloatTakesWhatFloatTakes) {
 // as the relative-error cells hold them, decimals between doubles and exactly halfway, subnormals,
 // underflow and overflow; bit for bit.
 TEST(PythonParseTest, FloatAsCPythonReadsIt) {
-  std::ifstream in(testing::TestData("python_float/python_float.tsv"));
-  ASSERT_TRUE(in) << "tests/data/python_float/python_float.tsv";
-  std::string line;
-  size_t checked = 0;
-  while (std::getline(in, line)) {
-    const size_t tab = line.find('\t');
-    ASSERT_NE(tab, std::string::npos) << line;
-    const std::string text = line.substr(0, tab);
+  const auto cases = testing::ReadTabSeparatedPairs(testing::TestData("python_float/python_float.tsv"));
+  ASSERT_EQ(cases.size(), 5333u) << "tests/data/python_float/python_float.tsv";
+  for (const auto& [text, hex] : cases) {
     const std::optional<double> got = PythonFloat(text);
     ASSERT_TRUE(got.has_value()) << text;
-    EXPECT_EQ(std::bit_cast<uint64_t>(*got), testing::BitsOfLittleEndianHex(line.substr(tab + 1))) << text;
-    ++checked;
+    EXPECT_EQ(std::bit_cast<uint64_t>(*got), testing::BitsOfLittleEndianHex(hex)) << text;
   }
-  EXPECT_EQ(checked, 5333u);
 }
 
 TEST(PythonParseTest, FloatRefusesWhatFloatRefuses) {
