@@ -121,6 +121,18 @@ Status ParseValueInto(Stream& stream, JsonDocument* doc, const std::string& sour
   return Status::Ok();
 }
 
+// ParseValueInto from a span of text. RapidJSON skips whitespace 16 bytes at a time (SSE4.2) in an
+// EncodedInputStream over a MemoryStream, not in the bare MemoryStream. Made at a UTF-8 BOM's bytes
+// it would step over them, where json.load refuses them: a value starting with one is parsed from the
+// bare stream, which stops there with an error.
+template <unsigned kExtraFlags>
+Status ParseValueFrom(rapidjson::MemoryStream& stream, JsonDocument* doc, const std::string& source) {
+  const auto first = static_cast<unsigned char>(stream.Peek());
+  if (first == 0xEF || first == 0xBB || first == 0xBF) return ParseValueInto<kExtraFlags>(stream, doc, source);
+  rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> encoded(stream);
+  return ParseValueInto<kExtraFlags>(encoded, doc, source);
+}
+
 }  // namespace
 
 void* JsonAllocator::Malloc(size_t size) {
@@ -145,7 +157,7 @@ void JsonAllocator::Free(void* ptr) noexcept { std::free(ptr); }
 Result<JsonDocument> ParseJsonText(std::string_view text, const std::string& source) {
   JsonDocument doc;
   rapidjson::MemoryStream stream(text.data(), text.size());
-  MSP_RETURN_IF_ERROR(ParseValueInto<0>(stream, &doc, source));
+  MSP_RETURN_IF_ERROR(ParseValueFrom<0>(stream, &doc, source));
   return doc;
 }
 
@@ -352,16 +364,8 @@ class ObjectStreamer {
     stream_.Take();
     return Status::Ok();
   }
-  // RapidJSON skips whitespace 16 bytes at a time (SSE4.2) in this stream type, not in a bare
-  // MemoryStream. Made at a UTF-8 BOM's bytes it would step over them, where json.load refuses them:
-  // a value starting with one is parsed from the bare stream, which stops there with an error.
   Status ParseValue(JsonDocument* doc) {
-    const auto first = static_cast<unsigned char>(stream_.Peek());
-    if (first == 0xEF || first == 0xBB || first == 0xBF) {
-      return ParseValueInto<rapidjson::kParseStopWhenDoneFlag>(stream_, doc, source_);
-    }
-    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> encoded(stream_);
-    return ParseValueInto<rapidjson::kParseStopWhenDoneFlag>(encoded, doc, source_);
+    return ParseValueFrom<rapidjson::kParseStopWhenDoneFlag>(stream_, doc, source_);
   }
   Status Error(std::string what) const {
     return Status::InvalidInput(source_, fmt::format("invalid JSON at byte {}: {}", stream_.Tell(), what));

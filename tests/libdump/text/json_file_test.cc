@@ -59,5 +59,14 @@ TEST(JsonFileTest, InvalidUtf8IsRefusedAsPythonRefusesIt) {
   EXPECT_EQ(std::string((*escaped)["k"].GetString()), "\xef\xbf\xbe\xef\xbf\xbf \xc3\xa9");
 }
 
+// json.loads refuses a UTF-8 BOM before the document ("Unexpected UTF-8 BOM"); each of its bytes
+// where the value starts is an invalid value here too, while the same document after spaces reads.
+TEST(JsonFileTest, AByteOfAUtf8BomWhereTheValueStartsIsRefused) {
+  for (const char* text : {"\xEF\xBB\xBF{}", "\xBB{}", "\xBF[1]"}) {
+    EXPECT_STATUS(ParseJsonText(text, "dump.json"), Code::kInvalidInput, "invalid JSON at byte 0: Invalid value.");
+  }
+  EXPECT_TRUE(ParseJsonText("   \n {\"k\": [1, 2]}", "dump.json").ok());
+}
+
 }  // namespace
 }  // namespace msprobe
