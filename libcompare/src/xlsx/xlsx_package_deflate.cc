@@ -1,6 +1,7 @@
 #include "xlsx/xlsx_package_deflate_internal.h"
 
 #include <dlfcn.h>
+#include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
@@ -120,4 +121,15 @@ extern "C" int deflateEnd(z_streamp stream) {
   static const End real = msprobe::compare::internal::Real<End>("deflateEnd");
   if (msprobe::compare::internal::EndIsal(stream)) return Z_OK;
   return real == nullptr ? Z_STREAM_ERROR : real(stream);
+}
+
+// minizip's CRC-32 of each member: the same reflected CRC-32 as zlib's (docs/compatibility.md), by
+// ISA-L's carry-less multiply on the packaging thread, zlib's elsewhere.
+extern "C" uLong crc32(uLong crc, const Bytef* buf, uInt len) {
+  using Crc32 = uLong (*)(uLong, const Bytef*, uInt);
+  static const Crc32 real = msprobe::compare::internal::Real<Crc32>("crc32");
+  if (msprobe::compare::internal::packaging && buf != Z_NULL) {
+    return crc32_gzip_refl(static_cast<uint32_t>(crc), buf, len);
+  }
+  return real == nullptr ? 0 : real(crc, buf, len);
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "xlsx/xlsx_cell_text_internal.h"
 #include "xlsx/xlsx_common_internal.h"
 #include "xlsx/xlsx_package_deflate_internal.h"
 
@@ -122,6 +123,7 @@ Status XlsxWorkbook::Close() {
   lxw_workbook* book = book_;
   book_ = nullptr;  // workbook_close frees it, written or not
   const internal::XlsxPackageDeflate deflate_on_isal;
+  const internal::XlsxCellText last_rows_by_fmt;  // constant_memory's last row is written here
   const lxw_error err = workbook_close(book);
   if (err != LXW_NO_ERROR) return Error("cannot write the workbook", err);
   return file_.Commit();
@@ -155,6 +157,7 @@ void XlsxSheet::SetWidths(const std::vector<double>& widths) {
 }
 
 Status XlsxSheet::Write(const XlsxRowBatch& batch) {
+  const internal::XlsxCellText cells_by_fmt;
   const std::vector<XlsxRowBatch::Row>& rows = batch.rows();
   const std::vector<XlsxRowBatch::Cell>& cells = batch.cells();
   for (size_t i = 0; i < rows.size(); ++i) {

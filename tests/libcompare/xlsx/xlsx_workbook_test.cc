@@ -4,13 +4,16 @@
 // workbooks is checked by tests/cli/libreoffice_*_test.sh.
 #include "msprobe/compare/xlsx/xlsx_workbook.h"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <isa-l/igzip_lib.h>
 #include <minizip/unzip.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +21,7 @@
 #include "msprobe/compare/xlsx/xlsx_reader.h"
 #include "msprobe/dump/formats/zip_archive.h"
 #include "test_support.h"
+#include "xlsx/xlsx_package_deflate_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -283,6 +287,25 @@ TEST(XlsxWorkbook, PackageIsDeflatedByIsalAndOtherDeflatesAreLeftAlone) {
   ASSERT_NE(IsalDeflatedSize(xml), DeflatedSize(xml, 1));
   EXPECT_EQ(theme->compressed_size, IsalDeflatedSize(xml));
   EXPECT_EQ(DeflatedSize(xml, Z_DEFAULT_COMPRESSION), DeflatedSize(xml, 6));
+}
+
+// minizip's CRC-32 of a member, on the thread packing a workbook, is ISA-L's: the same as zlib's over
+// chained pieces of every length; zlib's crc32_z, not interposed, is the reference.
+TEST(XlsxWorkbook, PackageCrcIsZlibsCrc32) {
+  EXPECT_NE(dlsym(RTLD_DEFAULT, "crc32"), dlsym(RTLD_NEXT, "crc32"));  // the program's comes first
+  std::mt19937_64 rng(7);
+  std::string bytes(70000, '\0');
+  for (char& c : bytes) c = static_cast<char>(rng());
+  const internal::XlsxPackageDeflate packaging;
+  EXPECT_EQ(crc32(crc32(0, Z_NULL, 0), reinterpret_cast<const Bytef*>("123456789"), 9), 0xCBF43926u);
+  for (size_t piece : {1u, 3u, 15u, 16u, 64u, 255u, 4096u, 16384u, 70000u}) {
+    uLong ours = crc32(0, Z_NULL, 0);
+    for (size_t at = 0; at < bytes.size(); at += piece) {
+      const size_t n = std::min(piece, bytes.size() - at);
+      ours = crc32(ours, reinterpret_cast<const Bytef*>(bytes.data() + at), static_cast<uInt>(n));
+    }
+    EXPECT_EQ(ours, crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size())) << piece;
+  }
 }
 
 constexpr uint64_t kBigRows = 20000;

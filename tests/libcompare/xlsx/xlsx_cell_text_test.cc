@@ -1,0 +1,181 @@
+// libxlsxwriter's cell fprintf()s, written by fmt on a thread that holds an XlsxCellText
+// (xlsx_cell_text_internal.h), are the bytes glibc's printf makes of them: each format against
+// glibc's snprintf, and whole sheets written by libxlsxwriter itself with and without the guard.
+#include "xlsx/xlsx_cell_text_internal.h"
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <xlsxwriter.h>
+
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "msprobe/dump/formats/zip_archive.h"
+#include "test_support.h"
+
+// glibc's, which the interposed __fprintf_chk forwards to (xlsx_cell_text.cc).
+extern "C" int __fprintf_chk(FILE* stream, int flag, const char* format, ...);
+
+namespace msprobe::compare::internal {
+namespace {
+
+using msprobe::testing::ReadFile;
+using msprobe::testing::TempDir;
+
+// Doubles whose "%.16G" takes every branch: random bit patterns and magnitudes, both notations and
+// the switch between them, 16-digit ties (1234567890123456.5 is exact), subnormals and the extremes.
+std::vector<double> Numbers() {
+  std::vector<double> out = {0.0,
+                             -0.0,
+                             1.0,
+                             0.1,
+                             1.0 / 3,
+                             1e-4,
+                             1e-5,
+                             0.00012345678901234567,
+                             1e15,
+                             1e16,
+                             9999999999999998.0,
+                             9007199254740993.0,
+                             1234567890123456.5,
+                             1234567890123457.5,
+                             -2345678901234567.5,
+                             DBL_MAX,
+                             -DBL_MAX,
+                             DBL_MIN,
+                             std::numeric_limits<double>::denorm_min(),
+                             DBL_EPSILON};
+  std::mt19937_64 rng(20261128);
+  std::normal_distribution<double> normal(0, 1);
+  for (int i = 0; i < 100000; ++i) {
+    const double bits = std::bit_cast<double>(rng());
+    if (std::isfinite(bits)) out.push_back(bits);
+    out.push_back(normal(rng) * std::pow(10.0, static_cast<int>(rng() % 50) - 25));
+    out.push_back(static_cast<double>(static_cast<int64_t>(rng() >> (rng() % 64))) / 1024);
+  }
+  return out;
+}
+
+// What `print` writes on a stream, with our cells' writing on or off.
+template <typename Print>
+std::string Printed(bool ours, Print print) {
+  char* data = nullptr;
+  size_t size = 0;
+  FILE* stream = open_memstream(&data, &size);
+  if (ours) {
+    const XlsxCellText by_fmt;
+    print(stream);
+  } else {
+    print(stream);
+  }
+  std::fclose(stream);
+  std::string text(data, size);
+  std::free(data);
+  return text;
+}
+
+template <typename... Args>
+std::string Glibc(const char* format, Args... args) {
+  char text[512];
+  const int n = std::snprintf(text, sizeof(text), format, args...);
+  return std::string(text, static_cast<size_t>(n));
+}
+
+// libxlsxwriter and every other library bind to our definitions, not libc's.
+TEST(XlsxCellText, TheProgramsFprintfComesBeforeLibcs) {
+  void* ours = dlsym(RTLD_DEFAULT, "__fprintf_chk");
+  EXPECT_EQ(ours, reinterpret_cast<void*>(&__fprintf_chk));
+  EXPECT_NE(ours, dlsym(RTLD_NEXT, "__fprintf_chk"));
+  EXPECT_EQ(dlsym(RTLD_DEFAULT, "fprintf"), reinterpret_cast<void*>(&fprintf));
+  EXPECT_NE(dlsym(RTLD_DEFAULT, "fprintf"), dlsym(RTLD_NEXT, "fprintf"));
+}
+
+TEST(XlsxCellText, NumberCellsAreGlibcsPercent16G) {
+  for (const double x : Numbers()) {
+    ASSERT_EQ(Printed(true, [&](FILE* f) { fprintf(f, "<c r=\"%s\"><v>%.16G</v></c>", "XFD1048576", x); }),
+              Glibc("<c r=\"%s\"><v>%.16G</v></c>", "XFD1048576", x))
+        << std::bit_cast<uint64_t>(x);
+    ASSERT_EQ(Printed(true, [&](FILE* f) { __fprintf_chk(f, 1, "<c r=\"%s\" s=\"%d\"><v>%.16G</v></c>", "B7", 12, x); }),
+              Glibc("<c r=\"%s\" s=\"%d\"><v>%.16G</v></c>", "B7", 12, x))
+        << std::bit_cast<uint64_t>(x);
+  }
+}
+
+TEST(XlsxCellText, InlineStringCellsAreGlibcs) {
+  for (const char* text : {"", "a", " lead", "trail ", "&amp;&lt;x&gt;", "Functional.linear.0.forward.input.0"}) {
+    EXPECT_EQ(Printed(true, [&](FILE* f) { fprintf(f, "<c r=\"%s\" t=\"inlineStr\"><is><t>%s</t></is></c>", "A2", text); }),
+              Glibc("<c r=\"%s\" t=\"inlineStr\"><is><t>%s</t></is></c>", "A2", text));
+    EXPECT_EQ(Printed(true, [&](FILE* f) {
+                __fprintf_chk(f, 1, "<c r=\"%s\" s=\"%d\" t=\"inlineStr\"><is><t xml:space=\"preserve\">%s</t></is></c>",
+                              "C3", -7, text);
+              }),
+              Glibc("<c r=\"%s\" s=\"%d\" t=\"inlineStr\"><is><t xml:space=\"preserve\">%s</t></is></c>", "C3", -7, text));
+  }
+}
+
+// Infinities and NaNs, which libxlsxwriter would print as glibc spells them, and formats that are
+// not cells, go to glibc whatever the thread.
+TEST(XlsxCellText, OtherCallsAreGlibcs) {
+  for (const double x : {HUGE_VAL, -HUGE_VAL, std::nan(""), -std::nan("")}) {
+    EXPECT_EQ(Printed(true, [&](FILE* f) { fprintf(f, "<c r=\"%s\"><v>%.16G</v></c>", "A1", x); }),
+              Glibc("<c r=\"%s\"><v>%.16G</v></c>", "A1", x));
+  }
+  EXPECT_EQ(Printed(true, [&](FILE* f) { fprintf(f, "<c r=\"%s\"><v>%.15G</v></c>", "A1", 0.1); }),
+            Glibc("<c r=\"%s\"><v>%.15G</v></c>", "A1", 0.1));
+  EXPECT_EQ(Printed(true, [&](FILE* f) { fprintf(f, "<row r=\"%d\">%s", 5, "x"); }), "<row r=\"5\">x");
+  EXPECT_EQ(Printed(false, [&](FILE* f) { fprintf(f, "<c r=\"%s\"><v>%.16G</v></c>", "A1", 0.1); }),
+            "<c r=\"A1\"><v>0.1</v></c>");
+}
+
+// A constant_memory sheet of numbers and texts, plain and styled, written by libxlsxwriter.
+std::string SheetXml(const std::string& path, bool ours) {
+  lxw_workbook_options options{};
+  options.constant_memory = LXW_TRUE;
+  lxw_workbook* book = workbook_new_opt(path.c_str(), &options);
+  lxw_worksheet* sheet = workbook_add_worksheet(book, nullptr);
+  lxw_format* bold = workbook_add_format(book);
+  format_set_bold(bold);
+  const std::vector<double> numbers = Numbers();
+  const auto write = [&] {
+    for (size_t i = 0; i < 20000; ++i) {
+      const auto row = static_cast<lxw_row_t>(i);
+      worksheet_write_number(sheet, row, 0, numbers[i], nullptr);
+      worksheet_write_number(sheet, row, 1, numbers[i + 20000], bold);
+      worksheet_write_string(sheet, row, 2, i % 3 == 0 ? " spaced " : "a<b&c", i % 2 == 0 ? bold : nullptr);
+    }
+  };
+  if (ours) {
+    const XlsxCellText by_fmt;
+    write();
+  } else {
+    write();
+  }
+  EXPECT_EQ(workbook_close(book), LXW_NO_ERROR);
+  const std::string package = ReadFile(path);
+  auto archive = ZipArchive::Open(AsBytes(package), path);
+  if (!archive.ok()) return archive.status().ToString();
+  const ZipEntry* entry = archive->Find("xl/worksheets/sheet1.xml");
+  if (entry == nullptr) return "no sheet";
+  auto xml = archive->ReadMember(*entry, 64 << 20);
+  return xml.ok() ? *xml : xml.status().ToString();
+}
+
+TEST(XlsxCellText, LibxlsxwritersSheetIsTheSameByteForByte) {
+  TempDir dir;
+  const std::string glibc = SheetXml(dir.Path("glibc.xlsx"), false);
+  const std::string ours = SheetXml(dir.Path("fmt.xlsx"), true);
+  ASSERT_GT(glibc.size(), 1000000u);
+  EXPECT_NE(glibc.find("<c r=\"B2\" s=\"1\"><v>"), std::string::npos);
+  EXPECT_NE(glibc.find("<t xml:space=\"preserve\"> spaced </t>"), std::string::npos);
+  EXPECT_EQ(ours, glibc);
+}
+
+}  // namespace
+}  // namespace msprobe::compare::internal
