@@ -220,9 +220,12 @@ void FillLeafRow(const JsonValue& leaf, const std::string& name, RowState state,
   if (!has_md5) row.md5 = Crc32Hex(value ? PythonStr(*value) : std::string());
 }
 
-// op_item_parse: the rows of one argument value, depth-first in JSON order.
-Status ParseItem(const JsonValue& v, const std::string& name, RowState state, int depth, const std::string& source,
+// op_item_parse: the rows of one argument value, depth-first in JSON order. `name` is the value's
+// name, which a child's extends in place while its rows are read (one string for all of an entry's
+// names, not one per level); it is as it was on return.
+Status ParseItem(const JsonValue& v, std::string* name_path, RowState state, int depth, const std::string& source,
                  std::vector<OpRow>* rows) {
+  const std::string& name = *name_path;
   if (depth > kMaxParseDepth) {
     return Status::InvalidInput(source, fmt::format("parse of '{}' exceeds the recursion limit of {}", name,
                                                     kMaxParseDepth));
@@ -235,9 +238,16 @@ Status ParseItem(const JsonValue& v, const std::string& name, RowState state, in
   if (v.IsArray()) {
     // Parameter-gradient lists hold one tensor each; msprobe names it after the parameter alone.
     const bool keep_name = HasComponent(name, kParamsGrad);
+    const size_t length = name.size();
     for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-      const std::string child = keep_name ? name : name + '.' + std::to_string(i);
-      MSP_RETURN_IF_ERROR(ParseItem(v[i], child, state, depth + 1, source, rows));
+      if (!keep_name) {
+        const fmt::format_int index(i);
+        name_path->push_back('.');
+        name_path->append(index.data(), index.size());
+      }
+      const Status status = ParseItem(v[i], name_path, state, depth + 1, source, rows);
+      name_path->resize(length);
+      MSP_RETURN_IF_ERROR(status);
     }
     return Status::Ok();
   }
@@ -258,8 +268,13 @@ Status ParseItem(const JsonValue& v, const std::string& name, RowState state, in
     FillLeafRow(v, name, state, &rows->emplace_back());
     return Status::Ok();
   }
+  const size_t length = name.size();
   for (const auto& m : v.GetObject()) {
-    MSP_RETURN_IF_ERROR(ParseItem(m.value, name + '.' + std::string(StringOf(m.name)), state, depth + 1, source, rows));
+    name_path->push_back('.');
+    name_path->append(StringOf(m.name));
+    const Status status = ParseItem(m.value, name_path, state, depth + 1, source, rows);
+    name_path->resize(length);
+    MSP_RETURN_IF_ERROR(status);
   }
   return Status::Ok();
 }
@@ -267,14 +282,18 @@ Status ParseItem(const JsonValue& v, const std::string& name, RowState state, in
 // read_op: the rows of one data entry, in parse order (before reordering).
 Status ReadEntry(const JsonValue& value, const std::string& key, const std::string& source, std::vector<OpRow>* rows) {
   const auto [last, prev] = LastTwoComponents(key);
-  if (last == "debug") return ParseItem(value, key, RowState::kDebug, 0, source, rows);
+  std::string name = key;
+  if (last == "debug") return ParseItem(value, &name, RowState::kDebug, 0, source, rows);
   if (last == kParamsGrad || prev == kParamsGrad) {
-    return ParseItem(value, key, RowState::kParametersGrad, 0, source, rows);
+    return ParseItem(value, &name, RowState::kParametersGrad, 0, source, rows);
   }
   if (!value.IsObject()) return Status::InvalidInput(source, fmt::format("entry '{}' is not an object", key));
+  name.reserve(key.size() + 32);  // room for the suffix and a few levels, so that it is not grown
   for (const IoField& field : kIoFields) {
     if (const JsonValue* v = Member(value, field.key)) {
-      MSP_RETURN_IF_ERROR(ParseItem(*v, key + field.suffix, field.state, 0, source, rows));
+      name.resize(key.size());
+      name += field.suffix;
+      MSP_RETURN_IF_ERROR(ParseItem(*v, &name, field.state, 0, source, rows));
     }
   }
   return Status::Ok();
