@@ -220,9 +220,9 @@ void FillLeafRow(const JsonValue& leaf, const std::string& name, RowState state,
   if (!has_md5) row.md5 = Crc32Hex(value ? PythonStr(*value) : std::string());
 }
 
-// op_item_parse: the rows of one argument value, depth-first in JSON order. `name` is the value's
-// name, which a child's extends in place while its rows are read (one string for all of an entry's
-// names, not one per level); it is as it was on return.
+// op_item_parse: the rows of one argument value, depth-first in JSON order. `name_path` holds the
+// value's name, which a child's extends in place while its rows are read (one string for all of an
+// entry's names, not one per level); it is as it was on return.
 Status ParseItem(const JsonValue& v, std::string* name_path, RowState state, int depth, const std::string& source,
                  std::vector<OpRow>* rows) {
   const std::string& name = *name_path;

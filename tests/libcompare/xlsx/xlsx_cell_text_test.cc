@@ -8,11 +8,13 @@
 #include <xlsxwriter.h>
 
 #include <bit>
+#include <cfenv>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -69,10 +71,9 @@ std::string Printed(bool ours, Print print) {
   char* data = nullptr;
   size_t size = 0;
   FILE* stream = open_memstream(&data, &size);
-  if (ours) {
-    const XlsxCellText by_fmt;
-    print(stream);
-  } else {
+  {
+    std::optional<XlsxCellText> by_fmt;
+    if (ours) by_fmt.emplace();
     print(stream);
   }
   std::fclose(stream);
@@ -95,6 +96,26 @@ TEST(XlsxCellText, TheProgramsFprintfComesBeforeLibcs) {
   EXPECT_NE(ours, dlsym(RTLD_NEXT, "__fprintf_chk"));
   EXPECT_EQ(dlsym(RTLD_DEFAULT, "fprintf"), reinterpret_cast<void*>(&fprintf));
   EXPECT_NE(dlsym(RTLD_DEFAULT, "fprintf"), dlsym(RTLD_NEXT, "fprintf"));
+}
+
+// Which of the two wrote a cell shows under a rounding mode other than to-nearest, which glibc's
+// printf follows and fmt does not (nothing in the program changes the mode): 1/6 to 16 digits is
+// ...667 to the nearest and ...666 toward zero.
+class TowardZero {
+ public:
+  TowardZero() { std::fesetround(FE_TOWARDZERO); }
+  ~TowardZero() { std::fesetround(FE_TONEAREST); }
+};
+
+const double kSixth = 1.0 / 6;  // rounded to nearest, before any test changes the mode
+
+TEST(XlsxCellText, CellsOnAGuardedThreadAreWrittenByFmt) {
+  const TowardZero mode;
+  EXPECT_EQ(Glibc("%.16G", kSixth), "0.1666666666666666");
+  EXPECT_EQ(Printed(true, [&](FILE* f) { fprintf(f, "<c r=\"%s\"><v>%.16G</v></c>", "A1", kSixth); }),
+            "<c r=\"A1\"><v>0.1666666666666667</v></c>");
+  EXPECT_EQ(Printed(false, [&](FILE* f) { fprintf(f, "<c r=\"%s\"><v>%.16G</v></c>", "A1", kSixth); }),
+            "<c r=\"A1\"><v>0.1666666666666666</v></c>");
 }
 
 TEST(XlsxCellText, NumberCellsAreGlibcsPercent16G) {
@@ -134,6 +155,17 @@ TEST(XlsxCellText, OtherCallsAreGlibcs) {
             "<c r=\"A1\"><v>0.1</v></c>");
 }
 
+// The first sheet's XML of the workbook at `path`.
+std::string SheetOf(const std::string& path) {
+  const std::string package = ReadFile(path);
+  auto archive = ZipArchive::Open(AsBytes(package), path);
+  if (!archive.ok()) return archive.status().ToString();
+  const ZipEntry* entry = archive->Find("xl/worksheets/sheet1.xml");
+  if (entry == nullptr) return "no sheet";
+  auto xml = archive->ReadMember(*entry, 64 << 20);
+  return xml.ok() ? *xml : xml.status().ToString();
+}
+
 // A constant_memory sheet of numbers and texts, plain and styled, written by libxlsxwriter.
 std::string SheetXml(const std::string& path, bool ours) {
   lxw_workbook_options options{};
@@ -143,28 +175,41 @@ std::string SheetXml(const std::string& path, bool ours) {
   lxw_format* bold = workbook_add_format(book);
   format_set_bold(bold);
   const std::vector<double> numbers = Numbers();
-  const auto write = [&] {
+  {
+    std::optional<XlsxCellText> by_fmt;
+    if (ours) by_fmt.emplace();
     for (size_t i = 0; i < 20000; ++i) {
       const auto row = static_cast<lxw_row_t>(i);
       worksheet_write_number(sheet, row, 0, numbers[i], nullptr);
       worksheet_write_number(sheet, row, 1, numbers[i + 20000], bold);
       worksheet_write_string(sheet, row, 2, i % 3 == 0 ? " spaced " : "a<b&c", i % 2 == 0 ? bold : nullptr);
     }
-  };
-  if (ours) {
-    const XlsxCellText by_fmt;
-    write();
-  } else {
-    write();
   }
   EXPECT_EQ(workbook_close(book), LXW_NO_ERROR);
-  const std::string package = ReadFile(path);
-  auto archive = ZipArchive::Open(AsBytes(package), path);
-  if (!archive.ok()) return archive.status().ToString();
-  const ZipEntry* entry = archive->Find("xl/worksheets/sheet1.xml");
-  if (entry == nullptr) return "no sheet";
-  auto xml = archive->ReadMember(*entry, 64 << 20);
-  return xml.ok() ? *xml : xml.status().ToString();
+  return SheetOf(path);
+}
+
+// libxlsxwriter's own calls reach fmt on a guarded thread (TowardZero above), and glibc elsewhere.
+TEST(XlsxCellText, LibxlsxwritersCellsReachFmt) {
+  TempDir dir;
+  const auto sixth = [&](bool ours) {
+    const std::string path = dir.Path(ours ? "fmt.xlsx" : "glibc.xlsx");
+    lxw_workbook_options options{};
+    options.constant_memory = LXW_TRUE;
+    lxw_workbook* book = workbook_new_opt(path.c_str(), &options);
+    lxw_worksheet* sheet = workbook_add_worksheet(book, nullptr);
+    {
+      const TowardZero mode;
+      std::optional<XlsxCellText> by_fmt;
+      if (ours) by_fmt.emplace();
+      worksheet_write_number(sheet, 0, 0, kSixth, nullptr);
+      worksheet_write_number(sheet, 1, 0, 1, nullptr);  // row 1 is written when row 2 begins
+    }
+    EXPECT_EQ(workbook_close(book), LXW_NO_ERROR);
+    return SheetOf(path);
+  };
+  EXPECT_NE(sixth(true).find("<v>0.1666666666666667</v>"), std::string::npos);
+  EXPECT_NE(sixth(false).find("<v>0.1666666666666666</v>"), std::string::npos);
 }
 
 TEST(XlsxCellText, LibxlsxwritersSheetIsTheSameByteForByte) {

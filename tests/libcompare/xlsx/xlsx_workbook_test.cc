@@ -303,6 +303,7 @@ TEST(XlsxWorkbook, PackageCrcIsZlibsCrc32) {
     for (size_t at = 0; at < bytes.size(); at += piece) {
       const size_t n = std::min(piece, bytes.size() - at);
       ours = crc32(ours, reinterpret_cast<const Bytef*>(bytes.data() + at), static_cast<uInt>(n));
+      ours = crc32(ours, reinterpret_cast<const Bytef*>(bytes.data()), 0);  // an empty piece changes nothing
     }
     EXPECT_EQ(ours, crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size())) << piece;
   }
