@@ -5,9 +5,15 @@
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -16,11 +22,95 @@ namespace {
 
 thread_local bool packaging = false;  // this thread is writing a workbook's package
 
-// One workbook member's raw deflate on ISA-L, in the place of zlib's state.
+// One workbook member's raw deflate on ISA-L, in the place of zlib's state. Its input is gathered in
+// blocks of kBlock bytes, compressed several at a time on TBB's threads, each on a stream of its own
+// primed with the 32 KB of input before it and ended by a sync flush, so that the blocks' output in
+// order is one deflate stream (pigz's way with zlib). A member of one block is deflated as one
+// stream, as before; a big sheet's deflate, serial at the end of a workbook, shares the cores.
 struct IsalDeflate {
-  isal_zstream stream{};
-  std::vector<uint8_t> level_buf = std::vector<uint8_t>(ISAL_DEF_LVL1_DEFAULT);
+  std::vector<uint8_t> pending;     // input not compressed yet, less than a batch
+  std::vector<uint8_t> dictionary;  // the last 32 KB of the input compressed so far
+  std::vector<uint8_t> output;      // compressed, from `handed` on not handed out yet
+  size_t handed = 0;
+  bool finished = false;            // the last block is compressed
 };
+
+constexpr size_t kBlock = size_t{1} << 20;
+
+// `block`'s raw deflate after `dictionary`: a sync flush at its end, or the end of the stream when
+// `last`. Appended to `out`; false if ISA-L fails.
+bool DeflateBlock(std::span<const uint8_t> dictionary, std::span<const uint8_t> block, bool last,
+                  std::vector<uint8_t>* out) {
+  std::vector<uint8_t> level_buf(ISAL_DEF_LVL1_DEFAULT);
+  isal_zstream z{};
+  isal_deflate_init(&z);
+  z.level = 1;
+  z.level_buf = level_buf.data();
+  z.level_buf_size = static_cast<uint32_t>(level_buf.size());
+  z.gzip_flag = IGZIP_DEFLATE;
+  if (!dictionary.empty() &&
+      isal_deflate_set_dict(&z, const_cast<uint8_t*>(dictionary.data()), static_cast<uint32_t>(dictionary.size())) !=
+          COMP_OK) {
+    return false;
+  }
+  z.next_in = const_cast<uint8_t*>(block.data());
+  z.avail_in = static_cast<uint32_t>(block.size());
+  z.end_of_stream = last ? 1 : 0;
+  z.flush = last ? NO_FLUSH : SYNC_FLUSH;
+  // Incompressible input grows by a stored block's 5 bytes per 64 KB; the loop covers the rest.
+  for (size_t room = block.size() + block.size() / 64 + 1024;; room *= 2) {
+    const size_t at = out->size();
+    out->resize(at + room);
+    z.next_out = out->data() + at;
+    z.avail_out = static_cast<uint32_t>(room);
+    if (isal_deflate(&z) != COMP_OK) return false;
+    out->resize(out->size() - z.avail_out);
+    const bool done = last ? z.internal_state.state == ZSTATE_END : z.avail_in == 0 && z.avail_out > 0;
+    if (done) return true;
+  }
+}
+
+// Compresses the pending input's whole blocks, and all of it when `finish`, in parallel; false if
+// ISA-L fails.
+bool CompressPending(IsalDeflate* d, bool finish) {
+  const size_t blocks = finish ? (d->pending.size() + kBlock - 1) / kBlock : d->pending.size() / kBlock;
+  std::vector<std::vector<uint8_t>> outputs(std::max<size_t>(blocks, finish ? 1 : 0));
+  std::atomic<bool> failed{false};
+  tbb::parallel_for(size_t{0}, outputs.size(), [&](size_t i) {
+    const size_t begin = i * kBlock, end = std::min(d->pending.size(), begin + kBlock);
+    const std::span<const uint8_t> input(d->pending);
+    const std::span<const uint8_t> dictionary =
+        i == 0 ? std::span<const uint8_t>(d->dictionary) : input.subspan(begin - ISAL_DEF_HIST_SIZE, ISAL_DEF_HIST_SIZE);
+    const bool last = finish && i + 1 == outputs.size();
+    if (!DeflateBlock(dictionary, input.subspan(begin, end - begin), last, &outputs[i])) failed = true;
+  });
+  if (failed) return false;
+  for (const std::vector<uint8_t>& o : outputs) d->output.insert(d->output.end(), o.begin(), o.end());
+  const size_t used = std::min(d->pending.size(), outputs.size() * kBlock);
+  if (used > 0) {
+    const size_t kept = std::min<size_t>(used, ISAL_DEF_HIST_SIZE);
+    d->dictionary.assign(d->pending.begin() + static_cast<std::ptrdiff_t>(used - kept),
+                         d->pending.begin() + static_cast<std::ptrdiff_t>(used));
+    d->pending.erase(d->pending.begin(), d->pending.begin() + static_cast<std::ptrdiff_t>(used));
+  }
+  d->finished = finish;
+  return true;
+}
+
+// Moves compressed bytes to the caller's buffer, as many as fit.
+void Hand(IsalDeflate* d, z_streamp stream) {
+  const size_t n = std::min<size_t>(d->output.size() - d->handed, stream->avail_out);
+  if (n == 0) return;
+  std::memcpy(stream->next_out, d->output.data() + d->handed, n);
+  d->handed += n;
+  stream->next_out += n;
+  stream->avail_out -= static_cast<uInt>(n);
+  stream->total_out += n;
+  if (d->handed == d->output.size()) {
+    d->output.clear();
+    d->handed = 0;
+  }
+}
 
 // The streams we run, by the z_stream minizip holds; deflate() of any other goes to zlib. The count
 // spares zlib's own callers the lock when no workbook is being packed.
@@ -41,39 +131,30 @@ Fn Real(const char* name) {
 }
 
 int StartIsal(z_streamp stream) {
-  auto d = std::make_unique<IsalDeflate>();
-  isal_deflate_init(&d->stream);
-  d->stream.level = 1;
-  d->stream.level_buf = d->level_buf.data();
-  d->stream.level_buf_size = static_cast<uint32_t>(d->level_buf.size());
-  d->stream.gzip_flag = IGZIP_DEFLATE;
   stream->state = Z_NULL;  // zlib refuses the stream (Z_STREAM_ERROR) should a call slip past us
   stream->total_in = stream->total_out = 0;
   stream->msg = Z_NULL;
   const std::lock_guard<std::mutex> lock(streams_mutex);
-  streams[stream] = std::move(d);
+  streams[stream] = std::make_unique<IsalDeflate>();
   stream_count.fetch_add(1, std::memory_order_release);
   return Z_OK;
 }
 
-// zlib's deflate() on ISA-L: consumes what fits, and with Z_FINISH ends the stream once its last
-// bytes fit (Z_STREAM_END), as minizip's loops expect.
+// zlib's deflate() on ISA-L: takes all the input, hands out what is compressed as far as it fits,
+// and with Z_FINISH ends the stream once its last bytes are out (Z_STREAM_END), as minizip's loops
+// expect.
 int RunIsal(IsalDeflate* d, z_streamp stream, int flush) {
-  isal_zstream& z = d->stream;
-  z.next_in = stream->next_in;
-  z.avail_in = stream->avail_in;
-  z.next_out = stream->next_out;
-  z.avail_out = stream->avail_out;
-  z.end_of_stream = flush == Z_FINISH ? 1 : 0;
-  z.flush = NO_FLUSH;
-  if (isal_deflate(&z) != COMP_OK) return Z_STREAM_ERROR;
-  stream->total_in += stream->avail_in - z.avail_in;
-  stream->total_out += stream->avail_out - z.avail_out;
-  stream->next_in = z.next_in;
-  stream->avail_in = z.avail_in;
-  stream->next_out = z.next_out;
-  stream->avail_out = z.avail_out;
-  return flush == Z_FINISH && z.internal_state.state == ZSTATE_END ? Z_STREAM_END : Z_OK;
+  if (d->finished && stream->avail_in > 0) return Z_STREAM_ERROR;
+  d->pending.insert(d->pending.end(), stream->next_in, stream->next_in + stream->avail_in);
+  stream->next_in += stream->avail_in;
+  stream->total_in += stream->avail_in;
+  stream->avail_in = 0;
+  // A batch keeps every thread busy with a block, and bounds what one member holds.
+  const size_t batch = kBlock * std::clamp<size_t>(2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()), 2, 32);
+  const bool finish = flush == Z_FINISH && !d->finished;
+  if ((finish || d->pending.size() >= batch) && !CompressPending(d, finish)) return Z_STREAM_ERROR;
+  Hand(d, stream);
+  return d->finished && d->output.empty() ? Z_STREAM_END : Z_OK;
 }
 
 // Drops `stream` if it is ours; false if it is zlib's.

@@ -361,6 +361,81 @@ TEST(XlsxWorkbook, WorkbooksClosedOnTwoThreadsAtOnceInflate) {
   ExpectBigSheetInflates(dir.Path("b.xlsx"));
 }
 
+// A member deflated through the interposed zlib calls as minizip makes them: 16 KB of input a
+// call, output drained `out_room` bytes at a time, then Z_FINISH until the stream ends.
+std::string DeflatedAsMinizipDoes(const std::string& input, size_t out_room) {
+  const internal::XlsxPackageDeflate packaging;
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out;
+  std::vector<char> room(out_room);
+  const auto drain = [&] {
+    out.append(room.data(), out_room - z.avail_out);
+    z.next_out = reinterpret_cast<Bytef*>(room.data());
+    z.avail_out = static_cast<uInt>(out_room);
+  };
+  z.next_out = reinterpret_cast<Bytef*>(room.data());
+  z.avail_out = static_cast<uInt>(out_room);
+  for (size_t at = 0; at < input.size(); at += 16384) {
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data() + at));
+    z.avail_in = static_cast<uInt>(std::min<size_t>(16384, input.size() - at));
+    while (z.avail_in > 0) {
+      if (z.avail_out == 0) drain();
+      EXPECT_EQ(deflate(&z, Z_NO_FLUSH), Z_OK);
+    }
+  }
+  for (int err = Z_OK; err == Z_OK;) {
+    if (z.avail_out == 0) drain();
+    err = deflate(&z, Z_FINISH);
+    EXPECT_TRUE(err == Z_OK || err == Z_STREAM_END) << err;
+  }
+  drain();
+  EXPECT_EQ(z.total_in, input.size());
+  EXPECT_EQ(z.total_out, out.size());
+  EXPECT_EQ(deflateEnd(&z), Z_OK);
+  return out;
+}
+
+// zlib's raw inflate of `deflated`, which must end exactly at its end.
+std::string Inflated(const std::string& deflated, size_t size) {
+  z_stream z{};
+  EXPECT_EQ(inflateInit2(&z, -MAX_WBITS), Z_OK);
+  std::string out(size + 1, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(deflated.data()));
+  z.avail_in = static_cast<uInt>(deflated.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+  EXPECT_EQ(z.avail_in, 0u);
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  return out;
+}
+
+// A big member is deflated in 1 MiB blocks on several threads (xlsx_package_deflate_internal.h);
+// their output is one deflate stream that zlib inflates back to the input, at every size around a
+// block and past a batch of blocks on any number of cores, with the output drained in small pieces.
+TEST(XlsxWorkbook, PackageMembersDeflatedInParallelBlocksInflate) {
+  std::mt19937_64 rng(11);
+  std::string sheet;  // sheet-like text, with stretches of noise that do not compress
+  while (sheet.size() < (size_t{70} << 20)) {
+    sheet += "<row r=\"" + std::to_string(rng() % 1000000) + "\"><c r=\"A1\"><v>0.";
+    for (int k = 0; k < 16; ++k) sheet.push_back(static_cast<char>('0' + rng() % 10));
+    sheet += "</v></c></row>";
+    if (rng() % 1000 == 0) {
+      for (int k = 0; k < 70000; ++k) sheet.push_back(static_cast<char>(rng()));
+    }
+  }
+  constexpr size_t kMiB = size_t{1} << 20;
+  for (const size_t size : {size_t{0}, size_t{1}, kMiB - 1, kMiB, kMiB + 1, 5 * kMiB + 12345, sheet.size()}) {
+    const std::string input = sheet.substr(0, size);
+    const std::string deflated = DeflatedAsMinizipDoes(input, size < kMiB ? 4096 : 65536);
+    EXPECT_TRUE(Inflated(deflated, size) == input) << size;
+    // Each block primed with the 32 KB before it: within 1% of one stream's size.
+    EXPECT_LE(deflated.size(), IsalDeflatedSize(input) * 101 / 100 + 16) << size;
+  }
+}
+
 TEST(XlsxWorkbook, SheetNamesExcelRefusesAreErrors) {
   TempDir dir;
   auto book = XlsxWorkbook::Create(dir.Path("s.xlsx"), 8);
