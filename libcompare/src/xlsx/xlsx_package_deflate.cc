@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -57,32 +58,43 @@ bool DeflateBlock(std::span<const uint8_t> dictionary, std::span<const uint8_t> 
   z.avail_in = static_cast<uint32_t>(block.size());
   z.end_of_stream = last ? 1 : 0;
   z.flush = last ? NO_FLUSH : SYNC_FLUSH;
-  // Incompressible input grows by a stored block's 5 bytes per 64 KB; the loop covers the rest.
+  // Incompressible input grows by a stored block's 5 bytes per 64 KB: one call does, the loop is
+  // for ISA-L's own reasons, and stops should a call make no progress.
   for (size_t room = block.size() + block.size() / 64 + 1024;; room *= 2) {
     const size_t at = out->size();
     out->resize(at + room);
     z.next_out = out->data() + at;
     z.avail_out = static_cast<uint32_t>(room);
+    const uint32_t in_before = z.total_in, out_before = z.total_out;
     if (isal_deflate(&z) != COMP_OK) return false;
     out->resize(out->size() - z.avail_out);
-    const bool done = last ? z.internal_state.state == ZSTATE_END : z.avail_in == 0 && z.avail_out > 0;
-    if (done) return true;
+    // A sync flush is written once the stream waits for a new block's header.
+    if (last ? z.internal_state.state == ZSTATE_END : z.avail_in == 0 && z.internal_state.state == ZSTATE_NEW_HDR) {
+      return true;
+    }
+    if (z.total_in == in_before && z.total_out == out_before) return false;
   }
 }
 
-// Compresses the pending input's whole blocks, and all of it when `finish`, in parallel; false if
-// ISA-L fails.
+// Compresses the pending input's whole blocks but for the last byte, and all of it when `finish`, in
+// parallel; false if ISA-L fails. A byte is kept back so that the stream's last block, and with it
+// the stream's bytes, do not depend on where a batch happened to end, which depends on the cores.
 bool CompressPending(IsalDeflate* d, bool finish) {
-  const size_t blocks = finish ? (d->pending.size() + kBlock - 1) / kBlock : d->pending.size() / kBlock;
-  std::vector<std::vector<uint8_t>> outputs(std::max<size_t>(blocks, finish ? 1 : 0));
+  const size_t size = d->pending.size();
+  const size_t blocks = finish ? std::max<size_t>((size + kBlock - 1) / kBlock, 1) : (size - 1) / kBlock;
+  std::vector<std::vector<uint8_t>> outputs(blocks);
   std::atomic<bool> failed{false};
-  tbb::parallel_for(size_t{0}, outputs.size(), [&](size_t i) {
-    const size_t begin = i * kBlock, end = std::min(d->pending.size(), begin + kBlock);
-    const std::span<const uint8_t> input(d->pending);
-    const std::span<const uint8_t> dictionary =
-        i == 0 ? std::span<const uint8_t>(d->dictionary) : input.subspan(begin - ISAL_DEF_HIST_SIZE, ISAL_DEF_HIST_SIZE);
-    const bool last = finish && i + 1 == outputs.size();
-    if (!DeflateBlock(dictionary, input.subspan(begin, end - begin), last, &outputs[i])) failed = true;
+  // Isolated: while it waits, this thread, deep in minizip with the package's flags set, runs only
+  // these blocks, not other work of TBB's.
+  tbb::this_task_arena::isolate([&] {
+    tbb::parallel_for(size_t{0}, blocks, [&](size_t i) {
+      const size_t begin = i * kBlock, end = std::min(size, begin + kBlock);
+      const std::span<const uint8_t> input(d->pending);
+      const std::span<const uint8_t> dictionary =
+          i == 0 ? std::span<const uint8_t>(d->dictionary) : input.subspan(begin - ISAL_DEF_HIST_SIZE, ISAL_DEF_HIST_SIZE);
+      const bool last = finish && i + 1 == blocks;
+      if (!DeflateBlock(dictionary, input.subspan(begin, end - begin), last, &outputs[i])) failed = true;
+    });
   });
   if (failed) return false;
   for (const std::vector<uint8_t>& o : outputs) d->output.insert(d->output.end(), o.begin(), o.end());
@@ -134,8 +146,12 @@ int StartIsal(z_streamp stream) {
   stream->state = Z_NULL;  // zlib refuses the stream (Z_STREAM_ERROR) should a call slip past us
   stream->total_in = stream->total_out = 0;
   stream->msg = Z_NULL;
-  const std::lock_guard<std::mutex> lock(streams_mutex);
-  streams[stream] = std::make_unique<IsalDeflate>();
+  try {
+    const std::lock_guard<std::mutex> lock(streams_mutex);
+    streams[stream] = std::make_unique<IsalDeflate>();
+  } catch (const std::bad_alloc&) {  // nothing may unwind through minizip's C
+    return Z_MEM_ERROR;
+  }
   stream_count.fetch_add(1, std::memory_order_release);
   return Z_OK;
 }
@@ -145,14 +161,19 @@ int StartIsal(z_streamp stream) {
 // expect.
 int RunIsal(IsalDeflate* d, z_streamp stream, int flush) {
   if (d->finished && stream->avail_in > 0) return Z_STREAM_ERROR;
-  d->pending.insert(d->pending.end(), stream->next_in, stream->next_in + stream->avail_in);
-  stream->next_in += stream->avail_in;
-  stream->total_in += stream->avail_in;
-  stream->avail_in = 0;
-  // A batch keeps every thread busy with a block, and bounds what one member holds.
-  const size_t batch = kBlock * std::clamp<size_t>(2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()), 2, 32);
-  const bool finish = flush == Z_FINISH && !d->finished;
-  if ((finish || d->pending.size() >= batch) && !CompressPending(d, finish)) return Z_STREAM_ERROR;
+  try {
+    d->pending.insert(d->pending.end(), stream->next_in, stream->next_in + stream->avail_in);
+    stream->next_in += stream->avail_in;
+    stream->total_in += stream->avail_in;
+    stream->avail_in = 0;
+    // A batch keeps every thread busy with a block, and bounds what one member holds.
+    const size_t batch =
+        kBlock * std::clamp<size_t>(2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()), 2, 32);
+    const bool finish = flush == Z_FINISH && !d->finished;
+    if ((finish || d->pending.size() >= batch) && !CompressPending(d, finish)) return Z_STREAM_ERROR;
+  } catch (const std::bad_alloc&) {  // nothing may unwind through minizip's C
+    return Z_MEM_ERROR;
+  }
   Hand(d, stream);
   return d->finished && d->output.empty() ? Z_STREAM_END : Z_OK;
 }

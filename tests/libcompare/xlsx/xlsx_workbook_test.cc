@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <isa-l/igzip_lib.h>
 #include <minizip/unzip.h>
+#include <tbb/task_arena.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -367,6 +368,7 @@ std::string DeflatedAsMinizipDoes(const std::string& input, size_t out_room) {
   const internal::XlsxPackageDeflate packaging;
   z_stream z{};
   EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  EXPECT_EQ(z.state, nullptr);  // ours, not zlib's
   std::string out;
   std::vector<char> room(out_room);
   const auto drain = [&] {
@@ -412,13 +414,11 @@ std::string Inflated(const std::string& deflated, size_t size) {
   return out;
 }
 
-// A big member is deflated in 1 MiB blocks on several threads (xlsx_package_deflate_internal.h);
-// their output is one deflate stream that zlib inflates back to the input, at every size around a
-// block and past a batch of blocks on any number of cores, with the output drained in small pieces.
-TEST(XlsxWorkbook, PackageMembersDeflatedInParallelBlocksInflate) {
+// Sheet-like text of `size` bytes, with stretches of noise that do not compress.
+std::string SheetLikeText(size_t size) {
   std::mt19937_64 rng(11);
-  std::string sheet;  // sheet-like text, with stretches of noise that do not compress
-  while (sheet.size() < (size_t{70} << 20)) {
+  std::string sheet;
+  while (sheet.size() < size) {
     sheet += "<row r=\"" + std::to_string(rng() % 1000000) + "\"><c r=\"A1\"><v>0.";
     for (int k = 0; k < 16; ++k) sheet.push_back(static_cast<char>('0' + rng() % 10));
     sheet += "</v></c></row>";
@@ -426,13 +426,38 @@ TEST(XlsxWorkbook, PackageMembersDeflatedInParallelBlocksInflate) {
       for (int k = 0; k < 70000; ++k) sheet.push_back(static_cast<char>(rng()));
     }
   }
-  constexpr size_t kMiB = size_t{1} << 20;
-  for (const size_t size : {size_t{0}, size_t{1}, kMiB - 1, kMiB, kMiB + 1, 5 * kMiB + 12345, sheet.size()}) {
+  sheet.resize(size);
+  return sheet;
+}
+
+constexpr size_t kMiB = size_t{1} << 20;
+
+// A big member is deflated in 1 MiB blocks on several threads (xlsx_package_deflate_internal.h);
+// their output is one deflate stream that zlib inflates back to the input, at every size around a
+// block and past a batch of blocks (2 per core, 2 to 32) on any number of cores, with the output
+// drained in small pieces.
+TEST(XlsxWorkbook, PackageMembersDeflatedInParallelBlocksInflate) {
+  const std::string sheet = SheetLikeText(70 * kMiB);
+  for (const size_t size : {size_t{0}, size_t{1}, kMiB - 1, kMiB, kMiB + 1, 4 * kMiB, 5 * kMiB + 12345, 32 * kMiB,
+                            sheet.size()}) {
     const std::string input = sheet.substr(0, size);
     const std::string deflated = DeflatedAsMinizipDoes(input, size < kMiB ? 4096 : 65536);
     EXPECT_TRUE(Inflated(deflated, size) == input) << size;
     // Each block primed with the 32 KB before it: within 1% of one stream's size.
     EXPECT_LE(deflated.size(), IsalDeflatedSize(input) * 101 / 100 + 16) << size;
+  }
+}
+
+// The blocks' bounds, and so the package's bytes, do not depend on the cores: a member ending where
+// one core count's batch ends and another's does not is deflated the same under both.
+TEST(XlsxWorkbook, PackageMembersAreTheSameBytesOnAnyNumberOfCores) {
+  const std::string sheet = SheetLikeText(40 * kMiB);
+  for (const size_t size : {4 * kMiB, 8 * kMiB, 5 * kMiB + 7, sheet.size()}) {
+    const std::string input = sheet.substr(0, size);
+    std::string one, four;
+    tbb::task_arena(1).execute([&] { one = DeflatedAsMinizipDoes(input, 65536); });
+    tbb::task_arena(4).execute([&] { four = DeflatedAsMinizipDoes(input, 65536); });
+    EXPECT_TRUE(one == four) << size << ": " << one.size() << " and " << four.size() << " bytes";
   }
 }
 
