@@ -98,7 +98,7 @@ bool CompressPending(IsalDeflate* d, bool finish) {
   });
   if (failed) return false;
   for (const std::vector<uint8_t>& o : outputs) d->output.insert(d->output.end(), o.begin(), o.end());
-  const size_t used = std::min(d->pending.size(), outputs.size() * kBlock);
+  const size_t used = finish ? size : blocks * kBlock;
   if (used > 0) {
     const size_t kept = std::min<size_t>(used, ISAL_DEF_HIST_SIZE);
     d->dictionary.assign(d->pending.begin() + static_cast<std::ptrdiff_t>(used - kept),
