@@ -3,11 +3,15 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <string_view>
+
+#include "msprobe/dump/text/python_format.h"
 
 namespace msprobe::compare::internal {
 namespace {
@@ -34,6 +38,73 @@ bool IsCellFormat(const char* format) {
   return false;
 }
 
+// "%.16G" of a finite, non-zero double v, from its shortest round-trip digits S (Dragonbox: the
+// shortest decimal that reads back as v, the closest to v of those, within half an ulp of it), when
+// they decide it; false, with nothing written, when they may not. "%.16G" is v rounded to 16 digits,
+// trailing zeros dropped. Two cases are decided:
+// - S has 17 digits and does not end in 5. No 17-digit decimal lies strictly between v and S (it
+//   would be closer to v), so no 16-digit rounding boundary does either: v rounds as S does.
+// - S has 16 or fewer, and 16-digit decimals in v's decade lie further apart than v's ulp: any other
+//   one is at least (spacing - ulp/2) > ulp/2 from v, further than S, so v rounds to S. S's decade
+//   is v's unless S is a power of ten just above v (1e-308 for the subnormal 9.999999999999999E-309).
+// The rest go to fmt's exact path for a precision, six times Dragonbox's time.
+bool AppendShortest16G(fmt::memory_buffer& out, double number) {
+  constexpr double kLog2Of10 = 3.321928094887362;
+  constexpr uint64_t kTen15 = 1000000000000000, kTen16 = 10 * kTen15;
+  if (number == 0) return false;
+  const PythonReprDigits repr = ReprDigitsOf(number);
+  uint64_t significand = repr.significand;
+  int exp10 = repr.exp10;
+  if (repr.count == 17) {
+    const uint64_t last = significand % 10;
+    if (last == 5) return false;
+    significand = significand / 10 + (last > 5 ? 1 : 0);
+    if (significand == kTen16) {
+      significand = kTen15;
+      ++exp10;
+    }
+    while (significand % 10 == 0) significand /= 10;
+  } else {
+    const int ulp_exponent = std::max(std::ilogb(number), -1022) - 52;
+    // 10^(exp10 - 15) > 2^ulp_exponent, with a margin for the product's rounding.
+    if (significand == 1 || (exp10 - 15) * kLog2Of10 <= ulp_exponent + 0.01) return false;
+  }
+  const fmt::format_int text(significand);
+  const char* digits = text.data();
+  const int count = static_cast<int>(text.size());
+  char cell[32];  // at most "-d.dddddddddddddddE-308" or "-0.0000ddddddddddddddd"
+  char* p = cell;
+  const auto copy = [&p](const char* from, int n) {
+    std::memcpy(p, from, static_cast<size_t>(n));
+    p += n;
+  };
+  if (std::signbit(number)) *p++ = '-';
+  if (exp10 < -4 || exp10 >= 16) {  // d.dddE+XX, two exponent digits at least
+    *p++ = digits[0];
+    if (count > 1) {
+      *p++ = '.';
+      copy(digits + 1, count - 1);
+    }
+    *p++ = 'E';
+    *p++ = exp10 < 0 ? '-' : '+';
+    const fmt::format_int exponent(std::abs(exp10));
+    if (exponent.size() < 2) *p++ = '0';
+    copy(exponent.data(), static_cast<int>(exponent.size()));
+  } else if (exp10 < 0) {  // 0.000ddd
+    copy("0.000", 1 - exp10);
+    copy(digits, count);
+  } else if (count <= exp10 + 1) {  // ddd000
+    copy(digits, count);
+    for (int i = count; i <= exp10; ++i) *p++ = '0';
+  } else {  // ddd.ddd
+    copy(digits, exp10 + 1);
+    *p++ = '.';
+    copy(digits + exp10 + 1, count - exp10 - 1);
+  }
+  out.append(cell, p);
+  return true;
+}
+
 // One of kCellFormats with its arguments, written by fmt: what fprintf returns, or nothing written
 // and nullopt when a number is not finite (glibc's spelling of those is left to glibc).
 std::optional<int> WriteCell(FILE* file, const char* format, va_list args) {
@@ -54,7 +125,7 @@ std::optional<int> WriteCell(FILE* file, const char* format, va_list args) {
     } else {  // "%.16G"
       const double number = va_arg(args, double);
       if (!std::isfinite(number)) return std::nullopt;
-      fmt::format_to(fmt::appender(out), FMT_COMPILE("{:.16G}"), number);
+      if (!AppendShortest16G(out, number)) fmt::format_to(fmt::appender(out), FMT_COMPILE("{:.16G}"), number);
       p = percent + 5;
     }
   }
@@ -69,6 +140,23 @@ std::optional<int> TryCell(FILE* file, const char* format, va_list args) {
   const std::optional<int> written = WriteCell(file, format, copy);
   va_end(copy);
   return written;
+}
+
+// libxlsxwriter names each cell it writes ("AB12") with snprintf(name, size, "%d", row): on a
+// guarded thread the digits come from fmt, with snprintf's truncation and return value; nullopt,
+// with nothing written, for any other call.
+std::optional<int> TryRowNumber(char* out, size_t size, const char* format, va_list args) {
+  if (!writing_cells || format == nullptr || std::strcmp(format, "%d") != 0) return std::nullopt;
+  va_list copy;
+  va_copy(copy, args);
+  const fmt::format_int digits(va_arg(copy, int));
+  va_end(copy);
+  if (size > 0) {
+    const size_t kept = std::min(digits.size(), size - 1);
+    std::memcpy(out, digits.data(), kept);
+    out[kept] = '\0';
+  }
+  return static_cast<int>(digits.size());
 }
 
 }  // namespace
@@ -96,6 +184,15 @@ extern "C" int fprintf(FILE* __restrict stream, const char* __restrict format, .
   va_start(args, format);
   const std::optional<int> cell = msprobe::compare::internal::TryCell(stream, format, args);
   const int written = cell ? *cell : std::vfprintf(stream, format, args);
+  va_end(args);
+  return written;
+}
+
+extern "C" int snprintf(char* __restrict out, size_t size, const char* __restrict format, ...) {
+  va_list args;
+  va_start(args, format);
+  const std::optional<int> row = msprobe::compare::internal::TryRowNumber(out, size, format, args);
+  const int written = row ? *row : std::vsnprintf(out, size, format, args);
   va_end(args);
   return written;
 }

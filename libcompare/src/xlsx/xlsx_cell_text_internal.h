@@ -4,9 +4,11 @@
 // 250 ns a number, on one thread, for 13 M cells (docs/compare.md §6.2). So we interpose fprintf() and
 // __fprintf_chk() (xlsx_cell_text.cc): on a thread holding an XlsxCellText, a call with one of
 // libxlsxwriter's six cell formats is written by fmt, the same bytes ("{:.16G}" is "%.16G" for every
-// finite double); every other call, and every call on another thread, is glibc's. Should the
-// interposition not take (a static libc, a libxlsxwriter that formats cells otherwise), the workbook
-// is the same, only slower to write.
+// finite double; most numbers from their shortest round-trip digits, which decide it); every other
+// call, and every call on another thread, is glibc's. The same goes for snprintf(): libxlsxwriter
+// names each cell ("AB12") with snprintf(…, "%d", row), which glibc's printf machinery made a fifth
+// of the sheet's work. Should the interposition not take (a static libc, a libxlsxwriter that
+// formats cells otherwise), the workbook is the same, only slower to write.
 #pragma once
 
 namespace msprobe::compare::internal {

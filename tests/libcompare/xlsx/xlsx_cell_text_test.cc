@@ -12,11 +12,13 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <cstdarg>
 #include <cstdlib>
 #include <limits>
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "msprobe/dump/formats/zip_archive.h"
@@ -31,8 +33,9 @@ namespace {
 using msprobe::testing::ReadFile;
 using msprobe::testing::TempDir;
 
-// Doubles whose "%.16G" takes every branch: random bit patterns and magnitudes, both notations and
-// the switch between them, 16-digit ties (1234567890123456.5 is exact), subnormals and the extremes.
+// Doubles whose "%.16G" takes every branch: random bit patterns and magnitudes, float32 values and
+// their differences, both notations and the switch between them, 16-digit ties (1234567890123456.5
+// is exact), subnormals and the extremes.
 std::vector<double> Numbers() {
   std::vector<double> out = {0.0,
                              -0.0,
@@ -54,6 +57,21 @@ std::vector<double> Numbers() {
                              DBL_MIN,
                              std::numeric_limits<double>::denorm_min(),
                              DBL_EPSILON};
+  // Where a double's ulp and the spacing of 16-digit decimals change (xlsx_cell_text.cc takes the
+  // shortest digits only while the spacing is the larger): the doubles about every power of two
+  // and of ten, a few ulps either way.
+  std::vector<double> edges;
+  for (int e = -1074; e <= 1023; ++e) edges.push_back(std::ldexp(1.0, e));
+  for (int e = -323; e <= 308; ++e) edges.push_back(std::strtod(("1e" + std::to_string(e)).c_str(), nullptr));
+  for (const double edge : edges) {
+    double below = edge, above = edge;
+    for (int i = 0; i < 4; ++i) {
+      out.push_back(below);
+      out.push_back(above);
+      below = std::nextafter(below, 0.0);
+      above = std::nextafter(above, HUGE_VAL);
+    }
+  }
   std::mt19937_64 rng(20261128);
   std::normal_distribution<double> normal(0, 1);
   for (int i = 0; i < 100000; ++i) {
@@ -61,6 +79,11 @@ std::vector<double> Numbers() {
     if (std::isfinite(bits)) out.push_back(bits);
     out.push_back(normal(rng) * std::pow(10.0, static_cast<int>(rng() % 50) - 25));
     out.push_back(static_cast<double>(static_cast<int64_t>(rng() >> (rng() % 64))) / 1024);
+    // a float32 statistic and a difference of two, as a compare's cells mostly are
+    const auto stat = [&] { return static_cast<double>(static_cast<float>(normal(rng) * std::pow(10.0, static_cast<int>(rng() % 16) - 8))); };
+    const double a = stat();
+    out.push_back(a);
+    out.push_back(a - stat());
   }
   return out;
 }
@@ -96,6 +119,37 @@ TEST(XlsxCellText, TheProgramsFprintfComesBeforeLibcs) {
   EXPECT_NE(ours, dlsym(RTLD_NEXT, "__fprintf_chk"));
   EXPECT_EQ(dlsym(RTLD_DEFAULT, "fprintf"), reinterpret_cast<void*>(&fprintf));
   EXPECT_NE(dlsym(RTLD_DEFAULT, "fprintf"), dlsym(RTLD_NEXT, "fprintf"));
+}
+
+TEST(XlsxCellText, TheProgramsSnprintfComesBeforeLibcs) {
+  EXPECT_EQ(dlsym(RTLD_DEFAULT, "snprintf"), reinterpret_cast<void*>(&snprintf));
+  EXPECT_NE(dlsym(RTLD_DEFAULT, "snprintf"), dlsym(RTLD_NEXT, "snprintf"));
+}
+
+// glibc's vsnprintf of one int, as snprintf would write it into `size` bytes.
+std::pair<int, std::string> GlibcInt(size_t size, int value, ...) {
+  std::string out(16, '#');
+  va_list args;
+  va_start(args, value);
+  const int n = std::vsnprintf(out.data(), size, "%d", args);
+  va_end(args);
+  return {n, out};
+}
+
+// libxlsxwriter's cell names' row numbers, snprintf(…, "%d", row) on a guarded thread: the same
+// text, truncation and return value as glibc's, for every size of buffer.
+TEST(XlsxCellText, RowNumbersAreGlibcs) {
+  const XlsxCellText by_fmt;
+  for (const int value : {0, 1, 9, 10, 1048576, -1, -42, std::numeric_limits<int>::max(), std::numeric_limits<int>::min()}) {
+    for (size_t size = 0; size <= 13; ++size) {
+      std::string out(16, '#');
+      const int n = snprintf(out.data(), size, "%d", value);
+      EXPECT_EQ(std::make_pair(n, out), GlibcInt(size, 0, value)) << value << " in " << size << " bytes";
+    }
+  }
+  char text[32];
+  EXPECT_EQ(snprintf(text, sizeof(text), "%d-%d", 3, 4), 3);  // not libxlsxwriter's: glibc's
+  EXPECT_STREQ(text, "3-4");
 }
 
 // Which of the two wrote a cell shows under a rounding mode other than to-nearest, which glibc's
