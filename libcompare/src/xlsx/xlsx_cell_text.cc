@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -30,17 +31,55 @@ constexpr const char* kCellFormats[] = {
     "<c r=\"%s\" s=\"%d\" t=\"inlineStr\"><is><t xml:space=\"preserve\">%s</t></is></c>",
 };
 
-bool IsCellFormat(const char* format) {
-  if (std::strncmp(format, "<c r=", 5) != 0) return false;
-  for (const char* known : kCellFormats) {
-    if (std::strcmp(format, known) == 0) return true;
+// One of kCellFormats split at its conversions: the literal text before each, then the text after
+// the last, and each conversion's letter ('s', 'd' or 'G').
+struct CellFormat {
+  std::array<std::string_view, 4> literals{};
+  std::array<char, 3> conversions{};
+  int count = 0;
+  size_t literal_bytes = 0;
+};
+
+constexpr CellFormat Split(std::string_view format) {
+  CellFormat split;
+  for (size_t at = 0;;) {
+    const size_t percent = format.find('%', at);
+    split.literals[static_cast<size_t>(split.count)] = format.substr(at, percent - at);
+    split.literal_bytes += split.literals[static_cast<size_t>(split.count)].size();
+    if (percent == std::string_view::npos) return split;
+    const char conversion = format[percent + 1] == '.' ? 'G' : format[percent + 1];  // "%.16G"
+    split.conversions[static_cast<size_t>(split.count++)] = conversion;
+    at = percent + (conversion == 'G' ? 5 : 2);
   }
-  return false;
+}
+
+constexpr std::array<CellFormat, std::size(kCellFormats)> kSplitFormats = [] {
+  std::array<CellFormat, std::size(kCellFormats)> split{};
+  for (size_t i = 0; i < split.size(); ++i) split[i] = Split(kCellFormats[i]);
+  return split;
+}();
+
+// The split form of a cell format, or null. libxlsxwriter passes its own string literals, whose
+// addresses stay theirs for the life of the program, so a thread compares addresses once it has met
+// them, and whole texts only before.
+const CellFormat* FindCellFormat(const char* format) {
+  thread_local std::array<const char*, std::size(kCellFormats)> met{};
+  for (size_t i = 0; i < met.size(); ++i) {
+    if (met[i] == format) return &kSplitFormats[i];
+  }
+  if (std::strncmp(format, "<c r=", 5) != 0) return nullptr;
+  for (size_t i = 0; i < met.size(); ++i) {
+    if (std::strcmp(format, kCellFormats[i]) == 0) {
+      met[i] = format;
+      return &kSplitFormats[i];
+    }
+  }
+  return nullptr;
 }
 
 // "%.16G" of a finite, non-zero double v, from its shortest round-trip digits S (Dragonbox: the
 // shortest decimal that reads back as v, the closest to v of those, within half an ulp of it), when
-// they decide it; false, with nothing written, when they may not. "%.16G" is v rounded to 16 digits,
+// they decide it, into `out` (room for 32 bytes), returning the end; null when they may not. "%.16G" is v rounded to 16 digits,
 // trailing zeros dropped. Two cases are decided:
 // - S has 17 digits and does not end in 5. No 17-digit decimal lies strictly between v and S (it
 //   would be closer to v), so no 16-digit rounding boundary does either: v rounds as S does.
@@ -48,16 +87,16 @@ bool IsCellFormat(const char* format) {
 //   one is at least (spacing - ulp/2) > ulp/2 from v, further than S, so v rounds to S. S's decade
 //   is v's unless S is a power of ten just above v (1e-308 for the subnormal 9.999999999999999E-309).
 // The rest go to fmt's exact path for a precision, six times Dragonbox's time.
-bool AppendShortest16G(fmt::memory_buffer& out, double number) {
+char* WriteShortest16G(char* out, double number) {
   constexpr double kLog2Of10 = 3.321928094887362;
   constexpr uint64_t kTen15 = 1000000000000000, kTen16 = 10 * kTen15;
-  if (number == 0) return false;
+  if (number == 0) return nullptr;
   const PythonReprDigits repr = ReprDigitsOf(number);
   uint64_t significand = repr.significand;
   int exp10 = repr.exp10;
   if (repr.count == 17) {
     const uint64_t last = significand % 10;
-    if (last == 5) return false;
+    if (last == 5) return nullptr;
     significand = significand / 10 + (last > 5 ? 1 : 0);
     if (significand == kTen16) {
       significand = kTen15;
@@ -67,13 +106,12 @@ bool AppendShortest16G(fmt::memory_buffer& out, double number) {
   } else {
     const int ulp_exponent = std::max(std::ilogb(number), -1022) - 52;
     // 10^(exp10 - 15) > 2^ulp_exponent, with a margin for the product's rounding.
-    if (significand == 1 || (exp10 - 15) * kLog2Of10 <= ulp_exponent + 0.01) return false;
+    if (significand == 1 || (exp10 - 15) * kLog2Of10 <= ulp_exponent + 0.01) return nullptr;
   }
   const fmt::format_int text(significand);
   const char* digits = text.data();
   const int count = static_cast<int>(text.size());
-  char cell[32];  // at most "-d.dddddddddddddddE-308" or "-0.0000ddddddddddddddd"
-  char* p = cell;
+  char* p = out;  // at most "-d.dddddddddddddddE-308" or "-0.0000ddddddddddddddd"
   const auto copy = [&p](const char* from, int n) {
     std::memcpy(p, from, static_cast<size_t>(n));
     p += n;
@@ -101,43 +139,81 @@ bool AppendShortest16G(fmt::memory_buffer& out, double number) {
     *p++ = '.';
     copy(digits + exp10 + 1, count - exp10 - 1);
   }
-  out.append(cell, p);
-  return true;
+  return p;
 }
 
-// One of kCellFormats with its arguments, written by fmt: what fprintf returns, or nothing written
-// and nullopt when a number is not finite (glibc's spelling of those is left to glibc).
-std::optional<int> WriteCell(FILE* file, const char* format, va_list args) {
-  fmt::memory_buffer out;
-  for (const char* p = format; *p != '\0';) {
-    const char* percent = std::strchr(p, '%');
-    if (percent == nullptr) percent = p + std::strlen(p);
-    out.append(p, percent);
-    if (*percent == '\0') break;
-    if (percent[1] == 's') {
-      const char* s = va_arg(args, const char*);
-      out.append(s, s + std::strlen(s));
-      p = percent + 2;
-    } else if (percent[1] == 'd') {
-      const fmt::format_int digits(va_arg(args, int));
-      out.append(digits.data(), digits.data() + digits.size());
-      p = percent + 2;
-    } else {  // "%.16G"
-      const double number = va_arg(args, double);
-      if (!std::isfinite(number)) return std::nullopt;
-      if (!AppendShortest16G(out, number)) fmt::format_to(fmt::appender(out), FMT_COMPILE("{:.16G}"), number);
-      p = percent + 5;
+// A cell format with its arguments, written by fmt into one buffer of its size: what fprintf
+// returns, or nothing written and nullopt when a number is not finite or a text is null (glibc's
+// spelling of those is left to glibc).
+std::optional<int> WriteCell(FILE* file, const CellFormat& format, va_list args) {
+  constexpr size_t kNumberBytes = 32, kIntBytes = 11;
+  struct Argument {
+    std::string_view text;  // 's'
+    int integer = 0;        // 'd'
+    double number = 0;      // 'G'
+  };
+  std::array<Argument, 3> arguments;
+  size_t bound = format.literal_bytes;
+  for (int i = 0; i < format.count; ++i) {
+    Argument& argument = arguments[static_cast<size_t>(i)];
+    switch (format.conversions[static_cast<size_t>(i)]) {
+      case 's': {
+        const char* text = va_arg(args, const char*);
+        if (text == nullptr) return std::nullopt;  // glibc's "(null)"
+        argument.text = text;
+        bound += argument.text.size();
+        break;
+      }
+      case 'd':
+        argument.integer = va_arg(args, int);
+        bound += kIntBytes;
+        break;
+      default:
+        argument.number = va_arg(args, double);
+        if (!std::isfinite(argument.number)) return std::nullopt;
+        bound += kNumberBytes;
     }
   }
-  return std::fwrite(out.data(), 1, out.size(), file) == out.size() ? static_cast<int>(out.size()) : -1;
+  fmt::memory_buffer out;
+  out.resize(bound);
+  char* p = out.data();
+  const auto copy = [&p](std::string_view text) {
+    std::memcpy(p, text.data(), text.size());
+    p += text.size();
+  };
+  for (int i = 0; i < format.count; ++i) {
+    copy(format.literals[static_cast<size_t>(i)]);
+    const Argument& argument = arguments[static_cast<size_t>(i)];
+    switch (format.conversions[static_cast<size_t>(i)]) {
+      case 's':
+        copy(argument.text);
+        break;
+      case 'd': {
+        const fmt::format_int digits(argument.integer);
+        copy({digits.data(), digits.size()});
+        break;
+      }
+      default:
+        if (char* end = WriteShortest16G(p, argument.number)) {
+          p = end;
+        } else {
+          p = fmt::format_to(p, FMT_COMPILE("{:.16G}"), argument.number);
+        }
+    }
+  }
+  copy(format.literals[static_cast<size_t>(format.count)]);
+  const auto size = static_cast<size_t>(p - out.data());
+  return std::fwrite(out.data(), 1, size, file) == size ? static_cast<int>(size) : -1;
 }
 
 // WriteCell when the call is ours to take; nullopt otherwise, with nothing written.
 std::optional<int> TryCell(FILE* file, const char* format, va_list args) {
-  if (!writing_cells || file == nullptr || format == nullptr || !IsCellFormat(format)) return std::nullopt;
+  if (!writing_cells || file == nullptr || format == nullptr) return std::nullopt;
+  const CellFormat* cell = FindCellFormat(format);
+  if (cell == nullptr) return std::nullopt;
   va_list copy;
   va_copy(copy, args);
-  const std::optional<int> written = WriteCell(file, format, copy);
+  const std::optional<int> written = WriteCell(file, *cell, copy);
   va_end(copy);
   return written;
 }
