@@ -59,13 +59,12 @@ constexpr std::array<CellFormat, std::size(kCellFormats)> kSplitFormats = [] {
   return split;
 }();
 
-// The split form of a cell format, or null. libxlsxwriter passes its own string literals, whose
-// addresses stay theirs for the life of the program, so a thread compares addresses once it has met
-// them, and whole texts only before.
+// The split form of a cell format, or null. libxlsxwriter passes its own string literals: a thread
+// that has met one looks at the format it remembers at that address first.
 const CellFormat* FindCellFormat(const char* format) {
   thread_local std::array<const char*, std::size(kCellFormats)> met{};
   for (size_t i = 0; i < met.size(); ++i) {
-    if (met[i] == format) return &kSplitFormats[i];
+    if (met[i] == format && std::strcmp(format, kCellFormats[i]) == 0) return &kSplitFormats[i];
   }
   if (std::strncmp(format, "<c r=", 5) != 0) return nullptr;
   for (size_t i = 0; i < met.size(); ++i) {
@@ -77,7 +76,14 @@ const CellFormat* FindCellFormat(const char* format) {
   return nullptr;
 }
 
-// "%.16G" of a finite, non-zero double v, from its shortest round-trip digits S (Dragonbox: the
+char* Copy(char* out, std::string_view text) {
+  std::memcpy(out, text.data(), text.size());
+  return out + text.size();
+}
+
+}  // namespace
+
+// "%.16G" of a finite double v (0 as "0"), from its shortest round-trip digits S (Dragonbox: the
 // shortest decimal that reads back as v, the closest to v of those, within half an ulp of it), when
 // they decide it, into `out` (room for 32 bytes), returning the end; null when they may not. "%.16G" is v rounded to 16 digits,
 // trailing zeros dropped. Two cases are decided:
@@ -89,19 +95,16 @@ const CellFormat* FindCellFormat(const char* format) {
 // The rest go to fmt's exact path for a precision, six times Dragonbox's time.
 char* WriteShortest16G(char* out, double number) {
   constexpr double kLog2Of10 = 3.321928094887362;
-  constexpr uint64_t kTen15 = 1000000000000000, kTen16 = 10 * kTen15;
-  if (number == 0) return nullptr;
+  if (number == 0) return Copy(out, std::signbit(number) ? "-0" : "0");
   const PythonReprDigits repr = ReprDigitsOf(number);
   uint64_t significand = repr.significand;
-  int exp10 = repr.exp10;
+  const int exp10 = repr.exp10;
   if (repr.count == 17) {
+    // S does not round up to 10^16 here: next to a power of ten an ulp spans more than ten 17-digit
+    // steps, so S would have been the power itself.
     const uint64_t last = significand % 10;
     if (last == 5) return nullptr;
     significand = significand / 10 + (last > 5 ? 1 : 0);
-    if (significand == kTen16) {
-      significand = kTen15;
-      ++exp10;
-    }
     while (significand % 10 == 0) significand /= 10;
   } else {
     const int ulp_exponent = std::max(std::ilogb(number), -1022) - 52;
@@ -112,10 +115,7 @@ char* WriteShortest16G(char* out, double number) {
   const char* digits = text.data();
   const int count = static_cast<int>(text.size());
   char* p = out;  // at most "-d.dddddddddddddddE-308" or "-0.0000ddddddddddddddd"
-  const auto copy = [&p](const char* from, int n) {
-    std::memcpy(p, from, static_cast<size_t>(n));
-    p += n;
-  };
+  const auto copy = [&p](const char* from, int n) { p = Copy(p, {from, static_cast<size_t>(n)}); };
   if (std::signbit(number)) *p++ = '-';
   if (exp10 < -4 || exp10 >= 16) {  // d.dddE+XX, two exponent digits at least
     *p++ = digits[0];
@@ -141,6 +141,8 @@ char* WriteShortest16G(char* out, double number) {
   }
   return p;
 }
+
+namespace {
 
 // A cell format with its arguments, written by fmt into one buffer of its size: what fprintf
 // returns, or nothing written and nullopt when a number is not finite or a text is null (glibc's
@@ -177,10 +179,7 @@ std::optional<int> WriteCell(FILE* file, const CellFormat& format, va_list args)
   fmt::memory_buffer out;
   out.resize(bound);
   char* p = out.data();
-  const auto copy = [&p](std::string_view text) {
-    std::memcpy(p, text.data(), text.size());
-    p += text.size();
-  };
+  const auto copy = [&p](std::string_view text) { p = Copy(p, text); };
   for (int i = 0; i < format.count; ++i) {
     copy(format.literals[static_cast<size_t>(i)]);
     const Argument& argument = arguments[static_cast<size_t>(i)];

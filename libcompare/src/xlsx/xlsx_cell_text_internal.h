@@ -24,4 +24,9 @@ class XlsxCellText {
   bool previous_;
 };
 
+// "%.16G" of a finite double written into `out` (room for 32 bytes) from its shortest round-trip
+// digits, returning the end; null, with nothing written, when those digits may not decide it (then
+// fmt's exact path writes it). Exposed for its tests.
+char* WriteShortest16G(char* out, double number);
+
 }  // namespace msprobe::compare::internal

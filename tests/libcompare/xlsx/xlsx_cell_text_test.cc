@@ -127,10 +127,10 @@ TEST(XlsxCellText, TheProgramsSnprintfComesBeforeLibcs) {
 }
 
 // glibc's vsnprintf of one int, as snprintf would write it into `size` bytes.
-std::pair<int, std::string> GlibcInt(size_t size, int value, ...) {
+std::pair<int, std::string> GlibcInt(size_t size, int va_anchor, ...) {
   std::string out(16, '#');
   va_list args;
-  va_start(args, value);
+  va_start(args, va_anchor);
   const int n = std::vsnprintf(out.data(), size, "%d", args);
   va_end(args);
   return {n, out};
@@ -150,6 +150,42 @@ TEST(XlsxCellText, RowNumbersAreGlibcs) {
   char text[32];
   EXPECT_EQ(snprintf(text, sizeof(text), "%d-%d", 3, 4), 3);  // not libxlsxwriter's: glibc's
   EXPECT_STREQ(text, "3-4");
+}
+
+// Most numbers, a compare's float32 statistics and their differences above all, are written from
+// their shortest digits, and those are glibc's bytes; the rest are left to fmt's exact path.
+TEST(XlsxCellText, MostNumbersAreWrittenFromTheirShortestDigits) {
+  size_t decided = 0, statistics = 0, statistics_decided = 0;
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal(0, 1);
+  for (int i = 0; i < 20000; ++i) {
+    const double stat = static_cast<double>(static_cast<float>(normal(rng)));
+    ++statistics;
+    char text[32];
+    if (char* end = WriteShortest16G(text, stat)) {
+      ++statistics_decided;
+      ASSERT_EQ(std::string(text, end), Glibc("%.16G", stat)) << stat;
+    }
+  }
+  for (const double x : Numbers()) {
+    char text[32];
+    if (char* end = WriteShortest16G(text, x)) {
+      ++decided;
+      ASSERT_EQ(std::string(text, end), Glibc("%.16G", x)) << x;
+    }
+  }
+  EXPECT_GT(statistics_decided, statistics / 2);
+  EXPECT_GT(decided, Numbers().size() / 2);
+  char text[32];
+  EXPECT_EQ(WriteShortest16G(text, 1234567890123456.5), nullptr);  // S ends in 5: a tie, or not
+  EXPECT_EQ(WriteShortest16G(text, 1e-308), nullptr);  // S = 1E-308 lies above v, a decade up
+}
+
+// A null text, which libxlsxwriter does not pass, is glibc's "(null)".
+TEST(XlsxCellText, NullTextIsGlibcs) {
+  const char* volatile null_text = nullptr;  // volatile: out of sight of the compiler's format check
+  EXPECT_EQ(Printed(true, [&](FILE* f) { fprintf(f, "<c r=\"%s\" t=\"inlineStr\"><is><t>%s</t></is></c>", "A1", null_text); }),
+            Printed(false, [&](FILE* f) { fprintf(f, "<c r=\"%s\" t=\"inlineStr\"><is><t>%s</t></is></c>", "A1", null_text); }));
 }
 
 // Which of the two wrote a cell shows under a rounding mode other than to-nearest, which glibc's
