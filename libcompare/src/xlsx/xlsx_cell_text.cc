@@ -221,7 +221,9 @@ std::optional<int> TryCell(FILE* file, const char* format, va_list args) {
 // guarded thread the digits come from fmt, with snprintf's truncation and return value; nullopt,
 // with nothing written, for any other call.
 std::optional<int> TryRowNumber(char* out, size_t size, const char* format, va_list args) {
-  if (!writing_cells || format == nullptr || std::strcmp(format, "%d") != 0) return std::nullopt;
+  if (!writing_cells || format == nullptr || format[0] != '%' || format[1] != 'd' || format[2] != '\0') {
+    return std::nullopt;
+  }
   va_list copy;
   va_copy(copy, args);
   const fmt::format_int digits(va_arg(copy, int));
