@@ -85,8 +85,8 @@ char* Copy(char* out, std::string_view text) {
 
 // "%.16G" of a finite double v (0 as "0"), from its shortest round-trip digits S (Dragonbox: the
 // shortest decimal that reads back as v, the closest to v of those, within half an ulp of it), when
-// they decide it, into `out` (room for 32 bytes), returning the end; null when they may not. "%.16G" is v rounded to 16 digits,
-// trailing zeros dropped. Two cases are decided:
+// they decide it, into `out` (room for 32 bytes), returning the end; null when they may not.
+// "%.16G" is v rounded to 16 digits, trailing zeros dropped. Two cases are decided:
 // - S has 17 digits and does not end in 5. No 17-digit decimal lies strictly between v and S (it
 //   would be closer to v), so no 16-digit rounding boundary does either: v rounds as S does.
 // - S has 16 or fewer, and 16-digit decimals in v's decade lie further apart than v's ulp: any other
@@ -111,35 +111,9 @@ char* WriteShortest16G(char* out, double number) {
     // 10^(exp10 - 15) > 2^ulp_exponent, with a margin for the product's rounding.
     if (significand == 1 || (exp10 - 15) * kLog2Of10 <= ulp_exponent + 0.01) return nullptr;
   }
-  const fmt::format_int text(significand);
-  const char* digits = text.data();
-  const int count = static_cast<int>(text.size());
-  char* p = out;  // at most "-d.dddddddddddddddE-308" or "-0.0000ddddddddddddddd"
-  const auto copy = [&p](const char* from, int n) { p = Copy(p, {from, static_cast<size_t>(n)}); };
+  char* p = out;
   if (std::signbit(number)) *p++ = '-';
-  if (exp10 < -4 || exp10 >= 16) {  // d.dddE+XX, two exponent digits at least
-    *p++ = digits[0];
-    if (count > 1) {
-      *p++ = '.';
-      copy(digits + 1, count - 1);
-    }
-    *p++ = 'E';
-    *p++ = exp10 < 0 ? '-' : '+';
-    const fmt::format_int exponent(std::abs(exp10));
-    if (exponent.size() < 2) *p++ = '0';
-    copy(exponent.data(), static_cast<int>(exponent.size()));
-  } else if (exp10 < 0) {  // 0.000ddd
-    copy("0.000", 1 - exp10);
-    copy(digits, count);
-  } else if (count <= exp10 + 1) {  // ddd000
-    copy(digits, count);
-    for (int i = count; i <= exp10; ++i) *p++ = '0';
-  } else {  // ddd.ddd
-    copy(digits, exp10 + 1);
-    *p++ = '.';
-    copy(digits + exp10 + 1, count - exp10 - 1);
-  }
-  return p;
+  return WriteDecimalDigits(p, significand, exp10, 'E', "");
 }
 
 namespace {

@@ -28,6 +28,15 @@ struct PythonReprDigits {
   bool positional;
 };
 PythonReprDigits ReprDigitsOf(double v);
+// Whether repr() and printf's "%.16G" write digits whose first stands for 10^exp10 without an exponent.
+constexpr bool WrittenPositional(int exp10) { return exp10 >= -4 && exp10 < 16; }
+// Decimal digits laid out as repr() and printf's "%G" lay them out: `significand` (no trailing zeros)
+// whose first digit stands for 10^`exp10`, positional for -4 <= exp10 < 16 ("0.000123", "1234.5";
+// an integral value followed by `integral_suffix`, ".0" for repr and "" for "%G"), else "1.5e+16"
+// with `exponent_mark` and two exponent digits at least. No sign. Writes to `out` (at least 24
+// bytes) and returns the end.
+char* WriteDecimalDigits(char* out, uint64_t significand, int exp10, char exponent_mark,
+                         std::string_view integral_suffix);
 // str(b): "True", "False".
 constexpr std::string_view PythonBoolStr(bool b) { return b ? "True" : "False"; }
 // repr(s) of a str: single quotes unless s holds ' and no "; \\, \n, \r, \t and \xNN escapes. UTF-8
