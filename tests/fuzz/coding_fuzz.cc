@@ -41,6 +41,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(bytes, EncodeStatisticsSlice, DecodeStatisticsSlice);
   Check(bytes, EncodeSliceRead, DecodeSliceRead);
   Check(bytes, EncodeSliceTable, DecodeSliceTable);
+  Check(bytes, EncodeSlicePart, [](std::string_view b) {
+    static const msprobe::compare::CompareOptions options = [] {
+      msprobe::compare::CompareOptions o;
+      o.write_json = true;
+      o.write_xlsx = false;
+      o.junit_path = "junit.xml";
+      return o;
+    }();
+    PairOutputsPart part(options);
+    DecodeSlicePart(b, &part);
+    return part;
+  });
   Check(bytes, msprobe::compare::EncodeExtract, msprobe::compare::DecodeExtract);
   Check(bytes, EncodeRankShare, DecodeRankShare);
   return 0;

@@ -134,8 +134,9 @@ std::optional<SlicePart> PartOf(size_t pair, const PairShare& share, int me) {
 using Outbox = std::vector<std::vector<std::string>>;
 
 // A helper's slice of a pair, or why it has none, for the pair's owner.
-void SendToOwner(const SlicePart& part, const Status& status, const std::string& payload, Outbox* to_owners) {
-  (*to_owners)[part.owner].push_back(EncodeEntry({part.pair, status, payload}));
+void SendToOwner(const SlicePart& part, const Status& status, std::string payload, Outbox* to_owners) {
+  const PairEntry entry{part.pair, status, std::move(payload)};
+  (*to_owners)[part.owner].push_back(EncodeEntry(entry));
 }
 
 // A tensor pair held by its owner: prepared, with its own slice first and the helpers' as they come.
@@ -284,11 +285,12 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const
       CompareTensorSlice(*part, &to_owners);
     }
   }
+  // Each buffer is let go once the next holds its bytes: a statistics slice's are hundreds of megabytes.
   std::vector<std::string> to(cluster_.processes());
-  for (size_t p = 0; p < to.size(); ++p) to[p] = PackStrings(to_owners[p]);
-  const std::vector<std::string> received = cluster_.Exchange(to);
+  for (size_t p = 0; p < to.size(); ++p) to[p] = PackStrings(std::exchange(to_owners[p], {}));
+  std::vector<std::string> received = cluster_.Exchange(std::exchange(to, {}));
   for (size_t from = 0; from < received.size(); ++from) {
-    for (const std::string& bytes : UnpackStrings(received[from])) {
+    for (const std::string& bytes : UnpackStrings(std::exchange(received[from], {}))) {
       PairEntry entry = DecodeEntry(bytes);
       ReceiveSlice(shares[entry.pair], static_cast<int>(from), std::move(entry));
     }
@@ -335,16 +337,33 @@ void ProcessShare::CompareStatisticsSlice(const SlicePart& part, Outbox* to_owne
     if (read.ok()) held.outputs.Count(*read); else held.outputs.whole = true;
     return;
   }
-  // A helper: its batches go to the owner encoded, after what else it read.
-  std::vector<std::string> batches(1);
-  const Result<SliceRead> read = Guarded<SliceRead>([&] {
-    return statistics_.CompareSlice(spec, mine, [&](const SliceTable& batch) {
-      batches.push_back(EncodeSliceTable(batch));
-      return Status::Ok();
+  // A helper: what else it read, then its rows made ready for the owner's outputs (or, for -da and
+  // --html, its batches of rows). Each copy on the way lets go of the one before it: a slice's rows
+  // rendered are hundreds of megabytes.
+  Result<SliceRead> read = Status::Internal("", "not compared");
+  std::string payload;
+  {
+    std::vector<std::string> batches(1);
+    std::optional<PairOutputsPart> rendered;
+    if (RowsRenderApart(options_)) rendered.emplace(options_);
+    read = Guarded<SliceRead>([&] {
+      return statistics_.CompareSlice(spec, mine, [&](const SliceTable& batch) {
+        if (rendered) {
+          rendered->Add(batch.table);
+        } else {
+          batches.push_back(EncodeSliceTable(batch));
+        }
+        return Status::Ok();
+      });
     });
-  });
-  if (read.ok()) batches[0] = EncodeSliceRead(*read);
-  SendToOwner(part, read.status(), read.ok() ? PackStrings(batches) : "", to_owners);
+    if (read.ok()) {
+      batches[0] = EncodeSliceRead(*read);
+      if (rendered) batches.push_back(EncodeSlicePart(*rendered));
+      rendered.reset();
+      payload = PackStrings(batches);
+    }
+  }
+  SendToOwner(part, read.status(), std::move(payload), to_owners);
 }
 
 void ProcessShare::ReceiveSlice(const PairShare& share, int from, PairEntry entry) {
@@ -383,9 +402,16 @@ Status ProcessShare::AppendHelperSlices(size_t pair, HeldStatisticsPair* held) {
     }
     std::vector<std::string> batches = UnpackStrings(*std::exchange(held->slices[s], std::string()));
     outputs.Count(DecodeSliceRead(batches.at(0)));
+    const ComparePairSpec& spec = plan_.specs[pair];
     for (size_t b = 1; b < batches.size(); ++b) {
-      const SliceTable batch = DecodeSliceTable(std::exchange(batches[b], std::string()));
-      MSP_RETURN_IF_ERROR(statistics_.AppendSlice(plan_.specs[pair], slices_.at(pair), batch, &outputs));
+      const std::string bytes = std::exchange(batches[b], std::string());
+      if (RowsRenderApart(options_)) {
+        PairOutputsPart rendered(options_);
+        DecodeSlicePart(bytes, &rendered);
+        MSP_RETURN_IF_ERROR(statistics_.AppendSlice(spec, slices_.at(pair), rendered, &outputs));
+      } else {
+        MSP_RETURN_IF_ERROR(statistics_.AppendSlice(spec, slices_.at(pair), DecodeSliceTable(bytes), &outputs));
+      }
     }
   }
   return Status::Ok();

@@ -1,12 +1,15 @@
 #include "jobs/pair_outputs_internal.h"
 
+#include <fmt/format.h>
 #include <tbb/parallel_invoke.h>
 
 #include <filesystem>
 #include <system_error>
+#include <tuple>
 #include <utility>
 
 #include "msprobe/compare/first_diff/api_diff_check.h"
+#include "msprobe/dump/util/coding.h"
 #include "report/run_html_internal.h"
 
 namespace msprobe::compare::internal {
@@ -109,6 +112,71 @@ Status PairOutputs::Append(const ResultTable& table, const std::vector<P2pColumn
                        [&] { summary_.Add(table); });
   for (const Status* status : {&da, &csv, &xlsx, &json}) MSP_RETURN_IF_ERROR(*status);
   return Status::Ok();
+}
+
+bool RowsRenderApart(const CompareOptions& options) {
+  return !options.diff_analyze && !options.write_html && !options.write_xlsx;
+}
+
+void PairOutputsPart::Add(const ResultTable& table) {
+  if (rows_ == 0) {
+    mode_ = table.mode;
+    with_stack_ = table.with_stack;
+  }
+  rows_ += table.rows.size();
+  stat_columns_.Add(table);
+  tbb::parallel_invoke([&] { if (options_.write_csv) csv_.Append(CsvResultStream::Render(table)); },
+                       [&] { if (options_.write_json) json_.Append(JsonResultStream::Render(table)); },
+                       [&] { summary_.Add(table); });
+}
+
+Status PairOutputs::Append(const PairOutputsPart& part) {
+  if (part.rows_ == 0) return Status::Ok();
+  if (da_ || html_ || xlsx_) {
+    return Status::Internal(spec_.target_json, "rows rendered apart for -da, --html or a workbook");
+  }
+  if (!opened_) {
+    ResultTable shape;
+    shape.mode = part.mode_;
+    shape.with_stack = part.with_stack_;
+    MSP_RETURN_IF_ERROR(Open(shape));
+  }
+  rows_ += part.rows_;
+  stat_columns_.Add(part.stat_columns_);
+  summary_.Add(part.summary_);
+  Status csv, json;
+  tbb::parallel_invoke([&] { if (csv_) csv = csv_->AppendRendered(part.csv_); },
+                       [&] { if (json_) json = json_->AppendRendered(part.json_); });
+  for (const Status* status : {&csv, &json}) MSP_RETURN_IF_ERROR(*status);
+  return Status::Ok();
+}
+
+void PutPairOutputsPart(std::string* dst, const PairOutputsPart& part) {
+  PutVarint64(dst, part.rows_);
+  PutEnum(dst, part.mode_);
+  PutBool(dst, part.with_stack_);
+  PutRenderedRows(dst, part.csv_);
+  PutRenderedRows(dst, part.json_);
+  PutPairSummary(dst, part.summary_);
+  PutStatColumns(dst, part.stat_columns_);
+}
+
+bool GetPairOutputsPart(Decoder* in, PairOutputsPart* part) {
+  uint64_t rows = 0;
+  if (!GetVarint64(in, &rows) || !GetEnum(in, &part->mode_, CompareMode::kMd5) || !GetBool(in, &part->with_stack_) ||
+      !GetRenderedRows(in, &part->csv_) || !GetRenderedRows(in, &part->json_) ||
+      !GetPairSummary(in, &part->summary_) || !GetStatColumns(in, &part->stat_columns_)) {
+    return false;
+  }
+  part->rows_ = rows;
+  const CompareOptions& options = part->options_;
+  for (const auto& [written, rendered, name] : {std::tuple{options.write_csv, &part->csv_, "csv"},
+                                                std::tuple{options.write_json, &part->json_, "json"}}) {
+    if (rendered->rows() != (written ? rows : 0)) {
+      return in->Fail(fmt::format("{} {} rows for {}", rendered->rows(), name, written ? rows : 0));
+    }
+  }
+  return true;
 }
 
 Status PairOutputs::Finish(std::chrono::steady_clock::time_point start, PairOutcome* outcome) && {

@@ -19,6 +19,7 @@
 #include "jobs/run_report_internal.h"
 #include "msprobe/compare/first_diff/diff_analyze.h"
 #include "msprobe/compare/jobs/compare_job.h"
+#include "msprobe/compare/table/rendered_rows.h"
 #include "msprobe/compare/table/stat_columns.h"
 #include "msprobe/compare/output/csv_writer.h"
 #include "msprobe/compare/output/json_writer.h"
@@ -46,6 +47,40 @@ struct PairOutcome {
   std::optional<ReportPart> html_part;            // --html: the pair's rows for the run's page
 };
 
+// Whether a pair's rows are made ready for its outputs away from them (PairOutputsPart): for the csv
+// and json, not with -da's outputs or the --html page, which read the rows themselves, nor with a
+// workbook (docs/distributed.md §8 says why).
+bool RowsRenderApart(const CompareOptions& options);
+
+// A pair's rows made ready for its outputs in another process (a statistics slice's rows, for its
+// owner: docs/distributed.md §3.1): the csv's and json's rows rendered, and what the pair's summary
+// and JUnit suite take from them, so that the owner appends bytes and adds counts, and decodes no
+// row. Only where RowsRenderApart.
+class PairOutputsPart {
+ public:
+  explicit PairOutputsPart(const CompareOptions& options) : options_(options), summary_(options) {}
+  // The next rows, as PairOutputs::Append takes them.
+  void Add(const ResultTable& table);
+  size_t rows() const { return rows_; }
+
+ private:
+  friend class PairOutputs;
+  friend void PutPairOutputsPart(std::string* dst, const PairOutputsPart& part);
+  friend bool GetPairOutputsPart(Decoder* in, PairOutputsPart* part);
+
+  const CompareOptions& options_;
+  size_t rows_ = 0;
+  CompareMode mode_ = CompareMode::kSummary;  // the tables' columns
+  bool with_stack_ = false;
+  RenderedRows csv_, json_;
+  PairSummary summary_;
+  StatColumns stat_columns_;
+};
+
+// In a message between processes (coding.h). Get reads into a part made with the run's options.
+void PutPairOutputsPart(std::string* dst, const PairOutputsPart& part);
+[[nodiscard]] bool GetPairOutputsPart(Decoder* in, PairOutputsPart* part);
+
 class PairOutputs {
  public:
   // Output names: `stem` + ".csv" / ".xlsx" / ".json", and -da's json `da_json`; `label` names the
@@ -57,6 +92,8 @@ class PairOutputs {
   // The next rows; `p2p` (-da) has one entry per row. The first call opens the files, with the
   // columns of this table.
   Status Append(const ResultTable& table, const std::vector<P2pColumns>& p2p);
+  // The next rows, made ready elsewhere: as if their tables were appended.
+  Status Append(const PairOutputsPart& part);
   // Commits the files (all or none) and fills the outcome: outputs, summary, JUnit, -da's ops; the
   // xlsx of a -da run stays pending. A pair that appended nothing writes nothing.
   // `start`: when the pair began, for its JUnit time.

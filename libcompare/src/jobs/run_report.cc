@@ -5,6 +5,7 @@
 
 #include "msprobe/compare/output/not_compared.h"
 #include "msprobe/compare/output/summary_report.h"
+#include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare {
 namespace {
@@ -57,6 +58,60 @@ void PairSummary::Add(const ResultTable& table) {
   worst_.insert(worst_.end(), std::make_move_iterator(worst.begin()), std::make_move_iterator(worst.end()));
   KeepWorst(&worst_, mode_, kWorstRows);
   if (junit_) junit_->Add(table);
+}
+
+void PairSummary::Add(const PairSummary& later) {
+  const size_t offset = rows_;
+  const auto moved = [offset](const std::optional<RowRef>& ref) {
+    std::optional<RowRef> at = ref;
+    if (at) at->row += offset;
+    return at;
+  };
+  rows_ += later.rows_;
+  passed_ += later.passed_;
+  warnings_ += later.warnings_;
+  errors_ += later.errors_;
+  matched_ += later.matched_;
+  if (later.rows_ > 0) mode_ = later.mode_;
+  if (!first_error_) first_error_ = moved(later.first_error_);
+  if (!first_warning_) first_warning_ = moved(later.first_warning_);
+  if (unmatched_.target == 0) unmatched_.first_target = moved(later.unmatched_.first_target);
+  unmatched_.target += later.unmatched_.target;
+  if (unmatched_.golden == 0) unmatched_.first_golden = later.unmatched_.first_golden;
+  unmatched_.golden += later.unmatched_.golden;
+  for (WorstRow w : later.worst_) {
+    w.row += offset;
+    worst_.push_back(std::move(w));
+  }
+  KeepWorst(&worst_, mode_, kWorstRows);
+  if (junit_ && later.junit_) junit_->Add(*later.junit_);
+}
+
+void PutPairSummary(std::string* dst, const PairSummary& summary) {
+  for (const uint64_t n : {summary.rows_, summary.passed_, summary.warnings_, summary.errors_, summary.matched_}) {
+    PutVarint64(dst, n);
+  }
+  PutUnmatchedRows(dst, summary.unmatched_);
+  PutEnum(dst, summary.mode_);
+  PutOptional(dst, summary.first_error_, PutRowRef);
+  PutOptional(dst, summary.first_warning_, PutRowRef);
+  PutVector(dst, summary.worst_, PutWorstRow);
+  PutBool(dst, summary.junit_.has_value());
+  if (summary.junit_) PutJunitCases(dst, *summary.junit_);
+}
+
+bool GetPairSummary(Decoder* in, PairSummary* summary) {
+  PairSummary& s = *summary;
+  bool junit = false;
+  if (!GetVarint64(in, &s.rows_) || !GetVarint64(in, &s.passed_) || !GetVarint64(in, &s.warnings_) ||
+      !GetVarint64(in, &s.errors_) || !GetVarint64(in, &s.matched_) || !GetUnmatchedRows(in, &s.unmatched_) ||
+      !GetEnum(in, &s.mode_, CompareMode::kMd5) || !GetOptional(in, &s.first_error_, GetRowRef) ||
+      !GetOptional(in, &s.first_warning_, GetRowRef) || !GetVector(in, &s.worst_, GetWorstRow) ||
+      !GetBool(in, &junit)) {
+    return false;
+  }
+  if (junit != s.junit_.has_value()) return in->Fail(junit ? "JUnit cases for a run without" : "no JUnit cases");
+  return !junit || GetJunitCases(in, &*s.junit_);
 }
 
 std::optional<JunitSuite> PairSummary::Finish(const std::string& file, double seconds, PairResult* result) && {

@@ -35,6 +35,9 @@ class PairSummary {
  public:
   explicit PairSummary(const CompareOptions& options);
   void Add(const ResultTable& table);
+  // What another summary counted of the rows after these (a statistics slice's, docs/distributed.md
+  // §3.1), with the same options: the same as adding those rows' tables here.
+  void Add(const PairSummary& later);
   std::optional<JunitSuite> Finish(const std::string& file, double seconds, PairResult* result) &&;
 
  private:
@@ -50,7 +53,15 @@ class PairSummary {
   std::optional<JunitSuiteBuilder> junit_;
   bool junit_fails_not_compared_ = false;  // --fail-on warning: rows not compared fail the suite
   bool junit_gated_ = false;               // any gate: a pair where no row matched fails it
+
+  friend void PutPairSummary(std::string* dst, const PairSummary& summary);
+  friend bool GetPairSummary(Decoder* in, PairSummary* summary);
 };
+
+// In a message between processes (coding.h): what it counted. Get reads into a summary made with the
+// options it was made with, and fails when one has a JUnit suite and the other not.
+void PutPairSummary(std::string* dst, const PairSummary& summary);
+[[nodiscard]] bool GetPairSummary(Decoder* in, PairSummary* summary);
 
 // The end of a run: the JUnit file when options.junit_path is set, then summary.json in
 // options.output_dir (report->summary_file), each written atomically. A run that stopped on `failure`

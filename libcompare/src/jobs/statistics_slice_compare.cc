@@ -107,13 +107,29 @@ Result<SliceRead> StatisticsSliceCompare::CompareSlice(const ComparePairSpec& sp
   return read;
 }
 
+namespace {
+
+// The pair's outputs, opened for the first rows appended.
+PairOutputs& OutputsOf(const PairSteps& steps, const ComparePairSpec& spec, const StatisticsSlice& own,
+                       SlicedOutputs* sliced) {
+  if (!sliced->outputs) {
+    sliced->outputs.emplace(steps.OpenOutputs(spec, ReadsAsDebugJson(spec.target_json, own.target_header.level)));
+  }
+  return *sliced->outputs;
+}
+
+}  // namespace
+
 Status StatisticsSliceCompare::AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own,
                                            const SliceTable& batch, SlicedOutputs* sliced) const {
   if (batch.table.rows.empty()) return Status::Ok();
-  if (!sliced->outputs) {
-    sliced->outputs.emplace(steps_.OpenOutputs(spec, ReadsAsDebugJson(spec.target_json, own.target_header.level)));
-  }
-  return sliced->outputs->Append(batch.table, batch.p2p);
+  return OutputsOf(steps_, spec, own, sliced).Append(batch.table, batch.p2p);
+}
+
+Status StatisticsSliceCompare::AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own,
+                                           const PairOutputsPart& part, SlicedOutputs* sliced) const {
+  if (part.rows() == 0) return Status::Ok();
+  return OutputsOf(steps_, spec, own, sliced).Append(part);
 }
 
 Result<PairOutcome> StatisticsSliceCompare::ConcludeSlices(const ComparePairSpec& spec, const StatisticsSlice& own,

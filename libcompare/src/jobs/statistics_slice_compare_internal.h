@@ -1,7 +1,8 @@
 // A statistics pair compared in slices by the processes sharing it (docs/distributed.md §3), each
 // slice planned by the owner (jobs/statistics_slices): every process compares its own slice in
-// batches of finished rows; the owner appends every slice's batches in slice order and concludes, or
-// compares the pair whole when the slices cannot stand for it.
+// batches of finished rows; the owner appends every slice's rows in slice order (another process's made
+// ready for the outputs where they were compared, PairOutputsPart) and concludes, or compares the pair
+// whole when the slices cannot stand for it.
 #pragma once
 
 #include <cstddef>
@@ -42,6 +43,9 @@ class StatisticsSliceCompare {
                                  const std::function<Status(const SliceTable&)>& batch) const;
   // The owner: a batch of any slice, in slice order. `own`: the owner's slice.
   Status AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own, const SliceTable& batch,
+                     SlicedOutputs* sliced) const;
+  // The owner: another slice's rows, made ready for the outputs where it was compared (RowsRenderApart).
+  Status AppendSlice(const ComparePairSpec& spec, const StatisticsSlice& own, const PairOutputsPart& part,
                      SlicedOutputs* sliced) const;
   // The owner, once every slice is appended: the pair's outcome; or the pair compared whole when a
   // slice failed (the whole compare reports the error one process would), the golden dump has no

@@ -1,5 +1,6 @@
 #include "jobs/statistics_slice_messages_internal.h"
 
+#include "jobs/pair_outputs_internal.h"
 #include "msprobe/dump/util/coding.h"
 
 namespace msprobe::compare::internal {
@@ -103,6 +104,17 @@ SliceTable DecodeSliceTable(std::string_view bytes) {
            GetVector(in, &t.table.rows, GetResultRow) && GetVector(in, &t.p2p, GetP2pColumns);
   });
   return t;
+}
+
+std::string EncodeSlicePart(const PairOutputsPart& part) {
+  std::string out;
+  PutPairOutputsPart(&out, part);
+  return out;
+}
+
+void DecodeSlicePart(std::string_view bytes, PairOutputsPart* part) {
+  DecodeMessage(bytes, "a slice's rows made ready for the outputs",
+                [&](Decoder* in) { return GetPairOutputsPart(in, part); });
 }
 
 }  // namespace msprobe::compare::internal

@@ -17,6 +17,8 @@ bool GetFirstCause(Decoder* in, FirstCause* cause) {
          GetVarint64(in, &cause->row);
 }
 
+}  // namespace
+
 void PutUnmatchedRows(std::string* dst, const UnmatchedRows& rows) {
   PutVarint64(dst, rows.target);
   PutOptional(dst, rows.first_target, PutRowRef);
@@ -28,8 +30,6 @@ bool GetUnmatchedRows(Decoder* in, UnmatchedRows* rows) {
   return GetVarint64(in, &rows->target) && GetOptional(in, &rows->first_target, GetRowRef) &&
          GetVarint64(in, &rows->golden) && GetString(in, &rows->first_golden);
 }
-
-}  // namespace
 
 void PutPairResult(std::string* dst, const PairResult& r) {
   for (const std::string* s : {&r.target_json, &r.golden_json, &r.label}) PutString(dst, *s);

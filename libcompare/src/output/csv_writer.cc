@@ -10,7 +10,7 @@
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/text/python_parse.h"
 #include "msprobe/dump/io/atomic_file.h"
-#include "util/ordered_pipeline_internal.h"
+#include "table/rendered_rows_internal.h"
 
 namespace msprobe::compare {
 namespace {
@@ -78,27 +78,27 @@ class CsvRowFormatter : public ResultCellVisitor {
   bool first_ = true;
 };
 
-// Formats rows [begin, end) in blocks on all cores and writes the blocks in order; a streamed pair's
-// batches can be as small as 4096 rows, still several blocks.
+// Rows [range.first, range.second) of `table` as csv lines, each line's size after it.
+void RenderCsvRows(const ResultTable& table, internal::BlockRange range, RenderedRows* block) {
+  CsvRowFormatter format(&block->bytes);
+  for (size_t row_idx = range.first; row_idx < range.second; ++row_idx) {
+    const size_t before = block->bytes.size();
+    table.VisitCells(table.rows[row_idx], &format);
+    format.EndRow();
+    block->row_sizes.push_back(static_cast<uint32_t>(block->bytes.size() - before));
+  }
+}
+
+// Blocks of csv lines: 1024 rows, and a streamed pair's batches can be as small as 4096 rows, still
+// several blocks.
+constexpr size_t kCsvBlockRows = 1024;
+
+// Formats rows [begin, end) in blocks on all cores and writes the blocks in order.
 Status WriteRows(const ResultTable& table, size_t begin, size_t end, AtomicFile* file) {
-  constexpr size_t kBlockRows = 1024;
-  size_t next = begin;
-  return internal::FormatBlocksInOrder(
-      [&](internal::BlockRange* range) {
-        *range = {next, std::min(end, next + kBlockRows)};
-        next = range->second;
-        return range->first < end;
-      },
-      [&](internal::BlockRange range) {
-        std::string block;
-        CsvRowFormatter format(&block);
-        for (size_t row_idx = range.first; row_idx < range.second; ++row_idx) {
-          table.VisitCells(table.rows[row_idx], &format);
-          format.EndRow();
-        }
-        return block;
-      },
-      [&](const std::string& block) { return file->Write(block); });
+  return internal::RenderRowsInOrder(
+      begin, end, kCsvBlockRows,
+      [&](internal::BlockRange range, RenderedRows* block) { RenderCsvRows(table, range, block); },
+      [&](const RenderedRows& block) { return file->Write(block.bytes); });
 }
 
 }  // namespace
@@ -179,15 +179,36 @@ Status CsvResultStream::NextFile() {
   return Status::Ok();
 }
 
-Status CsvResultStream::Append(const ResultTable& table) {
-  for (size_t begin = 0; begin < table.rows.size();) {
+Status CsvResultStream::InFiles(size_t rows, const std::function<Status(size_t begin, size_t end)>& write) {
+  for (size_t begin = 0; begin < rows;) {
     if (rows_in_file_ == max_rows_per_file_) MSP_RETURN_IF_ERROR(NextFile());
-    const size_t end = std::min(table.rows.size(), begin + (max_rows_per_file_ - rows_in_file_));
-    MSP_RETURN_IF_ERROR(WriteRows(table, begin, end, &files_.back()));
+    const size_t end = std::min(rows, begin + (max_rows_per_file_ - rows_in_file_));
+    MSP_RETURN_IF_ERROR(write(begin, end));
     rows_in_file_ += end - begin;
     begin = end;
   }
   return Status::Ok();
+}
+
+Status CsvResultStream::Append(const ResultTable& table) {
+  return InFiles(table.rows.size(),
+                 [&](size_t begin, size_t end) { return WriteRows(table, begin, end, &files_.back()); });
+}
+
+RenderedRows CsvResultStream::Render(const ResultTable& table) {
+  return internal::RenderRows(table.rows.size(), kCsvBlockRows, [&](internal::BlockRange range, RenderedRows* block) {
+    RenderCsvRows(table, range, block);
+  });
+}
+
+Status CsvResultStream::AppendRendered(const RenderedRows& rows) {
+  size_t at = 0;  // the next row's first byte
+  return InFiles(rows.rows(), [&](size_t begin, size_t end) {
+    size_t bytes = 0;
+    for (size_t row = begin; row < end; ++row) bytes += rows.row_sizes[row];
+    at += bytes;
+    return files_.back().Write(std::string_view(rows.bytes).substr(at - bytes, bytes));
+  });
 }
 
 Result<std::vector<std::string>> CsvResultStream::Commit() && {

@@ -7,11 +7,13 @@
 
 #include "msprobe/dump/text/python_format.h"
 #include "msprobe/dump/io/atomic_file.h"
+#include "table/rendered_rows_internal.h"
 
 namespace msprobe::compare {
 namespace {
 
 constexpr size_t kFlushBytes = 1 << 20;
+constexpr size_t kJsonBlockRows = 4096;
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
@@ -28,6 +30,21 @@ void WriteCell(JsonWriter* w, const Cell& cell) {
     w->RawValue(repr.data(), repr.size(), rapidjson::kNumberType);
   } else {
     w->String(repr.data(), static_cast<rapidjson::SizeType>(repr.size()));
+  }
+}
+
+// Rows [range.first, range.second) of `table` as JSON arrays, each one's size after it.
+void RenderJsonRows(const ResultTable& table, internal::BlockRange range, RenderedRows* block) {
+  rapidjson::StringBuffer sb;
+  JsonWriter w(sb);
+  for (size_t row = range.first; row < range.second; ++row) {
+    sb.Clear();
+    w.Reset(sb);
+    w.StartArray();
+    for (const Cell& cell : table.Cells(table.rows[row])) WriteCell(&w, cell);
+    w.EndArray();
+    block->bytes.append(sb.GetString(), sb.GetSize());
+    block->row_sizes.push_back(static_cast<uint32_t>(sb.GetSize()));
   }
 }
 
@@ -59,17 +76,25 @@ Result<JsonResultStream> JsonResultStream::Open(const std::string& path, Compare
 }
 
 Status JsonResultStream::Append(const ResultTable& table) {
-  rapidjson::StringBuffer sb;
-  JsonWriter w(sb);
+  return internal::RenderRowsInOrder(
+      0, table.rows.size(), kJsonBlockRows,
+      [&](internal::BlockRange range, RenderedRows* block) { RenderJsonRows(table, range, block); },
+      [&](const RenderedRows& block) { return AppendRendered(block); });
+}
+
+RenderedRows JsonResultStream::Render(const ResultTable& table) {
+  return internal::RenderRows(table.rows.size(), kJsonBlockRows, [&](internal::BlockRange range, RenderedRows* block) {
+    RenderJsonRows(table, range, block);
+  });
+}
+
+Status JsonResultStream::AppendRendered(const RenderedRows& rows) {
   std::string out;
-  for (const ResultRow& row : table.rows) {
-    sb.Clear();
-    w.Reset(sb);
-    w.StartArray();
-    for (const Cell& cell : table.Cells(row)) WriteCell(&w, cell);
-    w.EndArray();
+  size_t at = 0;
+  for (const uint32_t size : rows.row_sizes) {
     out += rows_++ ? ",\n  " : "\n  ";
-    out.append(sb.GetString(), sb.GetSize());
+    out.append(rows.bytes, at, size);
+    at += size;
     if (out.size() >= kFlushBytes) {
       MSP_RETURN_IF_ERROR(file_.Write(out));
       out.clear();

@@ -51,6 +51,19 @@ void JunitSuiteBuilder::Add(const ResultTable& table) {
   }
 }
 
+void JunitSuiteBuilder::Add(std::vector<JunitCase> later) {
+  for (JunitCase& c : later) {
+    const auto [it, inserted] = index_.try_emplace(c.name, cases_.size());
+    if (inserted) {
+      cases_.push_back(std::move(c));
+      continue;
+    }
+    std::vector<JunitFailure>& failures = cases_[it->second].failures;
+    failures.insert(failures.end(), std::make_move_iterator(c.failures.begin()),
+                    std::make_move_iterator(c.failures.end()));
+  }
+}
+
 JunitSuite JunitSuiteBuilder::Finish(std::string name, std::string file) && {
   return JunitSuite{std::move(name), std::move(file), 0, std::move(cases_), std::nullopt};
 }
@@ -127,18 +140,31 @@ Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites
   return WriteFileAtomically(path, out);
 }
 
+namespace {
+
+void PutJunitCase(std::string* dst, const JunitCase& c) {
+  PutString(dst, c.name);
+  PutVector(dst, c.failures, [](std::string* dst, const JunitFailure& f) {
+    PutString(dst, f.target_name);
+    PutEnum(dst, f.result);
+    PutString(dst, f.err_message);
+  });
+}
+
+bool GetJunitCase(Decoder* in, JunitCase* c) {
+  return GetString(in, &c->name) && GetVector(in, &c->failures, [](Decoder* in, JunitFailure* f) {
+           return GetString(in, &f->target_name) && GetEnum(in, &f->result, Verdict::kError) &&
+                  GetString(in, &f->err_message);
+         });
+}
+
+}  // namespace
+
 void PutJunitSuite(std::string* dst, const JunitSuite& suite) {
   PutString(dst, suite.name);
   PutString(dst, suite.file);
   PutDouble(dst, suite.seconds);
-  PutVector(dst, suite.cases, [](std::string* dst, const JunitCase& c) {
-    PutString(dst, c.name);
-    PutVector(dst, c.failures, [](std::string* dst, const JunitFailure& f) {
-      PutString(dst, f.target_name);
-      PutEnum(dst, f.result);
-      PutString(dst, f.err_message);
-    });
-  });
+  PutVector(dst, suite.cases, PutJunitCase);
   PutOptional(dst, suite.not_compared, [](std::string* dst, const JunitNotCompared& nc) {
     PutString(dst, nc.message);
     PutBool(dst, nc.failure);
@@ -147,15 +173,21 @@ void PutJunitSuite(std::string* dst, const JunitSuite& suite) {
 
 bool GetJunitSuite(Decoder* in, JunitSuite* suite) {
   return GetString(in, &suite->name) && GetString(in, &suite->file) && GetDouble(in, &suite->seconds) &&
-         GetVector(in, &suite->cases, [](Decoder* in, JunitCase* c) {
-           return GetString(in, &c->name) && GetVector(in, &c->failures, [](Decoder* in, JunitFailure* f) {
-                    return GetString(in, &f->target_name) && GetEnum(in, &f->result, Verdict::kError) &&
-                           GetString(in, &f->err_message);
-                  });
-         }) &&
+         GetVector(in, &suite->cases, GetJunitCase) &&
          GetOptional(in, &suite->not_compared, [](Decoder* in, JunitNotCompared* nc) {
            return GetString(in, &nc->message) && GetBool(in, &nc->failure);
          });
+}
+
+void PutJunitCases(std::string* dst, const JunitSuiteBuilder& builder) { PutVector(dst, builder.cases_, PutJunitCase); }
+
+bool GetJunitCases(Decoder* in, JunitSuiteBuilder* builder) {
+  std::vector<JunitCase> cases;
+  if (!GetVector(in, &cases, GetJunitCase)) return false;
+  builder->cases_.clear();
+  builder->index_.clear();
+  builder->Add(std::move(cases));
+  return true;
 }
 
 }  // namespace msprobe::compare

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "msprobe/dump/util/coding.h"
+
 namespace msprobe::compare {
 namespace {
 
@@ -26,6 +28,14 @@ void StatColumns::Add(const ResultTable& table) {
   }
 }
 
+void StatColumns::Add(const StatColumns& more) {
+  for (int c = 0; c < 8; ++c) {
+    columns_[c].other |= more.columns_[c].other;
+    columns_[c].has_int |= more.columns_[c].has_int;
+    columns_[c].has_float |= more.columns_[c].has_float;
+  }
+}
+
 bool StatColumns::IntsBecomeFloats(int column) const {
   const Column& c = columns_[column];
   return !c.other && c.has_int && c.has_float;
@@ -36,6 +46,21 @@ bool StatColumns::AnyIntsBecomeFloats() const {
     if (IntsBecomeFloats(c)) return true;
   }
   return false;
+}
+
+void PutStatColumns(std::string* dst, const StatColumns& columns) {
+  for (const StatColumns::Column& c : columns.columns_) {
+    PutBool(dst, c.other);
+    PutBool(dst, c.has_int);
+    PutBool(dst, c.has_float);
+  }
+}
+
+bool GetStatColumns(Decoder* in, StatColumns* columns) {
+  for (StatColumns::Column& c : columns->columns_) {
+    if (!GetBool(in, &c.other) || !GetBool(in, &c.has_int) || !GetBool(in, &c.has_float)) return false;
+  }
+  return true;
 }
 
 void ApplyStatColumnTypes(ResultTable* table) {

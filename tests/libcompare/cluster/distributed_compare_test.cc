@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "libcompare/cluster/thread_world.h"
 #include "libcompare/jobs/progress_reports.h"
 #include "libcompare/jobs/run_outputs.h"
+#include "msprobe/dump/formats/zip_archive.h"
 #include "msprobe/dump/util/cluster.h"
 #include "msprobe/compare/jobs/compare_job.h"
 #include "test_support.h"
@@ -53,6 +55,29 @@ std::vector<ProcessRun> RunOn(int n, const std::function<CompareOptions(int)>& o
   return runs;
 }
 
+// Every part of every workbook a run wrote, as stored (cells, their styles and shared strings), but
+// the creation time in docProps/core.xml; by output name without its timestamp.
+std::map<std::string, std::string> WorkbookParts(const CompareReport& report) {
+  std::map<std::string, std::string> parts;
+  for (const PairResult& pair : report.pairs) {
+    for (const std::string& path : pair.outputs) {
+      if (fs::path(path).extension() != ".xlsx") continue;
+      const std::string name = fs::path(path).filename().string();
+      const std::string bytes = ReadFile(path);
+      Result<ZipArchive> zip = ZipArchive::Open(AsBytes(bytes), path);
+      EXPECT_TRUE(zip.ok()) << path;
+      if (!zip.ok()) continue;
+      for (const ZipEntry& entry : zip->entries()) {
+        if (entry.name == "docProps/core.xml") continue;
+        Result<std::string> member = zip->ReadMember(entry, uint64_t{1} << 30);
+        EXPECT_TRUE(member.ok()) << path << ": " << entry.name;
+        if (member.ok()) parts[name.substr(0, name.rfind('_')) + ":" + entry.name] = std::move(*member);
+      }
+    }
+  }
+  return parts;
+}
+
 class DistributedCompare : public ::testing::Test {
  protected:
   // One process and `n` write the same files, summary and JUnit; the others return empty reports.
@@ -72,6 +97,7 @@ class DistributedCompare : public ::testing::Test {
     const auto outputs = Outputs(*one);
     EXPECT_FALSE(outputs.empty());
     EXPECT_EQ(Outputs(root), outputs);
+    EXPECT_EQ(WorkbookParts(root), WorkbookParts(*one));
     EXPECT_EQ(NormalizedJunit(ReadFile(options.junit_path), "/" + dir + "/", "/one/"),
               NormalizedJunit(ReadFile(dir_.Path("one.junit.xml")), "/" + dir + "/", "/one/"));
     EXPECT_EQ(NormalizedJunit(ReadFile(root.summary_file), "/" + dir + "/", "/one/"),
@@ -187,18 +213,53 @@ TEST_F(DistributedCompare, ProcessZeroShowsOneBarForTheWholeRun) {
 TEST_F(DistributedCompare, Md5PairsWriteWhatOneWrites) { ExpectSameAsOneProcess(Ranks(3, /*md5=*/true), 2); }
 
 // A statistics pair larger than a process's share: each process parses its range of the target's
-// entries and the golden entries they match (jobs/statistics_slices.cc); the owner writes the pair.
+// entries and the golden entries they match (jobs/statistics_slices.cc); the owner appends every
+// slice's rows in slice order: every file as one process writes it, the workbook's cell styles (the
+// verdicts' fills) included.
 TEST_F(DistributedCompare, StatisticsPairsSplitByEntriesWriteWhatOneWrites) {
   for (const bool md5 : {false, true}) {
     DumpShape target, golden;
     target.md5 = golden.md5 = md5;
     golden.golden = true;
     CompareOptions options = FileDumps(dir_.root() / (md5 ? "md5" : "plain"), target, golden);
-    options.write_html = true;
-    for (int n : {2, 3, 4}) ExpectSameAsOneProcess(options, n);
-    options.stream_batch_rows = 7;  // each slice in several batches
-    ExpectSameAsOneProcess(options, 3);
+    // The csv and json alone: the other slices' rows come made ready for the files (PairOutputsPart);
+    // with a workbook or the --html page, as rows.
+    for (const auto& [xlsx, html] : {std::pair{false, false}, std::pair{true, false}, std::pair{true, true}}) {
+      options.write_xlsx = xlsx;
+      options.write_html = html;
+      options.stream_batch_rows = CompareOptions().stream_batch_rows;
+      for (int n : {2, 3, 4}) ExpectSameAsOneProcess(options, n);
+      options.stream_batch_rows = 7;  // each slice in several batches
+      ExpectSameAsOneProcess(options, 3);
+    }
   }
+}
+
+// A statistic column whose integers print as floats only with every slice's rows (a float in the
+// owner's slice, an integer in another's: table/stat_columns.h): the column's kinds come with the other
+// slices' rows, and the pair is compared whole, as one process writes it.
+TEST_F(DistributedCompare, IntegersAmongAnotherSlicesFloatsPrintAsFloats) {
+  std::string data;
+  for (int i = 0; i < 30; ++i) {
+    data += fmt::format(
+        "{}\"Functional.linear.{}.forward\": {{\"input_args\": [], \"output\": [{{\"type\": \"torch.Tensor\", "
+        "\"dtype\": \"torch.float32\", \"shape\": [2], \"Max\": {}, \"Min\": 0.5, \"Mean\": 0.5, \"Norm\": 1.5, "
+        "\"requires_grad\": false}}]}}\n",
+        i == 0 ? "" : ",", i, i == 29 ? "7" : "7.5");
+  }
+  const std::string dump =
+      "{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"data\": {" + data + "}}";
+  CompareOptions options;
+  for (const char* side : {"npu", "bench"}) Write(dir_.Path(std::string("ints/") + side + "/dump.json"), dump);
+  options.target_path = dir_.Path("ints/npu/dump.json");
+  options.golden_path = dir_.Path("ints/bench/dump.json");
+  options.write_xlsx = false;
+  options.write_json = true;
+  for (int n : {2, 3}) ExpectSameAsOneProcess(options, n);
+  options.output_dir = dir_.Path("ints_one");
+  Result<CompareReport> one = RunCompare(options);
+  ASSERT_TRUE(one.ok());
+  EXPECT_NE(ReadFile(one->pairs.at(0).outputs.at(0)).find(",7.0,"), std::string::npos);  // the case it is
 }
 
 TEST_F(DistributedCompare, DiffAnalyzeSplitsStatisticsPairsByEntries) {

@@ -235,6 +235,30 @@ SliceTable SampleSliceTable() {
   return t;
 }
 
+// A run writing the files rows are made ready for elsewhere, and a JUnit report.
+const CompareOptions& EveryOutput() {
+  static const CompareOptions options = [] {
+    CompareOptions o;
+    o.write_csv = o.write_json = true;
+    o.write_xlsx = false;
+    o.junit_path = "/r/junit.xml";
+    return o;
+  }();
+  return options;
+}
+
+PairOutputsPart SamplePart() {
+  PairOutputsPart part(EveryOutput());
+  SliceTable t = SampleSliceTable();
+  t.table.rows[1].result = Verdict::kError;
+  t.table.rows[1].api = "Functional.linear.1.forward";
+  part.Add(t.table);
+  t.table.rows.resize(1);
+  t.table.rows[0].golden_name.clear();  // a target row without a counterpart
+  part.Add(t.table);
+  return part;
+}
+
 RankExtract SampleExtract() {
   RankExtract e;
   e.input = {uint64_t{1} << 35, "/r/compare_result_rank3_20261125000000.xlsx"};
@@ -368,6 +392,12 @@ std::vector<std::pair<std::string, std::function<std::string(std::string_view)>>
        [](std::string_view b) { return EncodeStatisticsSlice(DecodeStatisticsSlice(b)); }},
       {EncodeSliceRead({5, true, 1, kNul, 9}), [](std::string_view b) { return EncodeSliceRead(DecodeSliceRead(b)); }},
       {EncodeSliceTable(SampleSliceTable()), [](std::string_view b) { return EncodeSliceTable(DecodeSliceTable(b)); }},
+      {EncodeSlicePart(SamplePart()),
+       [](std::string_view b) {
+         PairOutputsPart part(EveryOutput());
+         DecodeSlicePart(b, &part);
+         return EncodeSlicePart(part);
+       }},
       {EncodeExtract(SampleExtract()), [](std::string_view b) { return EncodeExtract(DecodeExtract(b)); }},
       {EncodeStatus(Status::Unsupported("/s", kNul)), [](std::string_view b) { return EncodeStatus(DecodeStatus(b)); }},
       {PackStrings({"", kNul}), [](std::string_view b) { return PackStrings(UnpackStrings(b)); }},

@@ -195,6 +195,31 @@ TEST(CsvWriterTest, SplitsIntoPartFilesOnlyPastTheLimit) {
   EXPECT_TRUE(p3[1].starts_with("Functional.relu.4.forward.input.0,"));
 }
 
+// Rows rendered elsewhere (a statistics slice's, docs/distributed.md §3.1) and appended after the
+// stream's own fall into the part files as the rows themselves would: the same files, byte for byte.
+TEST(CsvWriterTest, RowsRenderedElsewhereGiveTheSameFiles) {
+  TempDir tmp;
+  const ResultTable whole = SmallTable(7);
+  std::filesystem::create_directory(tmp.Path("whole"));
+  auto written = WriteCsv(tmp.Path("whole/r.csv"), whole, 3);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  ASSERT_EQ(written->size(), 3u);
+  std::filesystem::create_directory(tmp.Path("parts"));
+  auto stream = CsvResultStream::Open(tmp.Path("parts/r.csv"), whole.Header(), 3);
+  ASSERT_TRUE(stream.ok());
+  ResultTable first = whole, rest = whole;
+  first.rows.resize(1);
+  rest.rows.erase(rest.rows.begin());
+  ASSERT_TRUE(stream->Append(first).ok());
+  RenderedRows rendered = CsvResultStream::Render(rest);
+  EXPECT_EQ(rendered.rows(), 6u);
+  ASSERT_TRUE(stream->AppendRendered(rendered).ok());
+  auto parts = std::move(*stream).Commit();
+  ASSERT_TRUE(parts.ok());
+  ASSERT_EQ(parts->size(), written->size());
+  for (size_t i = 0; i < parts->size(); ++i) EXPECT_EQ(ReadFile((*parts)[i]), ReadFile((*written)[i])) << i;
+}
+
 TEST(CsvWriterTest, EmptyTableWritesTheHeaderOnly) {
   TempDir tmp;
   ResultTable t;

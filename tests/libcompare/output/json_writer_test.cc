@@ -76,6 +76,25 @@ TEST(JsonWriterTest, WritesModeHeaderAndTypedRows) {
       << text;
 }
 
+// Rows rendered elsewhere (a statistics slice's, docs/distributed.md §3.1) and appended after the
+// stream's own give the file the whole table gives.
+TEST(JsonWriterTest, RowsRenderedElsewhereGiveTheSameFile) {
+  TempDir tmp;
+  ResultTable whole = TensorTable();
+  for (int i = 0; i < 4; ++i) whole.rows.push_back(whole.rows[0]);
+  whole.rows[2].target_name = "a,\"b\"\n";
+  ASSERT_TRUE(WriteJson(tmp.Path("whole.json"), whole).ok());
+  auto stream = JsonResultStream::Open(tmp.Path("parts.json"), whole.mode, whole.Header());
+  ASSERT_TRUE(stream.ok());
+  ResultTable first = whole, rest = whole;
+  first.rows.resize(2);
+  rest.rows.erase(rest.rows.begin(), rest.rows.begin() + 2);
+  ASSERT_TRUE(stream->Append(first).ok());
+  ASSERT_TRUE(stream->AppendRendered(JsonResultStream::Render(rest)).ok());
+  ASSERT_TRUE(std::move(*stream).Commit().ok());
+  EXPECT_EQ(ReadFile(tmp.Path("parts.json")), ReadFile(tmp.Path("whole.json")));
+}
+
 TEST(JsonWriterTest, EmptyTableIsValidJson) {
   TempDir tmp;
   ResultTable t;

@@ -32,6 +32,10 @@ struct UnmatchedRows {
   std::string first_golden;            // its row name ("" when none)
 };
 
+// In a message between processes (coding.h).
+void PutUnmatchedRows(std::string* dst, const UnmatchedRows& rows);
+[[nodiscard]] bool GetUnmatchedRows(Decoder* in, UnmatchedRows* rows);
+
 // What one compared pair produced.
 struct PairResult {
   std::string target_json, golden_json;

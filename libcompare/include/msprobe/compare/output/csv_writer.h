@@ -9,6 +9,7 @@
 
 #include "msprobe/compare/metrics/thresholds.h"
 #include "msprobe/compare/table/cell.h"
+#include "msprobe/compare/table/rendered_rows.h"
 #include "msprobe/compare/table/result_table.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/util/status.h"
@@ -31,12 +32,17 @@ class CsvResultStream {
   static Result<CsvResultStream> Open(const std::string& path, const std::vector<std::string>& header,
                                       size_t max_rows_per_file = kMaxRowsPerCsvFile);
   Status Append(const ResultTable& table);
+  // Rows rendered by Render, appended as Append appends them (docs/distributed.md §3.1).
+  static RenderedRows Render(const ResultTable& table);
+  Status AppendRendered(const RenderedRows& rows);
   // The paths written, in order.
   Result<std::vector<std::string>> Commit() &&;
 
  private:
   CsvResultStream(std::string path, size_t max_rows_per_file) : path_(std::move(path)), max_rows_per_file_(max_rows_per_file) {}
   Status NextFile();
+  // `rows` more rows: write(begin, end) writes each run of them that fits the current file.
+  Status InFiles(size_t rows, const std::function<Status(size_t begin, size_t end)>& write);
 
   std::string path_;
   size_t max_rows_per_file_;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "msprobe/compare/table/rendered_rows.h"
 #include "msprobe/compare/table/result_table.h"
 #include "msprobe/dump/io/atomic_file.h"
 #include "msprobe/dump/util/status.h"
@@ -26,6 +27,9 @@ class JsonResultStream {
  public:
   static Result<JsonResultStream> Open(const std::string& path, CompareMode mode, const std::vector<std::string>& header);
   Status Append(const ResultTable& table);
+  // Rows rendered by Render, appended as Append appends them (docs/distributed.md §3.1).
+  static RenderedRows Render(const ResultTable& table);
+  Status AppendRendered(const RenderedRows& rows);
   Status Commit() &&;
 
  private:

@@ -54,13 +54,24 @@ class JunitSuiteBuilder {
  public:
   explicit JunitSuiteBuilder(std::optional<Verdict> level) : failing_(level.value_or(Verdict::kError)) {}
   void Add(const ResultTable& table);
+  // The cases another builder made of the rows after these (a statistics slice's, docs/distributed.md
+  // §3.1): the same as adding those rows here.
+  void Add(const JunitSuiteBuilder& later) { Add(later.cases_); }
   JunitSuite Finish(std::string name, std::string file) &&;
 
  private:
+  void Add(std::vector<JunitCase> later);
+  // Its cases in a message between processes (coding.h); the failing level is the run's on both sides.
+  friend void PutJunitCases(std::string* dst, const JunitSuiteBuilder& builder);
+  friend bool GetJunitCases(Decoder* in, JunitSuiteBuilder* builder);
+
   Verdict failing_;
   std::vector<JunitCase> cases_;
   std::unordered_map<std::string, size_t> index_;  // api_origin_name → its case
 };
+
+void PutJunitCases(std::string* dst, const JunitSuiteBuilder& builder);
+[[nodiscard]] bool GetJunitCases(Decoder* in, JunitSuiteBuilder* builder);
 
 // <testsuites> with every suite, written atomically.
 Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites);
