@@ -104,16 +104,63 @@ std::string EntryMatchKey(const std::string& key, CallOrder order, bool renumber
   return BackwardRenumberedName(row);
 }
 
+// The entries of each match key (an index of the golden side): the first entry of a key, and after
+// each entry the next with its key. One allocation for the keys, none per key.
+class EntriesByKey {
+ public:
+  static constexpr size_t kNone = SIZE_MAX;
+
+  explicit EntriesByKey(const std::vector<std::string>& keys) : next_(keys.size(), kNone) {
+    first_.reserve(keys.size());
+    std::vector<size_t> last(keys.size());  // of a key's first entry: its last so far
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const auto [it, inserted] = first_.try_emplace(keys[i], i);
+      if (inserted) {
+        last[i] = i;
+      } else {
+        next_[last[it->second]] = i;
+        last[it->second] = i;
+      }
+    }
+  }
+  // The first entry with `key`, or kNone.
+  size_t First(std::string_view key) const {
+    const auto it = first_.find(key);
+    return it == first_.end() ? kNone : it->second;
+  }
+  size_t Next(size_t entry) const { return next_[entry]; }
+  bool Has(std::string_view key) const { return first_.count(key) != 0; }
+
+ private:
+  std::unordered_map<std::string_view, size_t> first_;
+  std::vector<size_t> next_;
+};
+
 // Whether rows of two different entries could share a match key. A row's key is its entry's match key
 // and then its suffix, which is empty or starts with '.': two entries' rows can meet only when one
 // match key is the other followed by '.' and more (or a key starts with '.', where the suffix need not).
-bool KeysMayMeet(const std::vector<std::string>& target, const std::vector<std::string>& golden) {
-  std::unordered_set<std::string_view> keys(target.begin(), target.end());
-  keys.insert(golden.begin(), golden.end());
-  for (std::string_view key : keys) {
-    if (key.starts_with('.')) return true;
-    for (size_t dot = key.find('.'); dot != std::string_view::npos; dot = key.find('.', dot + 1)) {
-      if (keys.count(key.substr(0, dot)) != 0) return true;
+// `target` holds the target's keys, each once.
+bool KeysMayMeet(const std::unordered_set<std::string_view>& target, const EntriesByKey& golden,
+                 const std::vector<std::string>& target_keys, const std::vector<std::string>& golden_keys) {
+  // A key's first n dots end a prefix with n - 1 dots, which can be a key only if some key has that
+  // many. A dump's keys have a few dot counts (an API's 3, a module's 4), so most prefixes need no lookup.
+  std::vector<bool> dots_held;
+  for (const std::vector<std::string>* keys : {&target_keys, &golden_keys}) {
+    for (const std::string& key : *keys) {
+      if (key.starts_with('.')) return true;
+      const size_t dots = static_cast<size_t>(std::count(key.begin(), key.end(), '.'));
+      if (dots >= dots_held.size()) dots_held.resize(dots + 1);
+      dots_held[dots] = true;
+    }
+  }
+  for (const std::vector<std::string>* keys : {&target_keys, &golden_keys}) {
+    for (const std::string_view key : *keys) {
+      size_t dots = 0;
+      for (size_t dot = key.find('.'); dot != std::string_view::npos; dot = key.find('.', dot + 1), ++dots) {
+        if (!dots_held[dots]) continue;
+        const std::string_view prefix = key.substr(0, dot);
+        if (target.count(prefix) != 0 || golden.Has(prefix)) return true;
+      }
     }
   }
   return false;
@@ -162,13 +209,22 @@ std::optional<std::vector<StatisticsSlice>> PlanStatisticsSlices(const CompareOp
   }
   // Rows match on their keys, renumbered unless the target is a debug.json (MatchOptions::is_debug).
   const bool renumbers = !target->is_debug;
+  // The golden's keys and their index on a thread of their own, as its outline above.
+  std::vector<std::string> golden_keys;
+  std::optional<EntriesByKey> indexed;
+  std::future<void> golden_indexed = std::async(std::launch::async, [&] {
+    golden_keys = MatchKeys(*golden, renumbers);
+    indexed.emplace(golden_keys);
+  });
   const std::vector<std::string> target_keys = MatchKeys(*target, renumbers);
-  const std::vector<std::string> golden_keys = MatchKeys(*golden, renumbers);
   // A key twice in the target: -da's API batches could meet across a slice's edge (PairOutputs::split_api).
-  const std::unordered_set<std::string_view> unique(target_keys.begin(), target_keys.end());
-  if (unique.size() != target_keys.size() || KeysMayMeet(target_keys, golden_keys)) return std::nullopt;
-  std::unordered_map<std::string_view, std::vector<size_t>> golden_by_key;
-  for (size_t i = 0; i < golden_keys.size(); ++i) golden_by_key[golden_keys[i]].push_back(i);
+  std::unordered_set<std::string_view> unique;
+  unique.reserve(target_keys.size());
+  bool repeated = false;
+  for (const std::string& key : target_keys) repeated = !unique.insert(key).second || repeated;
+  golden_indexed.get();
+  const EntriesByKey& golden_by_key = *indexed;
+  if (repeated || KeysMayMeet(unique, golden_by_key, target_keys, golden_keys)) return std::nullopt;
 
   // Target entries in contiguous ranges of about equal bytes; each range with the golden entries of
   // its keys, in file order.
@@ -188,8 +244,8 @@ std::optional<std::vector<StatisticsSlice>> PlanStatisticsSlices(const CompareOp
     std::vector<size_t> matched;
     for (; entry < entries.size() && (s + 1 == slices || entries[entry].begin < until); ++entry) {
       Take(*target, entry, &slice.target);
-      if (const auto it = golden_by_key.find(target_keys[entry]); it != golden_by_key.end()) {
-        matched.insert(matched.end(), it->second.begin(), it->second.end());
+      for (size_t g = golden_by_key.First(target_keys[entry]); g != EntriesByKey::kNone; g = golden_by_key.Next(g)) {
+        matched.push_back(g);
       }
     }
     std::sort(matched.begin(), matched.end());

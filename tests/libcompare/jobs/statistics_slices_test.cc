@@ -117,6 +117,14 @@ TEST(StatisticsSlices, NoPlanWhereTheOutlineCannotSettleTheCompare) {
   text.insert(text.find("\"Functional.relu.0.forward\""), "\"Functional.linear.3.forward\": {},\n");
   Write(options.target_path, text);
   EXPECT_FALSE(Plan(options, 2).has_value());  // a key twice in the target
+  // A golden key that a target key continues with "." and more, and a key that starts with ".".
+  for (const auto& [side, key] : {std::pair{"golden", "Functional.linear.3"}, std::pair{"target", ".x.forward"}}) {
+    options = FileDumps(dir.root() / (std::string("meet_") + side), DumpShape{}, DumpShape{});
+    text = Dump(DumpShape{});
+    text.insert(text.find("\"Functional.relu.0.forward\""), std::string("\"") + key + "\": {},\n");
+    Write(std::string(side) == "golden" ? options.golden_path : options.target_path, text);
+    EXPECT_FALSE(Plan(options, 2).has_value()) << key;
+  }
   options = FileDumps(dir.root() / "md5_late", DumpShape{}, DumpShape{});
   text = Dump(DumpShape{});
   text.insert(text.find("\"Functional.relu.0.forward\""), "\"Functional.abs.0.forward\": {\"output\": [\"md5\"]},\n");
