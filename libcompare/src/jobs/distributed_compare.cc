@@ -146,7 +146,8 @@ struct HeldTensorPair {
   std::optional<Status> failed;  // the first helper's failure, which fails the pair
 };
 // A statistics pair held by its owner: its outputs, fed the owner's own slice as it was compared, and
-// each helper's batches as they came, encoded, by slice (decoded one at a time; slice 0 is unused).
+// each helper's slice as it came, by slice (slice 0 is unused): its rows made ready for the files, or
+// with a workbook, -da or --html its batches of rows encoded (decoded one at a time).
 struct HeldStatisticsPair {
   SlicedOutputs outputs;
   std::vector<Result<std::string>> slices;
@@ -190,7 +191,7 @@ class ProcessShare {
   void CompareStatisticsSlice(const SlicePart& part, Outbox* to_owners);
   // The owner: a helper's slice of a pair it holds.
   void ReceiveSlice(const PairShare& share, int from, PairEntry entry);
-  // The owner: each statistics pair held, its helpers' batches appended in slice order, concluded.
+  // The owner: each statistics pair held, its helpers' slices appended in slice order, concluded.
   void ConcludeStatisticsPairs();
   Status AppendHelperSlices(size_t pair, HeldStatisticsPair* held);
   // The owner: each tensor pair held, concluded with every slice's metrics, or failed as a helper did.
@@ -285,7 +286,8 @@ void ProcessShare::CompareSplitPairs(const std::vector<PairShare>& shares, const
       CompareTensorSlice(*part, &to_owners);
     }
   }
-  // Each buffer is let go once the next holds its bytes: a statistics slice's are hundreds of megabytes.
+  // Each buffer is let go once the next holds its bytes (what a process received, once unpacked): a
+  // statistics slice's are hundreds of megabytes.
   std::vector<std::string> to(cluster_.processes());
   for (size_t p = 0; p < to.size(); ++p) to[p] = PackStrings(std::exchange(to_owners[p], {}));
   std::vector<std::string> received = cluster_.Exchange(std::exchange(to, {}));
@@ -337,9 +339,9 @@ void ProcessShare::CompareStatisticsSlice(const SlicePart& part, Outbox* to_owne
     if (read.ok()) held.outputs.Count(*read); else held.outputs.whole = true;
     return;
   }
-  // A helper: what else it read, then its rows made ready for the owner's outputs (or, for -da and
-  // --html, its batches of rows). Each copy on the way lets go of the one before it: a slice's rows
-  // rendered are hundreds of megabytes.
+  // A helper: what else it read, then its rows made ready for the owner's outputs (or, with a
+  // workbook, -da or --html, its batches of rows encoded). Each copy on the way lets go of the one
+  // before it: a slice's rows rendered are hundreds of megabytes.
   Result<SliceRead> read = Status::Internal("", "not compared");
   std::string payload;
   {

@@ -132,7 +132,7 @@ void PairOutputsPart::Add(const ResultTable& table) {
 
 Status PairOutputs::Append(const PairOutputsPart& part) {
   if (part.rows_ == 0) return Status::Ok();
-  if (da_ || html_ || xlsx_) {
+  if (!RowsRenderApart(options_)) {
     return Status::Internal(spec_.target_json, "rows rendered apart for -da, --html or a workbook");
   }
   if (!opened_) {

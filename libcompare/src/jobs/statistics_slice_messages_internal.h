@@ -1,7 +1,7 @@
 // A statistics pair's slices (jobs/statistics_slices.cc) as the bytes processes send each other, on the
 // one codec (msprobe/dump/util/coding.h): a slice's entries out from the owner, what it read and its
-// finished rows back, either made ready for the owner's outputs (PairOutputsPart) or, for -da and
-// --html, as rows. A slice holds hundreds of thousands of rows: their fields are written one after
+// finished rows back, either made ready for the owner's outputs (PairOutputsPart) or, with a workbook,
+// -da or --html, as rows. A slice holds hundreds of thousands of rows: their fields are written one after
 // the other, with nothing between (CBOR through nlohmann_json's document took several times as long as
 // comparing them). Only our own processes read these: a message that does not decode is a bug, and throws.
 #pragma once
