@@ -1,5 +1,6 @@
 // A table's rows rendered in blocks on all cores and handed on in order (util/ordered_pipeline), by
-// the output formats that write them or keep them for another process's file (table/rendered_rows.h).
+// the output formats that write them or keep them for another process's file (table/rendered_rows.h),
+// and by the workbook's spool of encoded rows.
 #pragma once
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "util/ordered_pipeline_internal.h"
+#include "table/rendered_rows_internal.h"
 #include "xlsx/xlsx_cells_internal.h"
 
 namespace msprobe::compare::internal {
@@ -43,11 +43,6 @@ int OpenUnnamed(const std::string& dir) {
   if (named >= 0) ::unlink(name.c_str());
   return named;
 }
-
-struct EncodedBlock {
-  std::string bytes;
-  std::vector<uint32_t> row_sizes;
-};
 
 }  // namespace
 
@@ -86,24 +81,17 @@ XlsxRowSpool::~XlsxRowSpool() {
 
 Status XlsxRowSpool::Append(size_t rows, const EncodeRow& encode) {
   constexpr size_t kBlockRows = 4096;
-  size_t next = 0;
-  return FormatBlocksInOrder(
-      [&](BlockRange* range) {
-        *range = {next, std::min(rows, next + kBlockRows)};
-        next = range->second;
-        return range->first < rows;
-      },
-      [&](BlockRange range) {
-        EncodedBlock block;
-        RowEncoder encoder(&block.bytes);
+  return RenderRowsInOrder(
+      0, rows, kBlockRows,
+      [&](BlockRange range, RenderedRows* block) {
+        RowEncoder encoder(&block->bytes);
         for (size_t row = range.first; row < range.second; ++row) {
-          const size_t before = block.bytes.size();
+          const size_t before = block->bytes.size();
           encode(row, &encoder);
-          block.row_sizes.push_back(static_cast<uint32_t>(block.bytes.size() - before));
+          block->row_sizes.push_back(static_cast<uint32_t>(block->bytes.size() - before));
         }
-        return block;
       },
-      [&](const EncodedBlock& block) -> Status {
+      [&](const RenderedRows& block) -> Status {
         for (size_t done = 0; done < block.bytes.size();) {
           const ssize_t n = ::write(fd_, block.bytes.data() + done, block.bytes.size() - done);
           if (n < 0 && errno == EINTR) continue;
