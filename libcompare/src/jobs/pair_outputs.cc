@@ -125,8 +125,8 @@ void PairOutputsPart::Add(const ResultTable& table) {
   }
   rows_ += table.rows.size();
   stat_columns_.Add(table);
-  tbb::parallel_invoke([&] { if (options_.write_csv) csv_.Append(CsvResultStream::Render(table)); },
-                       [&] { if (options_.write_json) json_.Append(JsonResultStream::Render(table)); },
+  tbb::parallel_invoke([&] { if (options_.write_csv) CsvResultStream::Render(table, &csv_); },
+                       [&] { if (options_.write_json) JsonResultStream::Render(table, &json_); },
                        [&] { summary_.Add(table); });
 }
 

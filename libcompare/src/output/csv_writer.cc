@@ -195,10 +195,10 @@ Status CsvResultStream::Append(const ResultTable& table) {
                  [&](size_t begin, size_t end) { return WriteRows(table, begin, end, &files_.back()); });
 }
 
-RenderedRows CsvResultStream::Render(const ResultTable& table) {
-  return internal::RenderRows(table.rows.size(), kCsvBlockRows, [&](internal::BlockRange range, RenderedRows* block) {
-    RenderCsvRows(table, range, block);
-  });
+void CsvResultStream::Render(const ResultTable& table, RenderedRows* into) {
+  internal::RenderRows(
+      table.rows.size(), kCsvBlockRows,
+      [&](internal::BlockRange range, RenderedRows* block) { RenderCsvRows(table, range, block); }, into);
 }
 
 Status CsvResultStream::AppendRendered(const RenderedRows& rows) {

@@ -82,10 +82,10 @@ Status JsonResultStream::Append(const ResultTable& table) {
       [&](const RenderedRows& block) { return AppendRendered(block); });
 }
 
-RenderedRows JsonResultStream::Render(const ResultTable& table) {
-  return internal::RenderRows(table.rows.size(), kJsonBlockRows, [&](internal::BlockRange range, RenderedRows* block) {
-    RenderJsonRows(table, range, block);
-  });
+void JsonResultStream::Render(const ResultTable& table, RenderedRows* into) {
+  internal::RenderRows(
+      table.rows.size(), kJsonBlockRows,
+      [&](internal::BlockRange range, RenderedRows* block) { RenderJsonRows(table, range, block); }, into);
 }
 
 Status JsonResultStream::AppendRendered(const RenderedRows& rows) {

@@ -32,16 +32,14 @@ Status RenderRowsInOrder(size_t begin, size_t end, size_t block_rows, Render&& r
       take);
 }
 
-// Rows [0, rows) rendered as above, into one.
+// Rows [0, rows) rendered as above, appended to `into`.
 template <class Render>
-RenderedRows RenderRows(size_t rows, size_t block_rows, Render&& render) {
-  RenderedRows all;
+void RenderRows(size_t rows, size_t block_rows, Render&& render, RenderedRows* into) {
   const Status taken = RenderRowsInOrder(0, rows, block_rows, render, [&](const RenderedRows& block) {
-    all.Append(block);
+    into->Append(block);
     return Status::Ok();
   });
   (void)taken;  // appending to memory never fails
-  return all;
 }
 
 }  // namespace msprobe::compare::internal

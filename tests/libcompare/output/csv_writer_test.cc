@@ -211,7 +211,8 @@ TEST(CsvWriterTest, RowsRenderedElsewhereGiveTheSameFiles) {
   first.rows.resize(1);
   rest.rows.erase(rest.rows.begin());
   ASSERT_TRUE(stream->Append(first).ok());
-  RenderedRows rendered = CsvResultStream::Render(rest);
+  RenderedRows rendered;
+  CsvResultStream::Render(rest, &rendered);
   EXPECT_EQ(rendered.rows(), 6u);
   ASSERT_TRUE(stream->AppendRendered(rendered).ok());
   auto parts = std::move(*stream).Commit();

@@ -90,7 +90,9 @@ TEST(JsonWriterTest, RowsRenderedElsewhereGiveTheSameFile) {
   first.rows.resize(2);
   rest.rows.erase(rest.rows.begin(), rest.rows.begin() + 2);
   ASSERT_TRUE(stream->Append(first).ok());
-  ASSERT_TRUE(stream->AppendRendered(JsonResultStream::Render(rest)).ok());
+  RenderedRows rendered;
+  JsonResultStream::Render(rest, &rendered);
+  ASSERT_TRUE(stream->AppendRendered(rendered).ok());
   ASSERT_TRUE(std::move(*stream).Commit().ok());
   EXPECT_EQ(ReadFile(tmp.Path("parts.json")), ReadFile(tmp.Path("whole.json")));
 }

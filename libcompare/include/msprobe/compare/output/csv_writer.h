@@ -32,8 +32,9 @@ class CsvResultStream {
   static Result<CsvResultStream> Open(const std::string& path, const std::vector<std::string>& header,
                                       size_t max_rows_per_file = kMaxRowsPerCsvFile);
   Status Append(const ResultTable& table);
-  // Rows rendered by Render, appended as Append appends them (docs/distributed.md §3.1).
-  static RenderedRows Render(const ResultTable& table);
+  // The table's rows rendered, appended to `into`; AppendRendered appends them as Append appends the
+  // table's (docs/distributed.md §3.1).
+  static void Render(const ResultTable& table, RenderedRows* into);
   Status AppendRendered(const RenderedRows& rows);
   // The paths written, in order.
   Result<std::vector<std::string>> Commit() &&;

@@ -27,8 +27,9 @@ class JsonResultStream {
  public:
   static Result<JsonResultStream> Open(const std::string& path, CompareMode mode, const std::vector<std::string>& header);
   Status Append(const ResultTable& table);
-  // Rows rendered by Render, appended as Append appends them (docs/distributed.md §3.1).
-  static RenderedRows Render(const ResultTable& table);
+  // The table's rows rendered, appended to `into`; AppendRendered appends them as Append appends the
+  // table's (docs/distributed.md §3.1).
+  static void Render(const ResultTable& table, RenderedRows* into);
   Status AppendRendered(const RenderedRows& rows);
   Status Commit() &&;
 
