@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_main.h"
+#include "common/retain_freed_memory.h"
 #include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe/dump/formats/npy_writer.h"
 #include "msprobe/dump/io/atomic_file.h"
@@ -139,6 +140,7 @@ Result<Timing> TimeCompare(const fs::path& root, const std::string& golden, bool
 }
 
 Status Run(const std::string& dir, uint64_t mib) {
+  cli::RetainFreedMemory();  // as msprobe-compare does: without it each float64 tensor is mapped afresh
   const uint64_t tensor_bytes = 4 * kRows * kCols;
   const uint64_t calls = 3 * (((mib << 20) + 7 * tensor_bytes - 1) / (7 * tensor_bytes));  // 7 files per 3 calls
   const fs::path root = dir;
