@@ -60,7 +60,7 @@ Result<Outputs> UnaryOp(const OpCall& call, Unary op) {
   MSP_ASSIGN_OR_RETURN(bool inplace, call.Bool({1, "inplace"}, false));
   (void)inplace;
   MSP_ASSIGN_OR_RETURN(Fp64Tensor x, call.Tensor({0, "input"}));
-  return Outputs{Map(std::move(x), [op](double v) { return Apply(op, v); })};
+  return OutputsOf(Map(std::move(x), [op](double v) { return Apply(op, v); }));
 }
 
 // F.gelu(input, approximate='none'): x·Φ(x) with erf, or the tanh approximation.
@@ -69,12 +69,12 @@ Result<Outputs> GeluOp(const OpCall& call) {
   MSP_ASSIGN_OR_RETURN(Fp64Tensor x, call.Tensor({0, "input"}));
   MSP_ASSIGN_OR_RETURN(std::string approximate, call.String({1, "approximate"}, "none"));
   if (approximate == "none") {
-    return Outputs{Map(std::move(x), [](double v) { return v * 0.5 * (1.0 + std::erf(v * (1.0 / std::numbers::sqrt2))); })};
+    return OutputsOf(Map(std::move(x), [](double v) { return v * 0.5 * (1.0 + std::erf(v * (1.0 / std::numbers::sqrt2))); }));
   }
   if (approximate == "tanh") {
-    return Outputs{Map(std::move(x), [](double v) {
+    return OutputsOf(Map(std::move(x), [](double v) {
       return 0.5 * v * (1.0 + std::tanh(kGeluBeta * (v + kGeluKappa * v * v * v)));
-    })};
+    }));
   }
   return call.Invalid(fmt::format("approximate argument must be either none or tanh, got '{}'", approximate));
 }
@@ -96,7 +96,7 @@ Result<Outputs> SoftmaxOp(const OpCall& call, bool log, bool functional) {
       SoftmaxInPlace(x.data.data() + o * s.size * s.inner + i, s.size, s.inner, log);
     }
   }
-  return Outputs{std::move(x)};
+  return OutputsOf(std::move(x));
 }
 
 // F.dropout(input, p=0.5, training=True, inplace=False): the identity when not training (or p = 0);
@@ -110,7 +110,7 @@ Result<Outputs> DropoutOp(const OpCall& call) {
   if (!(p >= 0 && p <= 1)) return call.Invalid(fmt::format("dropout probability has to be between 0 and 1, but got {}", p));
   if (training && p != 0) return call.Unsupported("dropout with training=True (a random mask) has no reference");
   MSP_ASSIGN_OR_RETURN(Fp64Tensor x, call.Tensor({0, "input"}));
-  return Outputs{std::move(x)};
+  return OutputsOf(std::move(x));
 }
 
 }  // namespace msprobe::ops::internal

@@ -56,7 +56,7 @@ Result<Outputs> SdpaOp(const OpCall& call) {
   }
   for (int64_t r = 0; r < scores.numel() / std::max<int64_t>(s, 1); ++r) SoftmaxInPlace(scores.data.data() + r * s, s, 1, false);
   MSP_ASSIGN_OR_RETURN(Fp64Tensor out, Matmul(call, scores, v));
-  return Outputs{std::move(out)};
+  return OutputsOf(std::move(out));
 }
 
 }  // namespace msprobe::ops::internal

@@ -118,7 +118,7 @@ Result<Outputs> Conv2dOp(const OpCall& call) {
     }
   }
   if (unbatched) y.shape.erase(y.shape.begin());
-  return Outputs{std::move(y)};
+  return OutputsOf(std::move(y));
 }
 
 }  // namespace msprobe::ops::internal

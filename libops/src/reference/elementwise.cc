@@ -54,20 +54,19 @@ Result<Outputs> BinaryOp(const OpCall& call, Binary op, bool reflected, bool inp
     return call.Invalid(fmt::format("output with shape {} doesn't match the broadcast shape {}", ShapeText(self.shape), ShapeText(*shape)));
   }
   // An operand already of the result's shape is read in place: BroadcastTo would copy it whole, which
-  // for same-shape operands doubled the call's memory and cost more than the arithmetic.
-  const Fp64Tensor& x = reflected ? other : self;
+  // for same-shape operands doubled the call's memory and cost more than the arithmetic. The result is
+  // written over the left operand's values, each read just before: both operands are this call's own.
+  Fp64Tensor& x = reflected ? other : self;
   const Fp64Tensor& y = reflected ? self : other;
-  std::optional<Fp64Tensor> x_full, y_full;
-  if (x.shape != *shape) x_full = BroadcastTo(x, *shape);
+  if (x.shape != *shape) x = BroadcastTo(x, *shape);
+  std::optional<Fp64Tensor> y_full;
   if (y.shape != *shape) y_full = BroadcastTo(y, *shape);
-  const Fp64Tensor& a = x_full ? *x_full : x;
   const Fp64Tensor& b = y_full ? *y_full : y;
-  Fp64Tensor out = Zeros(*shape);
-  for (size_t i = 0; i < out.data.size(); ++i) {
+  for (size_t i = 0; i < x.data.size(); ++i) {
     // torch applies alpha as a multiplication only when it is not 1 (add's CPU kernel: a + alpha·b).
-    out.data[i] = Combine(op, a.data[i], alpha == 1.0 ? b.data[i] : alpha * b.data[i]);
+    x.data[i] = Combine(op, x.data[i], alpha == 1.0 ? b.data[i] : alpha * b.data[i]);
   }
-  return Outputs{std::move(out)};
+  return OutputsOf(std::move(x));
 }
 
 }  // namespace msprobe::ops::internal

@@ -11,7 +11,7 @@ std::vector<int64_t> Batch(const std::vector<int64_t>& shape) { return {shape.be
 
 Result<Outputs> One(Result<Fp64Tensor> t) {
   if (!t.ok()) return t.status();
-  return Outputs{std::move(t).value()};
+  return OutputsOf(std::move(t).value());
 }
 
 Result<Outputs> TwoTensors(const OpCall& call, int64_t dims, bool batched) {
@@ -96,7 +96,7 @@ Result<Outputs> LinearOp(const OpCall& call) {
     const Fp64Tensor bb = BroadcastTo(*bias, y.shape);
     for (size_t i = 0; i < y.data.size(); ++i) y.data[i] += bb.data[i];
   }
-  return Outputs{std::move(y)};
+  return OutputsOf(std::move(y));
 }
 
 }  // namespace msprobe::ops::internal

@@ -73,7 +73,7 @@ Result<Outputs> LayerNormOp(const OpCall& call) {
       y.data[static_cast<size_t>(r * row + i)] = v;
     }
   }
-  return Outputs{std::move(y)};
+  return OutputsOf(std::move(y));
 }
 
 // torch_npu.npu_rms_norm(x, gamma, epsilon=1e-6) → (y, rstd): normalised over gamma's dims; rstd keeps
@@ -88,7 +88,7 @@ Result<Outputs> NpuRmsNormOp(const OpCall& call) {
   rstd.shape.assign(x.shape.begin(), x.shape.end() - gamma.dim());
   rstd.shape.resize(x.shape.size(), 1);
   Fp64Tensor y = RmsNorm(x, row, gamma, eps, &rstd.data);
-  return Outputs{std::move(y), std::move(rstd)};
+  return OutputsOf(std::move(y), std::move(rstd));
 }
 
 // F.rms_norm(input, normalized_shape, weight=None, eps=None), the composite: eps None means
@@ -111,7 +111,7 @@ Result<Outputs> RmsNormOp(const OpCall& call) {
       default: return call.Unsupported(fmt::format("eps=None for a {} input", Name(ref->dtype)));
     }
   }
-  return Outputs{RmsNorm(x, row, weight, *eps, nullptr)};
+  return OutputsOf(RmsNorm(x, row, weight, *eps, nullptr));
 }
 
 }  // namespace msprobe::ops::internal

@@ -2,6 +2,7 @@
 // with errors that name the API and the argument. Every reference validates through it.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -15,6 +16,15 @@
 namespace msprobe::ops::internal {
 
 using Outputs = std::vector<Fp64Tensor>;
+
+// A reference's results, moved in. Outputs{t} would copy t whole: an initializer_list's elements are
+// const, so the vector copies them (a second pass over every result, and twice its memory).
+Outputs OutputsOf(std::same_as<Fp64Tensor> auto... tensors) {
+  Outputs out;
+  out.reserve(sizeof...(tensors));
+  (out.push_back(std::move(tensors)), ...);
+  return out;
+}
 
 // A parameter of torch's signature: its position (-1 when keyword-only) and name.
 struct Param {

@@ -61,7 +61,7 @@ Result<Outputs> SumOp(const OpCall& call, bool mean) {
     }
     out.shape = shape;
   }
-  return Outputs{std::move(out)};
+  return OutputsOf(std::move(out));
 }
 
 }  // namespace msprobe::ops::internal

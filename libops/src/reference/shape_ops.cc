@@ -28,7 +28,7 @@ Result<Outputs> CatOp(const OpCall& call, bool stack) {
     if (!stack && t.dim() == 1 && t.numel() == 0) continue;
     parts.push_back(std::move(t));
   }
-  if (parts.empty()) return Outputs{Zeros({0})};
+  if (parts.empty()) return OutputsOf(Zeros({0}));
   if (stack) {
     for (Fp64Tensor& t : parts) {
       const std::optional<int64_t> d = WrapDim(dim, t.dim() + 1);
@@ -61,7 +61,7 @@ Result<Outputs> CatOp(const OpCall& call, bool stack) {
     }
     at += t.shape[static_cast<size_t>(*d)];
   }
-  return Outputs{std::move(out)};
+  return OutputsOf(std::move(out));
 }
 
 // torch.transpose(input, dim0, dim1), Tensor.transpose(dim0, dim1).
@@ -73,8 +73,8 @@ Result<Outputs> TransposeOp(const OpCall& call) {
   const std::optional<int64_t> a = WrapDim(dim0, x.dim()), b = WrapDim(dim1, x.dim());
   if (!a) return call.Invalid(DimRangeError(dim0, x.dim()));
   if (!b) return call.Invalid(DimRangeError(dim1, x.dim()));
-  if (x.dim() == 0) return Outputs{std::move(x)};
-  return Outputs{Transpose(x, *a, *b)};
+  if (x.dim() == 0) return OutputsOf(std::move(x));
+  return OutputsOf(Transpose(x, *a, *b));
 }
 
 // torch.reshape(input, shape); Tensor.reshape / Tensor.view(*shape) or (shape). One -1 is inferred.
@@ -105,7 +105,7 @@ Result<Outputs> ReshapeOp(const OpCall& call, bool method) {
     return call.Invalid(fmt::format("shape {} is invalid for input of size {}", ShapeText(shape), x.numel()));
   }
   x.shape = std::move(shape);
-  return Outputs{std::move(x)};
+  return OutputsOf(std::move(x));
 }
 
 // torch.permute(input, dims); Tensor.permute(*dims) or (dims).
@@ -124,8 +124,8 @@ Result<Outputs> PermuteOp(const OpCall& call, bool method) {
     seen[static_cast<size_t>(*d)] = true;
     dim = *d;
   }
-  if (x.dim() == 0) return Outputs{std::move(x)};
-  return Outputs{Permute(x, dims)};
+  if (x.dim() == 0) return OutputsOf(std::move(x));
+  return OutputsOf(Permute(x, dims));
 }
 
 // F.embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
@@ -155,7 +155,7 @@ Result<Outputs> EmbeddingOp(const OpCall& call) {
     }
     std::copy_n(weight.data.begin() + static_cast<int64_t>(id) * width, width, out.data.begin() + i * width);
   }
-  return Outputs{std::move(out)};
+  return OutputsOf(std::move(out));
 }
 
 }  // namespace msprobe::ops::internal
