@@ -51,7 +51,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # with nothing but these packages' libraries, so a library missing here fails CI.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libc6 (>= 2.36), libgcc-s1 (>= 3.0), libstdc++6 (>= 11), libfmt9 (>= 9.1.0+ds1), libtbb12 (>= 2021.4.0), \
-libisal2 (>= 2.19.0), zlib1g (>= 1:1.2.2), libxlsxwriter4 (>= 1.1.4), libminizip1 (>= 1.1), libyaml-cpp0.7 (>= 0.7.0), \
+libtbbmalloc2 (>= 2017~U7), libisal2 (>= 2.19.0), zlib1g (>= 1:1.2.2), libxlsxwriter4 (>= 1.1.4), libminizip1 (>= 1.1), libyaml-cpp0.7 (>= 0.7.0), \
 libsqlite3-0 (>= 3.40.1)")
 if(MSPROBE_MPI)
   # The MPI build's msprobe-compare and msprobe-merge (docs/distributed.md) need Debian's OpenMPI.

@@ -38,11 +38,8 @@ CallArgs Parse(const std::string& json) {
   return args.ok() ? *args : CallArgs{};
 }
 
-Fp64Tensor Vec(std::vector<double> v) {
-  Fp64Tensor t;
-  t.shape = {static_cast<int64_t>(v.size())};
-  t.data = std::move(v);
-  return t;
+Fp64Tensor Vec(std::initializer_list<double> v) {
+  return Fp64Tensor{{static_cast<int64_t>(v.size())}, Fp64Values(v)};
 }
 
 // --- UnitRoundoff -----------------------------------------------------------------------------------

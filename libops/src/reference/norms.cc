@@ -29,7 +29,7 @@ Status CheckAffine(const OpCall& call, const std::optional<Fp64Tensor>& t, const
 
 // y = x · rsqrt(mean(x², trailing dims) + eps) · gamma; rstd per row when asked.
 Fp64Tensor RmsNorm(const Fp64Tensor& x, int64_t row, const std::optional<Fp64Tensor>& gamma, double eps,
-                   std::vector<double>* rstd) {
+                   Fp64Values* rstd) {
   Fp64Tensor y = Zeros(x.shape);
   const int64_t rows = row == 0 ? 0 : x.numel() / row;
   for (int64_t r = 0; r < rows; ++r) {

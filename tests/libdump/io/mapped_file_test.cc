@@ -11,18 +11,9 @@
 #include <csignal>
 #include <filesystem>
 
+#include "msprobe/dump/util/sanitizers.h"
 #include "test_support.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MSPROBE_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MSPROBE_UNDER_ASAN 1
-#endif
-#endif
-#ifndef MSPROBE_UNDER_ASAN
-#define MSPROBE_UNDER_ASAN 0
-#endif
 
 namespace msprobe {
 namespace {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <new>
 
+#include "msprobe/dump/util/sanitizers.h"
 #include "test_support.h"
 
 namespace msprobe {
@@ -13,12 +14,8 @@ namespace {
 // A failed allocation throws, so programs say "out of memory" where RapidJSON's own allocator hands
 // back null and RapidJSON writes through it. (AddressSanitizer aborts on such a request instead.)
 TEST(JsonFileTest, FailedAllocationThrows) {
-#if defined(__SANITIZE_ADDRESS__)
+#if MSPROBE_UNDER_ASAN
   GTEST_SKIP() << "AddressSanitizer aborts on impossible allocations";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "AddressSanitizer aborts on impossible allocations";
-#endif
 #endif
   JsonAllocator allocator;
   EXPECT_THROW(allocator.Malloc(size_t{1} << 62), std::bad_alloc);

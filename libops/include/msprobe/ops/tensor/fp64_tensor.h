@@ -5,11 +5,26 @@
 #include <string>
 #include <vector>
 
+#include <tbb/scalable_allocator.h>
+
+#include "msprobe/dump/util/sanitizers.h"
+
 namespace msprobe::ops {
+
+// Where a tensor's values live. oneTBB's scalable allocator keeps freed blocks of every size for the
+// next tensor. glibc's malloc serves a worker thread's large blocks from mappings (a heap of at most
+// 64 MB, or a mapping of their own) that it unmaps once they are free, so each float64 tensor of a
+// recompute was faulted in afresh, 4 KB at a time (docs/ops.md §7, Cost). Under AddressSanitizer the
+// values stay with std::allocator, whose blocks it guards.
+#if MSPROBE_UNDER_ASAN
+using Fp64Values = std::vector<double>;
+#else
+using Fp64Values = std::vector<double, tbb::scalable_allocator<double>>;
+#endif
 
 struct Fp64Tensor {
   std::vector<int64_t> shape;  // [] for 0-d
-  std::vector<double> data;    // Numel(shape) values in C order
+  Fp64Values data;             // Numel(shape) values in C order
 
   int64_t dim() const { return static_cast<int64_t>(shape.size()); }
   int64_t numel() const { return static_cast<int64_t>(data.size()); }
