@@ -132,12 +132,11 @@ LoadedTensor LoadedTensor::FromBytes(DType dtype, std::vector<int64_t> shape, st
 }
 
 Result<std::vector<std::byte>> LoadedTensor::ReadBytes() const {
-  constexpr uint64_t kWindow = uint64_t{1} << 16;
   const uint64_t item = Info(info_.dtype).bits / 8;
   std::vector<std::byte> out(numel_ * item);
   ElementWindow window;
-  for (uint64_t first = 0; first < numel_; first += kWindow) {
-    const uint64_t count = std::min(kWindow, numel_ - first);
+  for (uint64_t first = 0; first < numel_; first += kReadWindowElements) {
+    const uint64_t count = std::min(kReadWindowElements, numel_ - first);
     Bytes bytes;
     MSP_RETURN_IF_ERROR(Read(first, count, &window, &bytes));
     std::memcpy(out.data() + first * item, bytes.data(), count * item);
@@ -151,11 +150,10 @@ std::vector<int64_t> LoadedTensor::CompareShape(bool squeeze) const {
 }
 
 Result<std::vector<double>> LoadedTensor::ReadValues(uint64_t zero_from) const {
-  constexpr uint64_t kWindow = uint64_t{1} << 16;
   std::vector<double> values(numel_, 0.0);
   ElementWindow window;
-  for (uint64_t first = 0; first < std::min(numel_, zero_from); first += kWindow) {
-    const uint64_t count = std::min({kWindow, numel_ - first, zero_from - first});
+  for (uint64_t first = 0; first < std::min(numel_, zero_from); first += kReadWindowElements) {
+    const uint64_t count = std::min({kReadWindowElements, numel_ - first, zero_from - first});
     Bytes bytes;
     MSP_RETURN_IF_ERROR(Read(first, count, &window, &bytes));
     VisitDType(info_.dtype, [&](auto tag) {

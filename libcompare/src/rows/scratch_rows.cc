@@ -29,8 +29,6 @@ constexpr std::array<ScratchApi, 2> kScratchApis = {{
     {"npu_grouped_matmul", "group_list"},
 }};
 
-constexpr uint64_t kWindowElements = uint64_t{1} << 16;
-
 std::string_view StringOf(const JsonValue& v) { return {v.GetString(), v.GetStringLength()}; }
 
 // parse_op_data on one kwarg value, as far as a file name goes: a tensor record gives its data_name, a
@@ -90,8 +88,8 @@ Result<int64_t> GroupValidLength(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(info));
   uint64_t sum = 0;
   ElementWindow window;
-  for (uint64_t first = 0; first < source.numel(); first += kWindowElements) {
-    const uint64_t count = std::min(kWindowElements, source.numel() - first);
+  for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
+    const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
     MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
     VisitDType(info.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;

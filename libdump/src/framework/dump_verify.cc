@@ -125,12 +125,11 @@ std::string_view FindingName(VerifyFinding f) {
 }
 
 Result<SignedSums> ComputeSignedSums(const TensorSource& source) {
-  constexpr uint64_t kWindow = uint64_t{1} << 16;  // even, as int4 windows must start on a byte
   SignedSums sums;
   ElementWindow window;
   const DType dtype = source.info().dtype;
-  for (uint64_t first = 0; first < source.numel(); first += kWindow) {
-    const uint64_t count = std::min(kWindow, source.numel() - first);
+  for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
+    const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
     MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
     const std::byte* data = window.bytes().data();
     for (uint64_t i = 0; i < count; ++i) {

@@ -12,11 +12,6 @@
 #include "msprobe/dump/tensor/tensor_source.h"
 
 namespace msprobe::ops {
-namespace {
-
-constexpr uint64_t kWindowElements = uint64_t{1} << 16;  // bounds a gather buffer for strided views
-
-}  // namespace
 
 Result<Fp64Tensor> LoadFp64Tensor(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(TensorInfo info, ReadTensorFile(path));
@@ -28,8 +23,8 @@ Result<Fp64Tensor> LoadFp64Tensor(const std::string& path) {
   out.shape = info.shape;
   out.data.reserve(source.numel());
   ElementWindow window;
-  for (uint64_t first = 0; first < source.numel(); first += kWindowElements) {
-    const uint64_t count = std::min(kWindowElements, source.numel() - first);
+  for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
+    const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
     MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
     const std::byte* bytes = window.bytes().data();
     out.data.resize(first + count);  // a window at a time: its zeros are overwritten while still in cache
