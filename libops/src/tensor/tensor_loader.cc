@@ -21,13 +21,12 @@ Result<Fp64Tensor> LoadFp64Tensor(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(info));
   Fp64Tensor out;
   out.shape = info.shape;
-  out.data.reserve(source.numel());
+  out.data.resize(source.numel());
   ElementWindow window;
   for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
     const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
     MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
     const std::byte* bytes = window.bytes().data();
-    out.data.resize(first + count);  // a window at a time: its zeros are overwritten while still in cache
     VisitDType(info.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, Int4Pair>) {
