@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <tuple>
 
 #include "msprobe/ops/reference/reference.h"
 #include "reference/op_call_internal.h"

@@ -10,8 +10,6 @@
 namespace msprobe {
 namespace {
 
-constexpr uint64_t kWindowElements = uint64_t{1} << 20;
-
 uint64_t Crc(uint64_t crc, const void* data, size_t size) {
   return crc64_ecma_refl(crc, static_cast<const uint8_t*>(data), size);
 }
@@ -31,8 +29,8 @@ Result<uint64_t> TensorContentHash(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(info));
   ContentHasher hasher(info.dtype, info.shape);
   ElementWindow window;
-  for (uint64_t first = 0; first < source.numel(); first += kWindowElements) {
-    const uint64_t count = std::min(kWindowElements, source.numel() - first);
+  for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
+    const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
     MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
     hasher.Add(window.bytes());
     MSP_RETURN_IF_ERROR(window.Intact());

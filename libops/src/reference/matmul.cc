@@ -1,6 +1,9 @@
 // torch.matmul / mm / bmm and F.linear. The products run through Gemm (gemm_isa.cc).
 #include <fmt/format.h>
 
+#include <optional>
+#include <vector>
+
 #include "reference/op_kernels_internal.h"
 #include "tensor/shape_util_internal.h"
 
@@ -46,14 +49,19 @@ Result<Fp64Tensor> Matmul(const OpCall& call, const Fp64Tensor& a, const Fp64Ten
   std::vector<int64_t> a_full = *batch, b_full = *batch;
   a_full.insert(a_full.end(), {m, k});
   b_full.insert(b_full.end(), {k, n});
-  const Fp64Tensor ab = BroadcastTo(Fp64Tensor{as, a.data}, a_full);
-  const Fp64Tensor bb = BroadcastTo(Fp64Tensor{bs, b.data}, b_full);
+  // An operand whose batch dims are already the result's is read in place; only one that broadcasts
+  // is copied out to the full shape.
+  std::optional<Fp64Tensor> a_copy, b_copy;
+  if (Batch(as) != *batch) a_copy = BroadcastTo(Fp64Tensor{as, a.data}, a_full);
+  if (Batch(bs) != *batch) b_copy = BroadcastTo(Fp64Tensor{bs, b.data}, b_full);
+  const double* a_values = a_copy ? a_copy->data.data() : a.data.data();
+  const double* b_values = b_copy ? b_copy->data.data() : b.data.data();
   std::vector<int64_t> out_shape = *batch;
   out_shape.insert(out_shape.end(), {m, n});
   Fp64Tensor out = Zeros(out_shape);
   const int64_t batches = Numel(*batch);
   for (int64_t i = 0; i < batches; ++i) {
-    Gemm(ab.data.data() + i * m * k, bb.data.data() + i * k * n, out.data.data() + i * m * n, m, k, n, false);
+    Gemm(a_values + i * m * k, b_values + i * k * n, out.data.data() + i * m * n, m, k, n, false);
   }
   if (b.dim() == 1) out.shape.pop_back();
   if (a.dim() == 1) out.shape.erase(out.shape.end() - (b.dim() == 1 ? 1 : 2));

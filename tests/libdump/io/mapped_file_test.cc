@@ -14,7 +14,6 @@
 #include "msprobe/dump/util/sanitizers.h"
 #include "test_support.h"
 
-
 namespace msprobe {
 namespace {
 

@@ -14,8 +14,8 @@
 namespace msprobe {
 
 // Elements per Read for a reader walking a whole tensor. Each window of a contiguous tensor is a mapping
-// of its own, and unmapping it flushes the TLB on every core the process runs on: at 64 Ki elements a
-// window that was a tenth of an --attribute run. Beyond 1 Mi the mappings only add to the resident set.
+// of its own, and unmapping it flushes the TLB on every core the process runs on: with windows of 64 Ki
+// elements that was a tenth of an --attribute run. Larger windows than 1 Mi only add to the resident set.
 // A gathered window's buffer holds as many elements; even, as an int4 window must start on a byte.
 inline constexpr uint64_t kReadWindowElements = uint64_t{1} << 20;
 
