@@ -6,16 +6,13 @@
 #include <string>
 #include <tuple>
 
+#include "libops/call_json.h"
 #include "msprobe/ops/reference/reference.h"
 #include "reference/op_call_internal.h"
 #include "test_support.h"
 
 namespace msprobe::ops {
 namespace {
-
-std::string T(const std::string& shape) {
-  return R"({"type": "torch.Tensor", "dtype": "torch.float32", "shape": )" + shape + R"(, "data_name": "x.pt"})";
-}
 
 TEST(ReferenceMemory, ResultsTakeOverTheValuesTheCallLoaded) {
   const std::string one = R"({"input_args": [)" + T("[4, 8]") + "]}";

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 
+#include "libops/call_json.h"
 #include "msprobe/ops/check/dump_check.h"
 #include "msprobe/ops/check/tolerance.h"
 #include "test_support.h"
@@ -22,12 +23,6 @@ namespace fs = std::filesystem;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// A tensor object of dump.json with the given shape.
-std::string T(const std::string& shape, const std::string& dtype = "torch.float32", const std::string& name = "x.pt") {
-  return R"({"type": "torch.Tensor", "dtype": ")" + dtype + R"(", "shape": )" + shape + R"(, "data_name": ")" + name +
-         R"("})";
-}
-std::string I(int v) { return R"({"type": "int", "value": )" + std::to_string(v) + "}"; }
 
 CallArgs Parse(const std::string& json) {
   auto doc = ParseJsonText(json, "t.json");

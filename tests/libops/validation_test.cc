@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "libops/call_json.h"
 #include "test_support.h"
 
 namespace msprobe::ops {
@@ -22,10 +23,6 @@ class Call {
   }
 };
 
-std::string T(const std::string& shape, const std::string& dtype = "torch.float32") {
-  return R"({"type": "torch.Tensor", "dtype": ")" + dtype + R"(", "shape": )" + shape + R"(, "data_name": "x.pt"})";
-}
-std::string I(int v) { return R"({"type": "int", "value": )" + std::to_string(v) + "}"; }
 std::string B(bool v) { return std::string(R"({"type": "bool", "value": )") + (v ? "true" : "false") + "}"; }
 
 TEST(OpValidation, ShapeErrorsAreInvalidInput) {
