@@ -1,13 +1,16 @@
 #include "msprobe/ops/check/dump_check.h"
 
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/ops/reference/reference.h"
+#include "msprobe/ops/tensor/fp64_block_cache.h"
 
 namespace msprobe::ops {
 namespace {
@@ -51,6 +54,43 @@ class CallCounter : public DumpJsonVisitor {
   DumpCallCount count;
 };
 
+// In double: a recorded shape is unchecked until its file is read, and its product may overflow.
+double TensorValues(const ArgValue& value) {
+  if (value.kind == ArgValue::Kind::kTensor) {
+    double n = 1;
+    for (int64_t d : value.tensor.shape) n *= static_cast<double>(d);
+    return n;
+  }
+  double n = 0;
+  for (const ArgValue& item : value.items) n += TensorValues(item);
+  return n;
+}
+
+// The float64 bytes of a call's tensors: its inputs loaded, its reference's outputs, and the dumped
+// output each is measured against.
+double CallBytes(const CallArgs& args) {
+  double values = 0;
+  for (const ArgValue& arg : args.args) values += TensorValues(arg);
+  for (const auto& [name, arg] : args.kwargs) values += TensorValues(arg);
+  for (const ArgValue& out : args.outputs) values += 2 * TensorValues(out);
+  return values * sizeof(double);
+}
+
+// The float64 memory the calls may hold at once: twice the largest call's tensors (a reference's
+// temporaries, such as linear's bias broadcast to the output's shape, can be as large again) on every
+// thread. Below what the calls hold, the allocator would return its blocks at every new mapping, which
+// is slower than keeping none (recompute_bench's linear, with a limit of once its tensors: 1.21 s
+// became 1.50 s).
+uint64_t PeakBytes(const std::vector<CallCollector::Call>& calls) {
+  double largest = 0;
+  for (const CallCollector::Call& call : calls) {
+    if (call.args.ok()) largest = std::max(largest, CallBytes(*call.args));
+  }
+  const double bytes =
+      2 * largest * static_cast<double>(tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
+  return bytes < 0x1p63 ? static_cast<uint64_t>(bytes) : UINT64_MAX;
+}
+
 }  // namespace
 
 Result<DumpCallCount> CountDumpCalls(const std::string& dump_json) {
@@ -68,6 +108,7 @@ Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const Progress& p
   out.calls.resize(collector.calls.size());
   std::atomic<uint64_t> done{0};
   const uint64_t total = collector.calls.size();
+  const Fp64BlockCache cache(PeakBytes(collector.calls));
   tbb::parallel_for(size_t{0}, collector.calls.size(), [&](size_t i) {
     const CallCollector::Call& call = collector.calls[i];
     out.calls[i].key = call.key;
