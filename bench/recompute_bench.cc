@@ -7,6 +7,8 @@
 //                single-threaded product per core at once: libops parallelises over calls with TBB and
 //                Eigen has no OpenMP here). The instruction set libops picked is printed (MSPROBE_ISA
 //                forces one, docs/ops.md §4).
+//   wide linear: the same with K x N in 4096x4096, 2048x8192, 8192x2048: weights of 128 MiB in
+//                float64, over the 64 MB oneTBB keeps by default (docs/ops.md §4).
 //   elementwise: Tensor.__add__, Functional.gelu, Torch.exp on [1024, 4096] float32: GB/s of tensor
 //                files beside loading the same files with LoadFp64Tensor alone (the floor of any check).
 // Peak RSS is per phase (clear_refs resets it), next to the largest call's tensors in float64 x threads.
@@ -53,7 +55,14 @@ using RowMatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 using RowMatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 constexpr int64_t kRows = 512;                                              // B of every linear
-constexpr int64_t kShapes[3][2] = {{1024, 4096}, {4096, 1024}, {2048, 2048}};  // (K, N): same FLOPs
+// A linear dump's (K, N) of call i, cycled: the three of a set have the same FLOPs.
+struct LinearSet {
+  const char* name;
+  const char* dir;
+  int64_t shapes[3][2];
+};
+constexpr LinearSet kLinear{"linear", "linear", {{1024, 4096}, {4096, 1024}, {2048, 2048}}};
+constexpr LinearSet kWideLinear{"wide linear", "linear_wide", {{4096, 4096}, {2048, 8192}, {8192, 2048}}};
 constexpr int64_t kElemShape[2] = {1024, 4096};                             // 16 MiB float32
 
 double Seconds(std::chrono::steady_clock::time_point start) {
@@ -139,8 +148,8 @@ Status WriteDump(const fs::path& rank_dir, uint64_t calls, const std::function<S
 
 // Linear call i: x [B, K] ~ N(0, 1), w [N, K] ~ N(0, 1/K), b [N]; y = x w^T + b by Eigen in float32
 // (not exact, but well within the float32 tolerance of a K-term dot product).
-Status WriteLinear(uint64_t i, const fs::path& dir) {
-  const int64_t k = kShapes[i % 3][0], n = kShapes[i % 3][1];
+Status WriteLinear(const LinearSet& set, uint64_t i, const fs::path& dir) {
+  const int64_t k = set.shapes[i % 3][0], n = set.shapes[i % 3][1];
   const std::string key = fmt::format("Functional.linear.{}.forward", i);
   const std::vector<float> x = Normal(3 * i + 1, kRows * k, 1), w = Normal(3 * i + 2, n * k, 1 / std::sqrt(float(k)));
   const std::vector<float> b = Normal(3 * i + 3, n, 0.1f);
@@ -155,8 +164,8 @@ Status WriteLinear(uint64_t i, const fs::path& dir) {
   return Save(dir, key + ".output.0.npy", {kRows, n}, y);
 }
 
-std::string LinearEntry(uint64_t i) {
-  const int64_t k = kShapes[i % 3][0], n = kShapes[i % 3][1];
+std::string LinearEntry(const LinearSet& set, uint64_t i) {
+  const int64_t k = set.shapes[i % 3][0], n = set.shapes[i % 3][1];
   return EntryJson(fmt::format("Functional.linear.{}.forward", i),
                    {{"input.0", {kRows, k}}, {"input.1", {n, k}}, {"input.2", {n}}}, {{"output.0", {kRows, n}}});
 }
@@ -280,46 +289,54 @@ double TimeReads(const std::vector<std::string>& files) {
   return Seconds(start);
 }
 
-Status Run(const fs::path& root, uint64_t mib, int threads) {
-  uint64_t linear_calls = 0;
-  for (uint64_t bytes = 0; bytes < (mib << 20); ++linear_calls) {
-    const uint64_t k = kShapes[linear_calls % 3][0], n = kShapes[linear_calls % 3][1];
+// Linear: GEMM-bound, so the figure is FLOP/s against what Eigen's product reaches on all cores (`peak`:
+// per wall and per CPU second).
+Status RunLinear(const fs::path& root, const LinearSet& set, uint64_t mib, int threads,
+                 std::pair<double, double> peak) {
+  uint64_t calls = 0;
+  double call_values = 0;  // the largest call's x, w, b, the reference y and the loaded dumped y
+  for (uint64_t bytes = 0; bytes < (mib << 20); ++calls) {
+    const int64_t k = set.shapes[calls % 3][0], n = set.shapes[calls % 3][1];
     bytes += 4 * (kRows * k + n * k + n + kRows * n);
+    call_values = std::max(call_values, double(kRows * k + n * k + n + 2 * kRows * n));
   }
-  const uint64_t elem_bytes = 4 * kElemShape[0] * kElemShape[1];
-  const uint64_t elem_calls = 3 * (((mib << 20) + 7 * elem_bytes - 1) / (7 * elem_bytes));  // 7 files per 3 calls
-  const fs::path linear = root / "linear/step0/rank0", elem = root / "elementwise/step0/rank0";
-  auto start = std::chrono::steady_clock::now();
-  MSP_RETURN_IF_ERROR(WriteDump(linear, linear_calls, WriteLinear, LinearEntry));
-  MSP_RETURN_IF_ERROR(WriteDump(elem, elem_calls, WriteElementwise, ElementwiseEntry));
-  fmt::print("dumps ready in {:.1f} s (Eigen threads per product: {})\n", Seconds(start), Eigen::nbThreads());
-
-  // Linear: GEMM-bound, so the figure is FLOP/s against what Eigen's product reaches on all cores.
-  uint64_t linear_bytes = 0;
-  const std::vector<std::string> linear_files = Files(linear / "dump_tensor_data", &linear_bytes);
-  TimeReads(linear_files);  // warms the page cache
-  MSP_ASSIGN_OR_RETURN(Timed lin, TimeCheck((linear / "dump.json").string()));
+  const fs::path dir = root / set.dir / "step0/rank0";
+  MSP_RETURN_IF_ERROR(WriteDump(
+      dir, calls, [&](uint64_t i, const fs::path& d) { return WriteLinear(set, i, d); },
+      [&](uint64_t i) { return LinearEntry(set, i); }));
+  uint64_t bytes = 0;
+  const std::vector<std::string> files = Files(dir / "dump_tensor_data", &bytes);
+  TimeReads(files);  // warms the page cache
+  MSP_ASSIGN_OR_RETURN(Timed lin, TimeCheck((dir / "dump.json").string()));
   double flops = 0;
-  for (uint64_t i = 0; i < linear_calls; ++i) flops += 2.0 * kRows * kShapes[i % 3][0] * kShapes[i % 3][1];
-  MSP_ASSIGN_OR_RETURN(double lin_load_s, TimeLoads(linear_files));
-  std::pair<double, double> peak;  // best of 3, as the check's time
-  for (int run = 0; run < 3; ++run) peak = std::max(peak, PeakGemmGflops(threads, 2));
-  const double lin_gflops = flops / lin.seconds / 1e9;
-  // Largest call: x, w, b, the reference y and the loaded dumped y, as float64.
-  const double lin_call_mib = 8.0 * (kRows * 2048 + 2048 * 2048 + 2048 + 2 * kRows * 2048) / (1 << 20);
-  fmt::print("linear: {} calls, {:.2f} GiB of .npy, {:.0f} GFLOP (float64); {}\n", linear_calls,
-             linear_bytes / double(1 << 30), flops / 1e9, Verdicts(lin.result));
+  for (uint64_t i = 0; i < calls; ++i) flops += 2.0 * kRows * set.shapes[i % 3][0] * set.shapes[i % 3][1];
+  MSP_ASSIGN_OR_RETURN(double load_s, TimeLoads(files));
+  const double gflops = flops / lin.seconds / 1e9, call_mib = 8 * call_values / (1 << 20);
+  fmt::print("{}: {} calls, {:.2f} GiB of .npy, {:.0f} GFLOP (float64); {}\n", set.name, calls,
+             bytes / double(1 << 30), flops / 1e9, Verdicts(lin.result));
   fmt::print("  CheckDumpCalls  {:.2f} s ({:.2f} CPU s)  {:.2f} GFLOP/s  peak RSS {} MiB from {} MiB "
              "(largest call {:.0f} MiB float64 x {} threads = {:.0f} MiB)\n",
-             lin.seconds, lin.cpu_seconds, lin_gflops, lin.rss_mib, lin.rss_before_mib, lin_call_mib, threads, lin_call_mib * threads);
+             lin.seconds, lin.cpu_seconds, gflops, lin.rss_mib, lin.rss_before_mib, call_mib, threads, call_mib * threads);
   fmt::print("  Eigen GEMM      {:.2f} GFLOP/s (peak: {} concurrent single-threaded products, -march=native)  ratio {:.2f}\n",
-             peak.first, threads, lin_gflops / peak.first);
+             peak.first, threads, gflops / peak.first);
   // Per CPU second: insensitive to other processes taking a core away during one of the two.
   fmt::print("  per CPU second  check {:.2f}, Eigen GEMM {:.2f} GFLOP  ratio {:.2f}\n", flops / lin.cpu_seconds / 1e9,
              peak.second, flops / lin.cpu_seconds / 1e9 / peak.second);
-  fmt::print("  loads alone     {:.2f} s ({:.0f}% of the check)\n", lin_load_s, 100 * lin_load_s / lin.seconds);
+  fmt::print("  loads alone     {:.2f} s ({:.0f}% of the check)\n", load_s, 100 * load_s / lin.seconds);
+  return Status::Ok();
+}
+
+Status Run(const fs::path& root, uint64_t mib, int threads) {
+  std::pair<double, double> peak;  // best of 3, as the check's time
+  for (int run = 0; run < 3; ++run) peak = std::max(peak, PeakGemmGflops(threads, 2));
+  fmt::print("Eigen threads per product: {}\n", Eigen::nbThreads());
+  for (const LinearSet& set : {kLinear, kWideLinear}) MSP_RETURN_IF_ERROR(RunLinear(root, set, mib, threads, peak));
 
   // Elementwise: bandwidth-bound, so the figure is GB/s of tensor files against the loader alone.
+  const uint64_t elem_bytes = 4 * kElemShape[0] * kElemShape[1];
+  const uint64_t elem_calls = 3 * (((mib << 20) + 7 * elem_bytes - 1) / (7 * elem_bytes));  // 7 files per 3 calls
+  const fs::path elem = root / "elementwise/step0/rank0";
+  MSP_RETURN_IF_ERROR(WriteDump(elem, elem_calls, WriteElementwise, ElementwiseEntry));
   uint64_t elem_bytes_total = 0;
   const std::vector<std::string> elem_files = Files(elem / "dump_tensor_data", &elem_bytes_total);
   TimeReads(elem_files);  // warms the page cache
