@@ -289,10 +289,9 @@ double TimeReads(const std::vector<std::string>& files) {
   return Seconds(start);
 }
 
-// Linear: GEMM-bound, so the figure is FLOP/s against what Eigen's product reaches on all cores (`peak`:
-// per wall and per CPU second).
-Status RunLinear(const fs::path& root, const LinearSet& set, uint64_t mib, int threads,
-                 std::pair<double, double> peak) {
+// Linear: GEMM-bound, so the figure is FLOP/s against what Eigen's product reaches on all cores,
+// measured right after the check.
+Status RunLinear(const fs::path& root, const LinearSet& set, uint64_t mib, int threads) {
   uint64_t calls = 0;
   double call_values = 0;  // the largest call's x, w, b, the reference y and the loaded dumped y
   for (uint64_t bytes = 0; bytes < (mib << 20); ++calls) {
@@ -311,12 +310,15 @@ Status RunLinear(const fs::path& root, const LinearSet& set, uint64_t mib, int t
   double flops = 0;
   for (uint64_t i = 0; i < calls; ++i) flops += 2.0 * kRows * set.shapes[i % 3][0] * set.shapes[i % 3][1];
   MSP_ASSIGN_OR_RETURN(double load_s, TimeLoads(files));
+  std::pair<double, double> peak;  // per wall and per CPU second, best of 3 as the check's time
+  for (int run = 0; run < 3; ++run) peak = std::max(peak, PeakGemmGflops(threads, 2));
   const double gflops = flops / lin.seconds / 1e9, call_mib = 8 * call_values / (1 << 20);
   fmt::print("{}: {} calls, {:.2f} GiB of .npy, {:.0f} GFLOP (float64); {}\n", set.name, calls,
              bytes / double(1 << 30), flops / 1e9, Verdicts(lin.result));
   fmt::print("  CheckDumpCalls  {:.2f} s ({:.2f} CPU s)  {:.2f} GFLOP/s  peak RSS {} MiB from {} MiB "
              "(largest call {:.0f} MiB float64 x {} threads = {:.0f} MiB)\n",
-             lin.seconds, lin.cpu_seconds, gflops, lin.rss_mib, lin.rss_before_mib, call_mib, threads, call_mib * threads);
+             lin.seconds, lin.cpu_seconds, gflops, lin.rss_mib, lin.rss_before_mib, call_mib, threads,
+             call_mib * threads);
   fmt::print("  Eigen GEMM      {:.2f} GFLOP/s (peak: {} concurrent single-threaded products, -march=native)  ratio {:.2f}\n",
              peak.first, threads, gflops / peak.first);
   // Per CPU second: insensitive to other processes taking a core away during one of the two.
@@ -327,10 +329,8 @@ Status RunLinear(const fs::path& root, const LinearSet& set, uint64_t mib, int t
 }
 
 Status Run(const fs::path& root, uint64_t mib, int threads) {
-  std::pair<double, double> peak;  // best of 3, as the check's time
-  for (int run = 0; run < 3; ++run) peak = std::max(peak, PeakGemmGflops(threads, 2));
   fmt::print("Eigen threads per product: {}\n", Eigen::nbThreads());
-  for (const LinearSet& set : {kLinear, kWideLinear}) MSP_RETURN_IF_ERROR(RunLinear(root, set, mib, threads, peak));
+  for (const LinearSet& set : {kLinear, kWideLinear}) MSP_RETURN_IF_ERROR(RunLinear(root, set, mib, threads));
 
   // Elementwise: bandwidth-bound, so the figure is GB/s of tensor files against the loader alone.
   const uint64_t elem_bytes = 4 * kElemShape[0] * kElemShape[1];

@@ -54,41 +54,53 @@ class CallCounter : public DumpJsonVisitor {
   DumpCallCount count;
 };
 
-// In double: a recorded shape is unchecked until its file is read, and its product may overflow.
-double TensorValues(const ArgValue& value) {
+// What a call's tensors take in float64: the largest, and all of them (its inputs loaded, its
+// reference's outputs, and the dumped output each is measured against, weighted 2). In double: a
+// recorded shape is unchecked until its file is read, and its product may overflow.
+struct CallBytes {
+  double largest = 0, total = 0;
+};
+
+void AddTensors(const ArgValue& value, double weight, CallBytes* bytes) {
   if (value.kind == ArgValue::Kind::kTensor) {
-    double n = 1;
-    for (int64_t d : value.tensor.shape) n *= static_cast<double>(d);
-    return n;
+    const std::vector<int64_t>& shape = value.tensor.shape;
+    double size = sizeof(double);
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return;  // empty (and inf * 0 is NaN)
+    for (int64_t d : shape) size *= static_cast<double>(d);
+    bytes->largest = std::max(bytes->largest, size);
+    bytes->total += weight * size;
+    return;
   }
-  double n = 0;
-  for (const ArgValue& item : value.items) n += TensorValues(item);
-  return n;
+  for (const ArgValue& item : value.items) AddTensors(item, weight, bytes);
 }
 
-// The float64 bytes of a call's tensors: its inputs loaded, its reference's outputs, and the dumped
-// output each is measured against.
-double CallBytes(const CallArgs& args) {
-  double values = 0;
-  for (const ArgValue& arg : args.args) values += TensorValues(arg);
-  for (const auto& [name, arg] : args.kwargs) values += TensorValues(arg);
-  for (const ArgValue& out : args.outputs) values += 2 * TensorValues(out);
-  return values * sizeof(double);
+CallBytes BytesOf(const CallArgs& args) {
+  CallBytes bytes;
+  for (const ArgValue& arg : args.args) AddTensors(arg, 1, &bytes);
+  for (const auto& [name, arg] : args.kwargs) AddTensors(arg, 1, &bytes);
+  for (const ArgValue& out : args.outputs) AddTensors(out, 2, &bytes);
+  return bytes;
 }
 
-// The float64 memory the calls may hold at once: twice the largest call's tensors (a reference's
+// The allocator's limit while the calls run (Fp64BlockCache), or none when no tensor of a call that
+// is recomputed is larger than the blocks the allocator keeps anyway: a limit there would only cost,
+// since it counts all the allocator holds. The limit: twice the largest call's tensors (a reference's
 // temporaries, such as linear's bias broadcast to the output's shape, can be as large again) on every
 // thread. Below what the calls hold, the allocator would return its blocks at every new mapping, which
 // is slower than keeping none (recompute_bench's linear, with a limit of once its tensors: 1.21 s
 // became 1.50 s).
-uint64_t PeakBytes(const std::vector<CallCollector::Call>& calls) {
-  double largest = 0;
+std::optional<uint64_t> BlockCacheLimit(const std::vector<CallCollector::Call>& calls) {
+  CallBytes largest;
   for (const CallCollector::Call& call : calls) {
-    if (call.args.ok()) largest = std::max(largest, CallBytes(*call.args));
+    if (!call.args.ok() || !QuerySupport(call.key).supported) continue;  // its tensors are never loaded
+    const CallBytes bytes = BytesOf(*call.args);
+    largest.largest = std::max(largest.largest, bytes.largest);
+    largest.total = std::max(largest.total, bytes.total);
   }
-  const double bytes =
-      2 * largest * static_cast<double>(tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism));
-  return bytes < 0x1p63 ? static_cast<uint64_t>(bytes) : UINT64_MAX;
+  if (largest.largest <= static_cast<double>(kFp64BytesKeptAnyway)) return std::nullopt;
+  const auto threads = tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
+  const double limit = 2 * largest.total * static_cast<double>(threads);
+  return limit < 0x1p63 ? static_cast<uint64_t>(limit) : UINT64_MAX;
 }
 
 }  // namespace
@@ -108,7 +120,8 @@ Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const Progress& p
   out.calls.resize(collector.calls.size());
   std::atomic<uint64_t> done{0};
   const uint64_t total = collector.calls.size();
-  const Fp64BlockCache cache(PeakBytes(collector.calls));
+  std::optional<Fp64BlockCache> cache;
+  if (const std::optional<uint64_t> limit = BlockCacheLimit(collector.calls)) cache.emplace(*limit);
   tbb::parallel_for(size_t{0}, collector.calls.size(), [&](size_t i) {
     const CallCollector::Call& call = collector.calls[i];
     out.calls[i].key = call.key;

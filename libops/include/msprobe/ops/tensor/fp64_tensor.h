@@ -11,12 +11,12 @@
 
 namespace msprobe::ops {
 
-// Where a tensor's values live. oneTBB's scalable allocator keeps freed blocks of up to 64 MB (8 Mi
-// values; larger ones it unmaps unless an Fp64BlockCache is alive) for the next tensor. glibc's malloc serves a worker thread's large
-// blocks from mappings (a heap of at most 64 MB, or a mapping of their own) that it unmaps once they are
-// free, so each float64 tensor of a recompute was faulted in afresh, 4 KB at a time (docs/ops.md §4,
-// "Where the float64 values live"). Under AddressSanitizer the values stay with std::allocator, whose
-// blocks it guards.
+// Where a tensor's values live. oneTBB's scalable allocator keeps freed blocks of up to 64 MB for the
+// next tensor (larger ones too while an Fp64BlockCache is alive). glibc's malloc serves a worker
+// thread's large blocks from mappings (a heap of at most 64 MB, or a mapping of their own) that it
+// unmaps once they are free, so each float64 tensor of a recompute was faulted in afresh, 4 KB at a
+// time (docs/ops.md §4, "Where the float64 values live"). Under AddressSanitizer the values stay with
+// std::allocator, whose blocks it guards.
 #if MSPROBE_UNDER_ASAN
 using Fp64Values = std::vector<double>;
 #else
