@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "msprobe/dump/formats/npy_writer.h"
@@ -76,6 +77,20 @@ TEST_F(Fp64BlockCacheTest, KeepsThemWhileAnyScopeLives) {
   const Fp64BlockCache outer(1024 * kMiB);
   { const Fp64BlockCache inner(512 * kMiB); }
   EXPECT_LT(FaultsOfTheSecond(128 * kMiB), 16);
+}
+
+// As the attribution runs them: two threads, each opening and ending scopes while the other allocates.
+TEST_F(Fp64BlockCacheTest, ScopesOnTwoThreadsLeaveTheDefaultsBack) {
+  auto work = [](uint64_t limit) {
+    for (int round = 0; round < 4; ++round) {
+      const Fp64BlockCache cache(limit);
+      Fp64Values block(72 * kMiB / sizeof(double), 1.0);
+    }
+  };
+  std::thread other(work, 256 * kMiB);
+  work(512 * kMiB);
+  other.join();
+  EXPECT_GE(FaultsOfTheSecond(128 * kMiB), 64) << "after the last, mapped afresh again";
 }
 
 TEST_F(Fp64BlockCacheTest, ReturnsWhatItKeptWhenTheLastEnds) {
