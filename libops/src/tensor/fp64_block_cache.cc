@@ -27,7 +27,7 @@ Fp64BlockCache::Fp64BlockCache(uint64_t limit_bytes) {
   if (MSPROBE_UNDER_ASAN) return;
   std::lock_guard lock(scopes_mutex);
   if (scopes_alive++ == 0) scalable_allocation_mode(TBBMALLOC_SET_HUGE_SIZE_THRESHOLD, kCacheEverySize);
-  scopes_limit = std::max(scopes_limit, std::max<uint64_t>(limit_bytes, 1));
+  scopes_limit = std::max(scopes_limit, std::max<uint64_t>(limit_bytes, 1));  // 0 would mean no limit
   scalable_allocation_mode(TBBMALLOC_SET_SOFT_HEAP_LIMIT,
                            static_cast<intptr_t>(std::min<uint64_t>(scopes_limit, INTPTR_MAX)));
 }
