@@ -87,16 +87,12 @@ Result<int64_t> GroupValidLength(const std::string& path) {
   }
   MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(info));
   uint64_t sum = 0;
-  ElementWindow window;
-  for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
-    const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
-    MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
+  MSP_RETURN_IF_ERROR(source.ForEachWindow([&](uint64_t, uint64_t count, Bytes bytes) {
     VisitDType(info.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (std::is_integral_v<T>) sum += SumWindow<T>(window.bytes().data(), count);
+      if constexpr (std::is_integral_v<T>) sum += SumWindow<T>(bytes.data(), count);
     });
-    MSP_RETURN_IF_ERROR(window.Intact());
-  }
+  }));
   const auto length = static_cast<int64_t>(sum);
   if (length < 0) return Status::InvalidInput(path, fmt::format("valid length {} is negative", length));
   return length;

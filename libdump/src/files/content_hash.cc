@@ -28,13 +28,7 @@ Result<uint64_t> TensorContentHash(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(TensorInfo info, ReadTensorFile(path));
   MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(info));
   ContentHasher hasher(info.dtype, info.shape);
-  ElementWindow window;
-  for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
-    const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
-    MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
-    hasher.Add(window.bytes());
-    MSP_RETURN_IF_ERROR(window.Intact());
-  }
+  MSP_RETURN_IF_ERROR(source.ForEachWindow([&](uint64_t, uint64_t, Bytes bytes) { hasher.Add(bytes); }));
   return hasher.value();
 }
 

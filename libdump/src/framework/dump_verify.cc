@@ -126,19 +126,14 @@ std::string_view FindingName(VerifyFinding f) {
 
 Result<SignedSums> ComputeSignedSums(const TensorSource& source) {
   SignedSums sums;
-  ElementWindow window;
   const DType dtype = source.info().dtype;
-  for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
-    const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
-    MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
-    const std::byte* data = window.bytes().data();
+  MSP_RETURN_IF_ERROR(source.ForEachWindow([&](uint64_t, uint64_t count, Bytes bytes) {
     for (uint64_t i = 0; i < count; ++i) {
-      const double v = ElementToDouble(dtype, data, i);
+      const double v = ElementToDouble(dtype, bytes.data(), i);
       if (v > 0) sums.positive += v;
       if (v < 0) sums.negative -= v;
     }
-    MSP_RETURN_IF_ERROR(window.Intact());
-  }
+  }));
   return sums;
 }
 

@@ -22,11 +22,7 @@ Result<Fp64Tensor> LoadFp64Tensor(const std::string& path) {
   Fp64Tensor out;
   out.shape = info.shape;
   out.data.resize(source.numel());
-  ElementWindow window;
-  for (uint64_t first = 0; first < source.numel(); first += kReadWindowElements) {
-    const uint64_t count = std::min(kReadWindowElements, source.numel() - first);
-    MSP_RETURN_IF_ERROR(source.Read(first, count, &window));
-    const std::byte* bytes = window.bytes().data();
+  MSP_RETURN_IF_ERROR(source.ForEachWindow([&](uint64_t first, uint64_t count, Bytes bytes) {
     VisitDType(info.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, Int4Pair>) {
@@ -34,13 +30,12 @@ Result<Fp64Tensor> LoadFp64Tensor(const std::string& path) {
       } else {
         for (uint64_t i = 0; i < count; ++i) {  // memcpy: a mapped window need not be aligned for T
           T element;
-          std::memcpy(&element, bytes + i * sizeof(T), sizeof(T));
+          std::memcpy(&element, bytes.data() + i * sizeof(T), sizeof(T));
           out.data[first + i] = ToDouble(element);
         }
       }
     });
-    MSP_RETURN_IF_ERROR(window.Intact());
-  }
+  }));
   return out;
 }
 

@@ -4,12 +4,14 @@
 // parallel.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "msprobe/dump/io/mapped_file.h"
 #include "msprobe/dump/tensor/tensor.h"
+#include "msprobe/dump/util/status.h"
 
 namespace msprobe {
 
@@ -48,6 +50,20 @@ class TensorSource {
   // Fills `out` with elements [first, first + count). REQUIRES: first + count <= numel(); for int4,
   // `first` is even.
   Status Read(uint64_t first, uint64_t count, ElementWindow* out) const;
+  // Reads every element in order, kReadWindowElements at a time: visit(first, count, bytes) for each
+  // window, whose bytes are then checked intact (an error once the file was truncated meanwhile).
+  // Stops at the first error.
+  template <class Visit>
+  Status ForEachWindow(Visit&& visit) const {
+    ElementWindow window;
+    for (uint64_t first = 0; first < numel_; first += kReadWindowElements) {
+      const uint64_t count = std::min(kReadWindowElements, numel_ - first);
+      MSP_RETURN_IF_ERROR(Read(first, count, &window));
+      visit(first, count, window.bytes());
+      MSP_RETURN_IF_ERROR(window.Intact());
+    }
+    return Status::Ok();
+  }
 
  private:
   TensorSource(TensorInfo info, std::shared_ptr<const MappedFile> file);
