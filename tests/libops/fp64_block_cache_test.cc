@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "libops/call_json.h"
 #include "msprobe/dump/formats/npy_writer.h"
 #include "msprobe/dump/util/sanitizers.h"
 #include "msprobe/ops/check/dump_check.h"
@@ -42,12 +43,6 @@ uint64_t ResidentBytes() {
   uint64_t pages = 0, resident = 0;
   statm >> pages >> resident;
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-}
-
-std::string TensorJson(const std::string& file) {
-  return fmt::format(R"({{"type": "torch.Tensor", "dtype": "torch.float16", "shape": [{}], )"
-                     R"("requires_grad": false, "data_name": "{}"}})",
-                     uint64_t{16} << 20, file);
 }
 
 // The page faults of filling a fresh tensor of `bytes` (then freed), after one of that size was freed.
@@ -126,16 +121,19 @@ TEST_F(Fp64BlockCacheTest, CheckDumpCallsKeepsTheBlocksOfLargeTensors) {
   testing::TempDir tmp;
   const fs::path tensors = tmp.root() / "dump_tensor_data";
   fs::create_directories(tensors);
-  const std::vector<uint16_t> zeros(uint64_t{16} << 20);
+  constexpr int64_t kValues = int64_t{16} << 20;
+  const std::vector<uint16_t> zeros(kValues);
+  const std::string shape = fmt::format("[{}]", kValues);
   std::string entries;
   for (int call = 0; call < 3; ++call) {
     const std::string key = fmt::format("Functional.relu.{}.forward", call);
     for (const char* file : {"input.0", "output.0"}) {
       ASSERT_TRUE(WriteNpy((tensors / fmt::format("{}.{}.npy", key, file)).string(), DType::kF16,
-                           {int64_t{16} << 20}, std::as_bytes(std::span(zeros))).ok());
+                           {kValues}, std::as_bytes(std::span(zeros))).ok());
     }
     entries += fmt::format(R"({}"{}": {{"input_args": [{}], "input_kwargs": {{}}, "output": [{}]}})",
-                           call ? ", " : "", key, TensorJson(key + ".input.0.npy"), TensorJson(key + ".output.0.npy"));
+                           call ? ", " : "", key, T(shape, "torch.float16", key + ".input.0.npy"),
+                           T(shape, "torch.float16", key + ".output.0.npy"));
   }
   testing::WriteFile(tmp.Path("dump.json"),
                      R"({"task": "tensor", "level": "L1", "framework": "pytorch", "data": {)" + entries + "}}");

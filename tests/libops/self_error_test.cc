@@ -23,7 +23,6 @@ namespace fs = std::filesystem;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-
 CallArgs Parse(const std::string& json) {
   auto doc = ParseJsonText(json, "t.json");
   EXPECT_TRUE(doc.ok()) << doc.status().ToString();

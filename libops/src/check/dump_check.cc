@@ -90,16 +90,16 @@ CallBytes BytesOf(const CallArgs& args) {
 // is slower than keeping none (recompute_bench's linear, with a limit of once its tensors: 1.21 s
 // became 1.50 s).
 std::optional<uint64_t> BlockCacheLimit(const std::vector<CallCollector::Call>& calls) {
-  CallBytes largest;
+  CallBytes peak;  // the largest tensor of any call, the largest call's total
   for (const CallCollector::Call& call : calls) {
     if (!call.args.ok() || !QuerySupport(call.key).supported) continue;  // its tensors are never loaded
     const CallBytes bytes = BytesOf(*call.args);
-    largest.largest = std::max(largest.largest, bytes.largest);
-    largest.total = std::max(largest.total, bytes.total);
+    peak.largest = std::max(peak.largest, bytes.largest);
+    peak.total = std::max(peak.total, bytes.total);
   }
-  if (largest.largest <= static_cast<double>(kFp64BytesKeptAnyway)) return std::nullopt;
+  if (peak.largest <= static_cast<double>(kFp64BytesKeptAnyway)) return std::nullopt;
   const auto threads = tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism);
-  const double limit = 2 * largest.total * static_cast<double>(threads);
+  const double limit = 2 * peak.total * static_cast<double>(threads);
   return limit < 0x1p63 ? static_cast<uint64_t>(limit) : UINT64_MAX;
 }
 
