@@ -18,10 +18,13 @@ TEST(ReferenceMemory, ResultsTakeOverTheValuesTheCallLoaded) {
   const std::string one = R"({"input_args": [)" + T("[4, 8]") + "]}";
   const std::string two = R"({"input_args": [)" + T("[4, 8]") + "," + T("[4, 8]") + "]}";
   const std::string broadcast = R"({"input_args": [)" + T("[8]") + "," + T("[4, 8]") + "]}";
+  const std::string layer_norm = R"({"input_args": [)" + T("[4, 8]") + ",[" + I(8) + "]," + T("[8]") + "," + T("[8]") + "]}";
+  const std::string rms_norm = R"({"input_args": [)" + T("[4, 8]") + ",[" + I(8) + "]," + T("[8]") + "]}";
   for (const auto& [api, args_json, loaded_block] :
        {std::tuple{"Tensor.__add__.0.forward", two, true}, {"Tensor.__radd__.0.forward", two, true},
         {"Torch.mul.0.forward", two, true}, {"Functional.gelu.0.forward", one, true},
-        {"Torch.exp.0.forward", one, true}, {"Tensor.__add__.0.forward", broadcast, false}}) {
+        {"Torch.exp.0.forward", one, true}, {"Functional.layer_norm.0.forward", layer_norm, true},
+        {"Functional.rms_norm.0.forward", rms_norm, true}, {"Tensor.__add__.0.forward", broadcast, false}}) {
     SCOPED_TRACE(std::string(api) + " " + args_json);
     auto doc = ParseJsonText(args_json, "t.json");
     ASSERT_TRUE(doc.ok());

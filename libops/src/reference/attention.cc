@@ -44,14 +44,12 @@ Result<Outputs> SdpaOp(const OpCall& call) {
     if (!shape || *shape != scores.shape) {
       return call.Invalid(fmt::format("attn_mask {} does not broadcast to the scores {}", ShapeText(mask.shape), ShapeText(scores.shape)));
     }
-    const Fp64Tensor m = BroadcastTo(mask, scores.shape);
-    const bool boolean = mask_arg->tensor.dtype == DType::kBool;
-    for (size_t x = 0; x < scores.data.size(); ++x) {
-      if (boolean) {
-        if (m.data[x] == 0) scores.data[x] = -INFINITY;
-      } else {
-        scores.data[x] += m.data[x];
-      }
+    if (mask_arg->tensor.dtype == DType::kBool) {
+      ForEachBroadcast(mask, scores.shape, [&scores](size_t x, double m) {
+        if (m == 0) scores.data[x] = -INFINITY;
+      });
+    } else {
+      ForEachBroadcast(mask, scores.shape, [&scores](size_t x, double m) { scores.data[x] += m; });
     }
   }
   for (int64_t r = 0; r < scores.numel() / std::max<int64_t>(s, 1); ++r) SoftmaxInPlace(scores.data.data() + r * s, s, 1, false);

@@ -53,19 +53,17 @@ Result<Outputs> BinaryOp(const OpCall& call, Binary op, bool reflected, bool inp
   if (inplace && *shape != self.shape) {
     return call.Invalid(fmt::format("output with shape {} doesn't match the broadcast shape {}", ShapeText(self.shape), ShapeText(*shape)));
   }
-  // An operand already of the result's shape is read in place: BroadcastTo would copy it whole, which
-  // for same-shape operands doubled the call's memory and cost more than the arithmetic. The result is
-  // written over the left operand's values, each read just before: both operands are this call's own.
+  // The result is written over the left operand's values, each read just before (both operands are
+  // this call's own), and the right operand is read where it lies: materializing either at the
+  // result's shape doubled the call's memory and cost more than the arithmetic. Only a left operand
+  // smaller than the result is expanded, to hold it.
   Fp64Tensor& x = reflected ? other : self;
   const Fp64Tensor& y = reflected ? self : other;
   if (x.shape != *shape) x = BroadcastTo(x, *shape);
-  std::optional<Fp64Tensor> y_full;
-  if (y.shape != *shape) y_full = BroadcastTo(y, *shape);
-  const Fp64Tensor& b = y_full ? *y_full : y;
-  for (size_t i = 0; i < x.data.size(); ++i) {
+  ForEachBroadcast(y, *shape, [&](size_t i, double b) {
     // torch applies alpha as a multiplication only when it is not 1 (add's CPU kernel: a + alpha·b).
-    x.data[i] = Combine(op, x.data[i], alpha == 1.0 ? b.data[i] : alpha * b.data[i]);
-  }
+    x.data[i] = Combine(op, x.data[i], alpha == 1.0 ? b : alpha * b);
+  });
   return OutputsOf(std::move(x));
 }
 

@@ -101,8 +101,7 @@ Result<Outputs> LinearOp(const OpCall& call) {
     if (!b || *b != y.shape) {
       return call.Invalid(fmt::format("bias {} does not broadcast to the output {}", ShapeText(bias->shape), ShapeText(y.shape)));
     }
-    const Fp64Tensor bb = BroadcastTo(*bias, y.shape);
-    for (size_t i = 0; i < y.data.size(); ++i) y.data[i] += bb.data[i];
+    ForEachBroadcast(*bias, y.shape, [&y](size_t i, double b) { y.data[i] += b; });
   }
   return OutputsOf(std::move(y));
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "reference/op_kernels_internal.h"
 
@@ -27,20 +28,19 @@ Status CheckAffine(const OpCall& call, const std::optional<Fp64Tensor>& t, const
   return Status::Ok();
 }
 
-// y = x · rsqrt(mean(x², trailing dims) + eps) · gamma; rstd per row when asked.
-Fp64Tensor RmsNorm(const Fp64Tensor& x, int64_t row, const std::optional<Fp64Tensor>& gamma, double eps,
-                   Fp64Values* rstd) {
-  Fp64Tensor y = Zeros(x.shape);
+// y = x · rsqrt(mean(x², trailing dims) + eps) · gamma, written over x (each row's values are read
+// for its sum before they are overwritten); rstd per row when asked.
+Fp64Tensor RmsNorm(Fp64Tensor x, int64_t row, const std::optional<Fp64Tensor>& gamma, double eps, Fp64Values* rstd) {
   const int64_t rows = row == 0 ? 0 : x.numel() / row;
   for (int64_t r = 0; r < rows; ++r) {
-    const double* in = x.data.data() + r * row;
+    double* values = x.data.data() + r * row;
     double squares = 0;
-    for (int64_t i = 0; i < row; ++i) squares += in[i] * in[i];
+    for (int64_t i = 0; i < row; ++i) squares += values[i] * values[i];
     const double s = 1.0 / std::sqrt(squares / static_cast<double>(row) + eps);
     if (rstd != nullptr) rstd->push_back(s);
-    for (int64_t i = 0; i < row; ++i) y.data[static_cast<size_t>(r * row + i)] = in[i] * s * (gamma ? gamma->data[static_cast<size_t>(i)] : 1.0);
+    for (int64_t i = 0; i < row; ++i) values[i] = values[i] * s * (gamma ? gamma->data[static_cast<size_t>(i)] : 1.0);
   }
-  return y;
+  return x;
 }
 
 }  // namespace
@@ -56,24 +56,24 @@ Result<Outputs> LayerNormOp(const OpCall& call) {
   MSP_ASSIGN_OR_RETURN(int64_t row, RowSize(call, x, normalized));
   MSP_RETURN_IF_ERROR(CheckAffine(call, weight, normalized, "weight"));
   MSP_RETURN_IF_ERROR(CheckAffine(call, bias, normalized, "bias"));
-  Fp64Tensor y = Zeros(x.shape);
+  // Written over x: each row's values are read for its mean and variance before they are overwritten.
   const int64_t rows = row == 0 ? 0 : x.numel() / row;
   for (int64_t r = 0; r < rows; ++r) {
-    const double* in = x.data.data() + r * row;
+    double* values = x.data.data() + r * row;
     double sum = 0;
-    for (int64_t i = 0; i < row; ++i) sum += in[i];
+    for (int64_t i = 0; i < row; ++i) sum += values[i];
     const double mean = sum / static_cast<double>(row);
     double squares = 0;
-    for (int64_t i = 0; i < row; ++i) squares += (in[i] - mean) * (in[i] - mean);
+    for (int64_t i = 0; i < row; ++i) squares += (values[i] - mean) * (values[i] - mean);
     const double rstd = 1.0 / std::sqrt(squares / static_cast<double>(row) + eps);
     for (int64_t i = 0; i < row; ++i) {
-      double v = (in[i] - mean) * rstd;
+      double v = (values[i] - mean) * rstd;
       if (weight) v *= weight->data[static_cast<size_t>(i)];
       if (bias) v += bias->data[static_cast<size_t>(i)];
-      y.data[static_cast<size_t>(r * row + i)] = v;
+      values[i] = v;
     }
   }
-  return OutputsOf(std::move(y));
+  return OutputsOf(std::move(x));
 }
 
 // torch_npu.npu_rms_norm(x, gamma, epsilon=1e-6) → (y, rstd): normalised over gamma's dims; rstd keeps
@@ -87,7 +87,7 @@ Result<Outputs> NpuRmsNormOp(const OpCall& call) {
   Fp64Tensor rstd;
   rstd.shape.assign(x.shape.begin(), x.shape.end() - gamma.dim());
   rstd.shape.resize(x.shape.size(), 1);
-  Fp64Tensor y = RmsNorm(x, row, gamma, eps, &rstd.data);
+  Fp64Tensor y = RmsNorm(std::move(x), row, gamma, eps, &rstd.data);
   return OutputsOf(std::move(y), std::move(rstd));
 }
 
@@ -111,7 +111,7 @@ Result<Outputs> RmsNormOp(const OpCall& call) {
       default: return call.Unsupported(fmt::format("eps=None for a {} input", Name(ref->dtype)));
     }
   }
-  return OutputsOf(RmsNorm(x, row, weight, *eps, nullptr));
+  return OutputsOf(RmsNorm(std::move(x), row, weight, *eps, nullptr));
 }
 
 }  // namespace msprobe::ops::internal

@@ -42,28 +42,21 @@ std::vector<int64_t> Strides(const std::vector<int64_t>& shape) {
 
 Fp64Tensor Materialize(const Fp64Tensor& t, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
   Fp64Tensor out = Zeros(shape);
-  const size_t ndim = shape.size();
-  std::vector<int64_t> index(ndim, 0);
-  int64_t offset = 0;
-  for (double& v : out.data) {
-    v = t.data[static_cast<size_t>(offset)];
-    for (size_t d = ndim; d-- > 0;) {  // odometer over the C order
-      offset += strides[d];
-      if (++index[d] < shape[d]) break;
-      offset -= strides[d] * index[d];
-      index[d] = 0;
-    }
-  }
+  ForEachStrided(t, shape, strides, [&out](size_t i, double v) { out.data[i] = v; });
   return out;
+}
+
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& own_shape, const std::vector<int64_t>& shape) {
+  const std::vector<int64_t> own = Strides(own_shape);
+  std::vector<int64_t> strides(shape.size(), 0);  // broadcast dims step 0
+  const size_t lead = shape.size() - own_shape.size();
+  for (size_t d = 0; d < own_shape.size(); ++d) strides[lead + d] = own_shape[d] == 1 ? 0 : own[d];
+  return strides;
 }
 
 Fp64Tensor BroadcastTo(const Fp64Tensor& t, const std::vector<int64_t>& shape) {
   if (t.shape == shape) return t;
-  const std::vector<int64_t> own = Strides(t.shape);
-  std::vector<int64_t> strides(shape.size(), 0);  // broadcast dims step 0
-  const size_t lead = shape.size() - t.shape.size();
-  for (size_t d = 0; d < t.shape.size(); ++d) strides[lead + d] = t.shape[d] == 1 ? 0 : own[d];
-  return Materialize(t, shape, strides);
+  return Materialize(t, shape, BroadcastStrides(t.shape, shape));
 }
 
 Fp64Tensor Permute(const Fp64Tensor& t, const std::vector<int64_t>& perm) {

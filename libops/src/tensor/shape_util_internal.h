@@ -23,6 +23,44 @@ std::optional<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& 
 // Element strides of `shape` in C order.
 std::vector<int64_t> Strides(const std::vector<int64_t>& shape);
 
+// Calls fn(i, v) for each element of the view (shape, strides into t.data), i its index in C order
+// and v its value, the innermost dim in a loop of its own.
+template <typename Fn>
+void ForEachStrided(const Fp64Tensor& t, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, Fn&& fn) {
+  if (shape.empty()) {
+    fn(size_t{0}, t.data[0]);
+    return;
+  }
+  const int64_t inner = shape.back(), step = strides.back();
+  if (Numel(shape) == 0) return;
+  const size_t outer_dims = shape.size() - 1;
+  std::vector<int64_t> index(outer_dims, 0);
+  int64_t offset = 0;
+  for (size_t i = 0;;) {
+    for (int64_t j = 0; j < inner; ++j) fn(i++, t.data[static_cast<size_t>(offset + j * step)]);
+    size_t d = outer_dims;
+    for (; d-- > 0;) {  // odometer over the outer dims, in C order
+      offset += strides[d];
+      if (++index[d] < shape[d]) break;
+      offset -= strides[d] * index[d];
+      index[d] = 0;
+    }
+    if (d == static_cast<size_t>(-1)) return;  // every outer index wrapped: the view is done
+  }
+}
+
+// The strides that read `t` expanded to `shape` (0 along broadcast dims).
+// REQUIRES: BroadcastShapes(t.shape, shape) == shape.
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& own_shape, const std::vector<int64_t>& shape);
+
+// Calls fn(i, v) for each element of `t` expanded to `shape`, read where it lies: an operand, a bias
+// or a mask broadcast to an output's shape would otherwise be copied at the output's size.
+// REQUIRES: BroadcastShapes(t.shape, shape) == shape.
+template <typename Fn>
+void ForEachBroadcast(const Fp64Tensor& t, const std::vector<int64_t>& shape, Fn&& fn) {
+  ForEachStrided(t, shape, BroadcastStrides(t.shape, shape), fn);
+}
+
 // Copies the view (shape, strides into t.data) into a dense tensor.
 Fp64Tensor Materialize(const Fp64Tensor& t, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides);
 // `t` expanded to `shape`. REQUIRES: BroadcastShapes(t.shape, shape) == shape.
