@@ -9,6 +9,7 @@
 #include <tbb/info.h>
 
 #include "common/exit_codes.h"
+#include "common/stderr_report.h"
 #include "msprobe/dump/util/coding.h"
 #ifdef MSPROBE_MPI
 #include "mpi_cluster.h"
@@ -55,7 +56,7 @@ std::unique_ptr<tbb::global_control> ClusterSession::ApplyThreads(const CommonOp
   // starts two or fewer, Slurm to what --cpus-per-task gives.
   const auto usable = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
   if (usable < share && root() && !options.quiet) {
-    fmt::print(stderr,
+    cli::PrintErr(
                "{}: note: the launcher bound each process to {} core(s) of the {} it could use here; "
                "mpirun --bind-to none (or srun --cpu-bind=none, or --cpus-per-task={}) gives each its share\n",
                program_, usable, share, share);

@@ -2,10 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
+#include <system_error>
+
+#include "common/stderr_report.h"
 
 namespace msprobe::cli {
 
@@ -26,7 +31,7 @@ int ReportAndExit(std::string_view program, const Status& status) {
   // One line a terminal or a log shows whole: a NUL (from an escaped "\u0000" in an input) as \0.
   std::string line = status.ToString();
   for (size_t at = line.find('\0'); at != std::string::npos; at = line.find('\0', at + 2)) line.replace(at, 1, "\\0");
-  fmt::print(stderr, "{}: error: {}\n", program, line);
+  cli::PrintErr("{}: error: {}\n", program, line);
   return ExitCodeFor(status);
 }
 
@@ -34,21 +39,39 @@ int ReportUsageError(std::string_view program, std::string_view message) {
   std::string line(message);
   while (!line.empty() && line.back() == '\n') line.pop_back();
   for (size_t at = line.find('\n'); at != std::string::npos; at = line.find('\n', at + 2)) line.replace(at, 1, "; ");
-  fmt::print(stderr, "{}: error: {}; run {} --help for usage\n", program, line, program);
+  cli::PrintErr("{}: error: {}; run {} --help for usage\n", program, line, program);
   return kExitUsage;
 }
 
-int GuardedMain(std::string_view program, const std::function<int()>& body) {
+namespace {
+
+int RunGuarded(std::string_view program, const std::function<int()>& body) {
   try {
     return body();
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "{}: error: out of memory\n", program);
+    PrintErr("{}: error: out of memory\n", program);
+  } catch (const std::system_error& e) {  // the system refused (a write to a full disk, a thread), not a bug
+    PrintErr("{}: error: {}\n", program, e.what());
+    return kExitInput;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: error: internal error: {}\n", program, e.what());
+    PrintErr("{}: error: internal error: {}\n", program, e.what());
   } catch (...) {
-    fmt::print(stderr, "{}: error: internal error\n", program);
+    PrintErr("{}: error: internal error\n", program);
   }
   return kExitInternal;
+}
+
+}  // namespace
+
+int GuardedMain(std::string_view program, const std::function<int()>& body) {
+  const int code = RunGuarded(program, body);
+  // What the program printed on stdout (--json, a table, a path) and the system did not take is output
+  // lost: the job is not done. stdio reports it only when its buffer is flushed.
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  PrintErr("{}: error: standard output: cannot write{}{}: is it a full disk or a closed pipe?\n", program,
+           errno != 0 ? ": " : "", errno != 0 ? std::strerror(errno) : "");
+  return code == kExitOk ? kExitInput : code;
 }
 
 }  // namespace msprobe::cli

@@ -22,7 +22,9 @@ int ReportAndExit(std::string_view program, const Status& status);
 // Prints "<program>: error: <message>; run <program> --help for usage" as one line (a message's own
 // line breaks become "; "); returns kExitUsage.
 int ReportUsageError(std::string_view program, std::string_view message);
-// Runs `body`, turning any escaping exception into an internal error (exit 4) with one stderr line.
+// Runs `body`, turning any escaping exception into one stderr line and an exit code: a system error (a
+// failed write, a thread not started) 3, anything else an internal error, 4. Output that stdout did not
+// take fails the run (3) too.
 int GuardedMain(std::string_view program, const std::function<int()>& body);
 
 }  // namespace msprobe::cli

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "common/stderr_report.h"
+
 namespace msprobe::cli {
 
 std::string HumanBytes(uint64_t bytes) {
@@ -19,7 +21,7 @@ ProgressBar::ProgressBar(std::string label, bool quiet)
 
 void ProgressBar::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (drawn_) fmt::print(stderr, "\r\033[K");
+  if (drawn_) cli::PrintErr("\r\033[K");
   drawn_ = false;
 }
 
@@ -32,7 +34,7 @@ void ProgressBar::Update(uint64_t done, uint64_t total, bool bytes) {
   drawn_ = true;
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(kWidth * done / total);
-  fmt::print(stderr, "\r{} [{}{}] {}/{} ({}%)\033[K", label_, std::string(filled, '#'), std::string(kWidth - filled, '.'),
+  cli::PrintErr("\r{} [{}{}] {}/{} ({}%)\033[K", label_, std::string(filled, '#'), std::string(kWidth - filled, '.'),
              bytes ? HumanBytes(done) : std::to_string(done), bytes ? HumanBytes(total) : std::to_string(total),
              100 * done / total);
   std::fflush(stderr);
@@ -45,7 +47,7 @@ Progress ProgressBar::Callback() {
 Warn PrintWarnings(std::string program, ProgressBar* bar) {
   return [program = std::move(program), bar](const std::string& source, const std::string& message) {
     if (bar != nullptr) bar->Clear();
-    fmt::print(stderr, "{}: warning: {}: {}\n", program, source, message);
+    cli::PrintErr("{}: warning: {}: {}\n", program, source, message);
   };
 }
 

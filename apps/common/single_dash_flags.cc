@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "common/exit_codes.h"
+#include "common/stderr_report.h"
 
 namespace msprobe::cli {
 namespace {
@@ -96,7 +97,7 @@ RewrittenArgs RewriteFlags(int argc, char** argv, const FlagTable& table) {
 }
 
 std::optional<int> ReportRewrite(std::string_view program, const RewrittenArgs& rewritten) {
-  for (const std::string& w : rewritten.warnings) fmt::print(stderr, "{}: {}\n", program, w);
+  for (const std::string& w : rewritten.warnings) cli::PrintErr("{}: {}\n", program, w);
   if (!rewritten.error) return std::nullopt;
   return ReportUsageError(program, *rewritten.error);
 }

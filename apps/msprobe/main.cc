@@ -21,6 +21,7 @@
 
 #include "common/app_options.h"
 #include "common/exit_codes.h"
+#include "common/stderr_report.h"
 
 namespace {
 
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
   if (route == nullptr) {
     for (std::string_view tool : kOnlineTools) {
       if (tool == subcommand) {
-        fmt::print(stderr,
+        msprobe::cli::PrintErr(
                    "{}: error: '{}' is one of msprobe's online tools, not part of this toolkit (it needs a device "
                    "and Python); this toolkit offers: compare, merge_result, parse, overflow_check, data2db\n",
                    kProgram, subcommand);
@@ -159,7 +160,7 @@ int main(int argc, char** argv) {
 
   const std::filesystem::path dir = OwnDirectory();
   if (dir.empty()) {
-    fmt::print(stderr, "{}: error: cannot find its own executable (/proc/self/exe) to locate {}\n", kProgram, program);
+    msprobe::cli::PrintErr("{}: error: cannot find its own executable (/proc/self/exe) to locate {}\n", kProgram, program);
     return msprobe::cli::kExitInternal;
   }
   const std::string target = (dir / program).string();
@@ -167,6 +168,6 @@ int main(int argc, char** argv) {
   for (std::string& a : args) exec_argv.push_back(a.data());
   exec_argv.push_back(nullptr);
   ::execv(target.c_str(), exec_argv.data());
-  fmt::print(stderr, "{}: error: cannot run {}: {}\n", kProgram, target, std::strerror(errno));
+  msprobe::cli::PrintErr("{}: error: cannot run {}: {}\n", kProgram, target, std::strerror(errno));
   return msprobe::cli::kExitInternal;
 }

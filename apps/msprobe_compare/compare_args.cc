@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/exit_codes.h"
+#include "common/stderr_report.h"
 #include "msprobe/compare/output/not_compared.h"
 #include "msprobe/dump/text/small_json.h"
 #include "msprobe/ops/reference/gemm_isa.h"
@@ -267,7 +268,7 @@ std::optional<UsageError> LoadTensorPostprocess(const CompareArgs& a, compare::R
 
 void PrintRightMatmulFailures(const compare::RightMatmul& rm, const std::string& prefix) {
   if (rm.failures() == 0) return;
-  fmt::print(stderr, "msprobe-compare: {}warning: {} tensor(s) compared as dumped, their right_matmul failed (e.g. {})\n",
+  cli::PrintErr("msprobe-compare: {}warning: {} tensor(s) compared as dumped, their right_matmul failed (e.g. {})\n",
              prefix, rm.failures(), rm.first_failure());
 }
 
@@ -282,7 +283,7 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
   uint64_t rows = 0, passed = 0, warnings = 0, errors = 0, not_compared = 0;
   for (const compare::PairResult& pair : report.pairs) {
     if (!pair.skipped_reason.empty()) {
-      fmt::print(stderr, "msprobe-compare: warning: {}: {}\n", pair.target_json, pair.skipped_reason);
+      cli::PrintErr("msprobe-compare: warning: {}: {}\n", pair.target_json, pair.skipped_reason);
     }
     not_compared += pair.NotCompared();
     if (!quiet) PrintPaths(pair.outputs);
@@ -293,27 +294,27 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
   }
   if (not_compared > 0) {
     // Once per run, even with -q: msprobe passes these rows (or drops them), so no count of Results shows them.
-    fmt::print(stderr, "msprobe-compare: warning: {} row(s) not compared: {}\n", not_compared,
+    cli::PrintErr("msprobe-compare: warning: {} row(s) not compared: {}\n", not_compared,
                compare::NotComparedCounts(report.pairs));
   }
   if (quiet) return;
   PrintPaths({report.first_diff.analyze_file, report.html_file, report.summary_file});
-  fmt::print(stderr, "compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows, passed,
+  cli::PrintErr("compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows, passed,
              warnings, errors);
   for (const compare::PairResult& pair : report.pairs) {
     if (!pair.first_cause) continue;
     const compare::FirstCause& cause = *pair.first_cause;
-    fmt::print(stderr, "first cause: {} ({}{}{})\n", cause.api, cause.kind, cause.argument ? ": " : "",
+    cli::PrintErr("first cause: {} ({}{}{})\n", cause.api, cause.kind, cause.argument ? ": " : "",
                cause.argument.value_or(""));
     break;
   }
   if (!report.diff_analyzed) return;
   if (report.first_diff.nodes.empty()) {
-    fmt::print(stderr, "Cannot find any diff node, no need to generate analyze file.\n");  // msprobe's words
+    cli::PrintErr("Cannot find any diff node, no need to generate analyze file.\n");  // msprobe's words
     return;
   }
   for (size_t i = 0; i < report.first_diff.nodes.size(); ++i) {
-    fmt::print(stderr, "first diff {}: rank {}: {}\n", compare::DiffStageName(report.first_diff.stage),
+    cli::PrintErr("first diff {}: rank {}: {}\n", compare::DiffStageName(report.first_diff.stage),
                report.first_diff.ranks[i], report.first_diff.nodes[i].api);
   }
 }
@@ -321,7 +322,7 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
 int ReportGates(const compare::CompareOptions& options, const compare::CompareReport& report) {
   const std::optional<compare::GateFailure> failure = compare::EvaluateGates(options, report);
   if (!failure) return cli::kExitOk;
-  fmt::print(stderr, "msprobe-compare: gate failed ({}): {}\n", failure->gate, failure->reason);
+  cli::PrintErr("msprobe-compare: gate failed ({}): {}\n", failure->gate, failure->reason);
   return cli::kExitGateFailed;
 }
 

@@ -8,6 +8,7 @@
 #include "common/progress.h"
 #include "common/retain_freed_memory.h"
 #include "common/single_dash_flags.h"
+#include "common/stderr_report.h"
 #include "msprobe/compare/jobs/compare_job.h"
 #include "msprobe_compare/compare_args.h"
 
@@ -61,21 +62,21 @@ int main(int argc, char** argv) {
     msprobe::compare::CompareOptions& options = kernel ? kernel_options.run : framework_options;
     if (auto usage = kernel ? msprobe::compare_app::ToKernelCompareOptions(compare_args, &kernel_options)
                             : msprobe::compare_app::ToCompareOptions(compare_args, &options)) {
-      fmt::print(stderr, "msprobe-compare: error: {}\n", usage->message);
+      msprobe::cli::PrintErr("msprobe-compare: error: {}\n", usage->message);
       return usage->exit_code;
     }
     msprobe::compare::RightMatmul right_matmul;
     std::vector<std::string> warnings;
     if (auto error = msprobe::compare_app::LoadTensorPostprocess(compare_args, &right_matmul, &warnings)) {
-      if (session.root()) fmt::print(stderr, "msprobe-compare: error: {}\n", error->message);
+      if (session.root()) msprobe::cli::PrintErr("msprobe-compare: error: {}\n", error->message);
       return error->exit_code;
     }
     if (session.root()) {
-      for (const std::string& warning : warnings) fmt::print(stderr, "msprobe-compare: warning: {}\n", warning);
+      for (const std::string& warning : warnings) msprobe::cli::PrintErr("msprobe-compare: warning: {}\n", warning);
     }
     if (!right_matmul.empty()) options.right_matmul = &right_matmul;
     if (kernel && session.several()) {
-      if (session.root()) fmt::print(stderr, "msprobe-compare: error: kernel-dump compares (--rank/--step) run in one process\n");
+      if (session.root()) msprobe::cli::PrintErr("msprobe-compare: error: kernel-dump compares (--rank/--step) run in one process\n");
       return int{msprobe::cli::kExitUsage};
     }
     msprobe::cli::RetainFreedMemory();
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
     const msprobe::JobContext context{.progress = bar.Callback(),
                                       .cluster = session.cluster(),
                                       .on_failure = [&](const msprobe::Status& failed) {
-                                        fmt::print(stderr, "msprobe-compare: {}error: {}\n", session.Prefix(),
+                                        msprobe::cli::PrintErr("msprobe-compare: {}error: {}\n", session.Prefix(),
                                                    failed.ToString());
                                       }};
     auto report = kernel ? msprobe::compare::RunKernelCompare(kernel_options, context)

@@ -8,6 +8,7 @@
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
+#include "common/stderr_report.h"
 #include "msprobe/dump/kernel/convert_job.h"
 
 namespace msprobe::convert_app {
@@ -23,7 +24,7 @@ void PrintSummary(const KernelConvertReport& report) {
     reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : ", ", reason, count);
   }
   const uint64_t failed = report.files.size() - report.converted;
-  fmt::print(stderr, "{} files, {} tensors written, {} read, {} slots skipped{}{}\n", report.converted, report.tensors,
+  cli::PrintErr("{} files, {} tensors written, {} read, {} slots skipped{}{}\n", report.converted, report.tensors,
              cli::HumanBytes(report.bytes_read), skipped_total, reasons.empty() ? "" : " (" + reasons + ")",
              failed == 0 ? "" : fmt::format(", {} files failed", failed));
 }
@@ -45,7 +46,7 @@ int RunConvert(const ConvertArgs& args, const cli::CommonOptions& common) {
       continue;
     }
     if (!common.quiet) {
-      for (const std::string& note : file.notes) fmt::print(stderr, "{}: note: {}: {}\n", kProgram, file.input, note);
+      for (const std::string& note : file.notes) cli::PrintErr("{}: note: {}: {}\n", kProgram, file.input, note);
     }
   }
   for (const Status& st : report->mapping_errors) exit_code = std::max(exit_code, cli::ReportAndExit(kProgram, st));

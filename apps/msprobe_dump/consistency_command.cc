@@ -10,6 +10,7 @@
 #include "common/cluster_session.h"
 #include "common/exit_codes.h"
 #include "common/progress.h"
+#include "common/stderr_report.h"
 #include "msprobe/compare/consistency/consistency_job.h"
 #include "msprobe_dump/commands.h"
 
@@ -23,19 +24,19 @@ int PrintReport(const compare::ConsistencyReport& report, const cli::CommonOptio
     for (const std::string* file : {&report.csv_file, &report.xlsx_file, &report.html_file, &report.summary_file}) {
       if (!file->empty()) fmt::print("{}\n", *file);
     }
-    fmt::print(stderr, "{} step(s), {} rank(s), {} dump(s): {} inconsistency(ies), {} suspect(s)\n",
+    cli::PrintErr("{} step(s), {} rank(s), {} dump(s): {} inconsistency(ies), {} suspect(s)\n",
                n.steps, n.ranks, n.dumps, n.inconsistencies, n.suspects);
   }
   if (n.inconsistencies > 0) {
     const compare::ConsistencyFinding& f = report.findings.front();
-    fmt::print(stderr, "first inconsistency: step {}, rank {}, {} ({})\n", f.step, f.rank, f.name,
+    cli::PrintErr("first inconsistency: step {}, rank {}, {} ({})\n", f.step, f.rank, f.name,
                f.reason);
   }
   if (report.nothing_checked) {
     // Even with -q: the reason for exit 1 when no value was compared at all.
     std::vector<std::string> why;
     for (const compare::ConsistencyCheck& c : report.checks) why.push_back(fmt::format("{}: {}", c.name, c.detail));
-    fmt::print(stderr, "nothing checked: {}\n", fmt::join(why, "; "));
+    cli::PrintErr("nothing checked: {}\n", fmt::join(why, "; "));
   }
   return report.gate_failed ? cli::kExitGateFailed : cli::kExitOk;
 }

@@ -5,6 +5,7 @@
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
+#include "common/stderr_report.h"
 #include "msprobe/compare/trend/data2db_job.h"
 #include "msprobe/compare/trend/trend_page.h"
 #include "msprobe_dump/commands.h"
@@ -15,7 +16,7 @@ namespace {
 void PrintSummary(const compare::TrendDbSummary& db, bool quiet) {
   if (quiet) return;
   fmt::print("{}\n", db.path);
-  fmt::print(stderr, "{}: {} file(s), {} row(s), {} target(s), {} tag(s); ranks 0-{}, steps {}-{}\n", db.path, db.files, db.rows,
+  cli::PrintErr("{}: {} file(s), {} row(s), {} target(s), {} tag(s); ranks 0-{}, steps {}-{}\n", db.path, db.files, db.rows,
              db.targets, db.tags, db.max_rank, db.min_step, db.max_step);
 }
 

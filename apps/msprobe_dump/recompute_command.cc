@@ -4,6 +4,7 @@
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
+#include "common/stderr_report.h"
 #include "msprobe/compare/recompute/recompute_job.h"
 #include "msprobe/ops/reference/gemm_isa.h"
 #include "msprobe_dump/commands.h"
@@ -32,12 +33,12 @@ int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& com
     if (!report->html_file.empty()) fmt::print("{}\n", report->html_file);
     fmt::print("{}\n", report->summary_file);
     const compare::RecomputeCounts& n = report->counts;
-    fmt::print(stderr, "{} API call(s): {} ok, {} exceed their tolerance, {} unsupported\n", n.calls, n.ok, n.exceeds,
+    cli::PrintErr("{} API call(s): {} ok, {} exceed their tolerance, {} unsupported\n", n.calls, n.ok, n.exceeds,
                n.unsupported);
   }
   if (!report->first_exceeding) return cli::kExitOk;
   // Even with -q: the reason for the exit code, as compare's gate line.
-  fmt::print(stderr, "first exceeding: {} ({})\n", report->first_exceeding->api, report->first_exceeding->dump_json);
+  cli::PrintErr("first exceeding: {} ({})\n", report->first_exceeding->api, report->first_exceeding->dump_json);
   return cli::kExitGateFailed;
 }
 

@@ -4,6 +4,7 @@
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
+#include "common/stderr_report.h"
 #include "msprobe/dump/kernel/statistic_job.h"
 #include "msprobe_dump/commands.h"
 
@@ -22,7 +23,7 @@ int RunStatistic(const StatisticArgs& args, const cli::CommonOptions& common) {
       fmt::print("{}/statistic.csv\n", w.dir);
       tensors += w.tensors;
     }
-    fmt::print(stderr, "{} statistic.csv file(s) written: {} tensors\n", report->written.size(), tensors);
+    cli::PrintErr("{} statistic.csv file(s) written: {} tensors\n", report->written.size(), tensors);
   }
   return cli::ReportAndExit("msprobe-dump", report->stopped.value_or(Status::Ok()));
 }

@@ -4,6 +4,7 @@
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
+#include "common/stderr_report.h"
 #include "msprobe/compare/trend/trend_page.h"
 #include "msprobe_dump/commands.h"
 
@@ -23,7 +24,7 @@ int RunTrendPage(const TrendArgs& args, const cli::CommonOptions& common) {
   if (!report.ok()) return cli::ReportAndExit("msprobe-dump", report.status());
   if (common.quiet) return cli::kExitOk;
   for (const std::string& page : report->pages) fmt::print("{}\n", page);
-  fmt::print(stderr, "{} row(s) shown\n", report->rows);
+  cli::PrintErr("{} row(s) shown\n", report->rows);
   return cli::kExitOk;
 }
 

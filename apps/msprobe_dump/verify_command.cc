@@ -5,6 +5,7 @@
 
 #include "common/exit_codes.h"
 #include "common/progress.h"
+#include "common/stderr_report.h"
 #include "msprobe/dump/framework/dump_verify.h"
 #include "msprobe/dump/kernel/folder_survey.h"
 #include "msprobe_dump/commands.h"
@@ -55,10 +56,10 @@ int RunVerify(const VerifyArgs& args, const cli::CommonOptions& common) {
     PrintJson(*report);
   } else {
     for (const VerifyIssue& issue : report->issues) {
-      fmt::print(stderr, "{:<12}  {}{}{}  {}\n", FindingName(issue.kind), issue.file, issue.where.empty() ? "" : "  ",
+      cli::PrintErr("{:<12}  {}{}{}  {}\n", FindingName(issue.kind), issue.file, issue.where.empty() ? "" : "  ",
                  issue.where, issue.detail);
     }
-    if (!common.quiet) fmt::print(stderr, "{}\n", SummaryLine(*report));
+    if (!common.quiet) cli::PrintErr("{}\n", SummaryLine(*report));
   }
   return report->ok() ? cli::kExitOk : cli::kExitGateFailed;
 }

@@ -7,6 +7,7 @@
 #include "common/exit_codes.h"
 #include "common/progress.h"
 #include "common/single_dash_flags.h"
+#include "common/stderr_report.h"
 #include "msprobe/compare/merge/merge_job.h"
 
 namespace {
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
     } else if (session.root()) {
       if (!common.quiet) {
         fmt::print("{}\n", report->output_path);
-        fmt::print(stderr, "merged {} rank(s): {} row(s) in {} sheet(s)\n", report->ranks.size(), report->rows,
+        msprobe::cli::PrintErr("merged {} rank(s): {} row(s) in {} sheet(s)\n", report->ranks.size(), report->rows,
                    report->sheets.size());
       }
     }
