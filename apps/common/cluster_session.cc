@@ -57,9 +57,9 @@ std::unique_ptr<tbb::global_control> ClusterSession::ApplyThreads(const CommonOp
   const auto usable = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
   if (usable < share && root() && !options.quiet) {
     cli::PrintErr(
-               "{}: note: the launcher bound each process to {} core(s) of the {} it could use here; "
-               "mpirun --bind-to none (or srun --cpu-bind=none, or --cpus-per-task={}) gives each its share\n",
-               program_, usable, share, share);
+        "{}: note: the launcher bound each process to {} core(s) of the {} it could use here; "
+        "mpirun --bind-to none (or srun --cpu-bind=none, or --cpus-per-task={}) gives each its share\n",
+        program_, usable, share, share);
   }
   return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, std::min(usable, share));
 }

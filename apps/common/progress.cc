@@ -35,8 +35,8 @@ void ProgressBar::Update(uint64_t done, uint64_t total, bool bytes) {
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(kWidth * done / total);
   cli::PrintErr("\r{} [{}{}] {}/{} ({}%)\033[K", label_, std::string(filled, '#'), std::string(kWidth - filled, '.'),
-             bytes ? HumanBytes(done) : std::to_string(done), bytes ? HumanBytes(total) : std::to_string(total),
-             100 * done / total);
+                bytes ? HumanBytes(done) : std::to_string(done), bytes ? HumanBytes(total) : std::to_string(total),
+                100 * done / total);
   std::fflush(stderr);
 }
 

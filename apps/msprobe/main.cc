@@ -139,9 +139,9 @@ int main(int argc, char** argv) {
     for (std::string_view tool : kOnlineTools) {
       if (tool == subcommand) {
         msprobe::cli::PrintErr(
-                   "{}: error: '{}' is one of msprobe's online tools, not part of this toolkit (it needs a device "
-                   "and Python); this toolkit offers: compare, merge_result, parse, overflow_check, data2db\n",
-                   kProgram, subcommand);
+            "{}: error: '{}' is one of msprobe's online tools, not part of this toolkit (it needs a device "
+            "and Python); this toolkit offers: compare, merge_result, parse, overflow_check, data2db\n",
+            kProgram, subcommand);
         return msprobe::cli::kExitUsage;
       }
     }

@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
                                       .cluster = session.cluster(),
                                       .on_failure = [&](const msprobe::Status& failed) {
                                         msprobe::cli::PrintErr("msprobe-compare: {}error: {}\n", session.Prefix(),
-                                                   failed.ToString());
+                                                               failed.ToString());
                                       }};
     auto report = kernel ? msprobe::compare::RunKernelCompare(kernel_options, context)
                          : msprobe::compare::RunCompare(options, context);

@@ -25,8 +25,8 @@ void PrintSummary(const KernelConvertReport& report) {
   }
   const uint64_t failed = report.files.size() - report.converted;
   cli::PrintErr("{} files, {} tensors written, {} read, {} slots skipped{}{}\n", report.converted, report.tensors,
-             cli::HumanBytes(report.bytes_read), skipped_total, reasons.empty() ? "" : " (" + reasons + ")",
-             failed == 0 ? "" : fmt::format(", {} files failed", failed));
+                cli::HumanBytes(report.bytes_read), skipped_total, reasons.empty() ? "" : " (" + reasons + ")",
+                failed == 0 ? "" : fmt::format(", {} files failed", failed));
 }
 
 }  // namespace

@@ -25,12 +25,12 @@ int PrintReport(const compare::ConsistencyReport& report, const cli::CommonOptio
       if (!file->empty()) fmt::print("{}\n", *file);
     }
     cli::PrintErr("{} step(s), {} rank(s), {} dump(s): {} inconsistency(ies), {} suspect(s)\n",
-               n.steps, n.ranks, n.dumps, n.inconsistencies, n.suspects);
+                  n.steps, n.ranks, n.dumps, n.inconsistencies, n.suspects);
   }
   if (n.inconsistencies > 0) {
     const compare::ConsistencyFinding& f = report.findings.front();
     cli::PrintErr("first inconsistency: step {}, rank {}, {} ({})\n", f.step, f.rank, f.name,
-               f.reason);
+                  f.reason);
   }
   if (report.nothing_checked) {
     // Even with -q: the reason for exit 1 when no value was compared at all.

@@ -17,7 +17,7 @@ void PrintSummary(const compare::TrendDbSummary& db, bool quiet) {
   if (quiet) return;
   fmt::print("{}\n", db.path);
   cli::PrintErr("{}: {} file(s), {} row(s), {} target(s), {} tag(s); ranks 0-{}, steps {}-{}\n", db.path, db.files, db.rows,
-             db.targets, db.tags, db.max_rank, db.min_step, db.max_step);
+                db.targets, db.tags, db.max_rank, db.min_step, db.max_step);
 }
 
 }  // namespace

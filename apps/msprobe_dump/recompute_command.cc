@@ -34,7 +34,7 @@ int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& com
     fmt::print("{}\n", report->summary_file);
     const compare::RecomputeCounts& n = report->counts;
     cli::PrintErr("{} API call(s): {} ok, {} exceed their tolerance, {} unsupported\n", n.calls, n.ok, n.exceeds,
-               n.unsupported);
+                  n.unsupported);
   }
   if (!report->first_exceeding) return cli::kExitOk;
   // Even with -q: the reason for the exit code, as compare's gate line.

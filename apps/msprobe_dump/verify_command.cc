@@ -57,7 +57,7 @@ int RunVerify(const VerifyArgs& args, const cli::CommonOptions& common) {
   } else {
     for (const VerifyIssue& issue : report->issues) {
       cli::PrintErr("{:<12}  {}{}{}  {}\n", FindingName(issue.kind), issue.file, issue.where.empty() ? "" : "  ",
-                 issue.where, issue.detail);
+                    issue.where, issue.detail);
     }
     if (!common.quiet) cli::PrintErr("{}\n", SummaryLine(*report));
   }

@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
       if (!common.quiet) {
         fmt::print("{}\n", report->output_path);
         msprobe::cli::PrintErr("merged {} rank(s): {} row(s) in {} sheet(s)\n", report->ranks.size(), report->rows,
-                   report->sheets.size());
+                               report->sheets.size());
       }
     }
     return session.AgreeExitCode(code);
