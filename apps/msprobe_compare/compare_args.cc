@@ -269,7 +269,7 @@ std::optional<UsageError> LoadTensorPostprocess(const CompareArgs& a, compare::R
 void PrintRightMatmulFailures(const compare::RightMatmul& rm, const std::string& prefix) {
   if (rm.failures() == 0) return;
   cli::PrintErr("msprobe-compare: {}warning: {} tensor(s) compared as dumped, their right_matmul failed (e.g. {})\n",
-             prefix, rm.failures(), rm.first_failure());
+                prefix, rm.failures(), rm.first_failure());
 }
 
 // The files written, one a line on stdout (README, "Output streams"); "" for one not written.
@@ -281,9 +281,10 @@ void PrintPaths(const std::vector<std::string>& files) {
 
 void PrintReport(const compare::CompareReport& report, bool quiet) {
   uint64_t rows = 0, passed = 0, warnings = 0, errors = 0, not_compared = 0;
+  for (const std::string& input : report.skipped_inputs) cli::PrintErr("msprobe-compare: warning: {}\n", input);
   for (const compare::PairResult& pair : report.pairs) {
     if (!pair.skipped_reason.empty()) {
-      cli::PrintErr("msprobe-compare: warning: {}: {}\n", pair.target_json, pair.skipped_reason);
+      cli::PrintErr("msprobe-compare: warning: {}: {}\n", pair.label, pair.skipped_reason);
     }
     not_compared += pair.NotCompared();
     if (!quiet) PrintPaths(pair.outputs);
@@ -295,27 +296,28 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
   if (not_compared > 0) {
     // Once per run, even with -q: msprobe passes these rows (or drops them), so no count of Results shows them.
     cli::PrintErr("msprobe-compare: warning: {} row(s) not compared: {}\n", not_compared,
-               compare::NotComparedCounts(report.pairs));
+                  compare::NotComparedCounts(report.pairs));
   }
   if (quiet) return;
   PrintPaths({report.first_diff.analyze_file, report.html_file, report.summary_file});
-  cli::PrintErr("compared {} pair(s): {} rows, {} pass, {} warning, {} error\n", report.pairs.size(), rows, passed,
-             warnings, errors);
+  // A pass is a row compared and passing: the rows not compared are named apart, whatever their Result.
+  cli::PrintErr("compared {} pair(s): {} rows, {} pass, {} warning, {} error{}\n", report.pairs.size(), rows, passed,
+                warnings, errors, not_compared > 0 ? fmt::format(", {} not compared", not_compared) : "");
   for (const compare::PairResult& pair : report.pairs) {
     if (!pair.first_cause) continue;
     const compare::FirstCause& cause = *pair.first_cause;
     cli::PrintErr("first cause: {} ({}{}{})\n", cause.api, cause.kind, cause.argument ? ": " : "",
-               cause.argument.value_or(""));
+                  cause.argument.value_or(""));
     break;
   }
   if (!report.diff_analyzed) return;
   if (report.first_diff.nodes.empty()) {
     cli::PrintErr("Cannot find any diff node, no need to generate analyze file.\n");  // msprobe's words
-    return;
+                  return;
   }
   for (size_t i = 0; i < report.first_diff.nodes.size(); ++i) {
     cli::PrintErr("first diff {}: rank {}: {}\n", compare::DiffStageName(report.first_diff.stage),
-               report.first_diff.ranks[i], report.first_diff.nodes[i].api);
+                  report.first_diff.ranks[i], report.first_diff.nodes[i].api);
   }
 }
 

@@ -58,7 +58,7 @@ first_name=$(sed -n "${first_line}p" "$csv" | cut -d, -f1)
 golden_first=$renamed.input.0
 not_compared=$((unmatched_target + unmatched_golden))
 expect_err "msprobe-compare: warning: $not_compared row(s) not compared: $unmatched_target target row(s) without a golden counterpart (first: $first_name, $csv row $first_line), $unmatched_golden golden row(s) matched by no target row (first: $golden_first), 0 unreadable tensor(s)"
-[ "$(grep -c 'not compared' <<<"$ERR")" -eq 1 ] || fail "warned more than once: $ERR"
+[ "$(grep -c 'row(s) not compared' <<<"$ERR")" -eq 1 ] || fail "warned more than once: $ERR"
 checks=$((checks + 1))
 # the csv stays msprobe's: those rows have Bench Name N/A and Result pass
 grep -q "^$first_name,N/A,.*,pass," "$csv" || fail "unmatched row in the csv: $(sed -n "${first_line}p" "$csv")"
@@ -150,8 +150,9 @@ run "$cmp" -tp "$TMP/l1/rank0" -gp "$verl" -o "$TMP/same" --csv --fail-on error
 expect_code 1
 expect_err "msprobe-compare: gate failed (--fail-on error): rank0: no target row matched a golden row ($target_rows target rows, $golden_rows golden rows): dumps of different models?"
 
-# A tensor dump whose dump_tensor_data/ was removed, against itself whole: every tensor row is unreadable, and
-# --fail-on warning fails on them (the csv keeps msprobe's "unsupported" rows, Result pass).
+# A tensor dump whose dump_tensor_data/ was removed, against itself whole: every tensor row is unreadable,
+# every gate fails on them, and no count calls them a pass (the csv keeps msprobe's "unsupported" rows,
+# Result pass).
 samples=$MSPROBE_ROOT/samples/dist2
 copy "$samples/bench_t/step0/rank0" "$TMP/no_tensors"
 rm -r "$TMP/no_tensors/dump_tensor_data"
@@ -164,11 +165,107 @@ def files(x):
 print(files(json.load(open(sys.argv[1]))["data"]))
 PY
 )
-run "$cmp" -tp "$TMP/no_tensors" -gp "$samples/bench_t/step0/rank0" -o "$TMP/nt" --csv --fail-on warning
-expect_code 1 "unreadable tensors fail --fail-on warning"
-expect_err "msprobe-compare: warning: $tensors row(s) not compared: 0 target row(s) without a golden counterpart, 0 golden row(s) matched by no target row, $tensors unreadable tensor(s) (first: "
-expect_err "msprobe-compare: gate failed (--fail-on warning): $tensors row(s) not compared; first: "
+for gate in "--fail-on warning" "--fail-on error"; do
+  rm -rf "$TMP/nt"
+  run "$cmp" -tp "$TMP/no_tensors" -gp "$samples/bench_t/step0/rank0" -o "$TMP/nt" --csv $gate --junit "$TMP/nt/junit.xml"
+  expect_code 1 "unreadable tensors fail $gate"
+  expect_err "msprobe-compare: warning: $tensors row(s) not compared: 0 target row(s) without a golden counterpart, 0 golden row(s) matched by no target row, $tensors unreadable tensor(s) (first: $TMP/no_tensors/dump_tensor_data/"
+  expect_err "msprobe-compare: gate failed ($gate): $tensors tensor(s) could not be read, their rows not compared; first: $TMP/no_tensors/dump_tensor_data/"
+  grep -q "<failure message=\"0 target row(s) without a golden counterpart, 0 golden row(s) matched by no target row, $tensors unreadable" "$TMP/nt/junit.xml" \
+    || fail "unreadable tensors are no JUnit failure under $gate: $(cat "$TMP/nt/junit.xml")"
+  checks=$((checks + 1))
+done
 expect_json "$TMP/nt/summary.json" '["counts"]["unreadable_tensors"]' "$tensors"
 expect_json "$TMP/nt/summary.json" '["pairs"][0]["unreadable_tensors"]["rows"]' "$tensors"
+# a pass is a row compared: the csv's Result pass rows, less the unreadable ones
+csv=$(ls "$TMP"/nt/compare_result_*.csv)
+csv_passes=$(python3 -c "import csv,sys; print(sum(r['Result'] == 'pass' for r in csv.DictReader(open(sys.argv[1]))))" "$csv")
+expect_json "$TMP/nt/summary.json" '["counts"]["pass"]' "$((csv_passes - tensors))"
+expect_err "compared 1 pair(s): $(($(wc -l <"$csv") - 1)) rows, $((csv_passes - tensors)) pass, 0 warning, 0 error, $tensors not compared"
+
+# A pair with a side of no rows (data {}) is skipped, as msprobe writes no file for it; its rows count as
+# not compared, the warning names the empty side, and every gate fails.
+copy "$samples/npu_t/step0" "$TMP/one_empty"
+python3 - "$TMP/one_empty/rank1/dump.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["data"] = {}; json.dump(d, open(sys.argv[1], "w"))
+PY
+rank1_rows=$(dump_rows "$samples/bench_t/step0/rank1/dump.json")
+for sides in "one_empty bench" "bench one_empty"; do
+  set -- $sides
+  t=$TMP/one_empty; g=$samples/bench_t/step0
+  [ "$1" = bench ] && { t=$samples/bench_t/step0; g=$TMP/one_empty; }
+  side=$([ "$1" = one_empty ] && echo "golden" || echo "target")
+  run "$cmp" -tp "$t" -gp "$g" -o "$TMP/e_$1" --csv
+  expect_code 0 "no gate"
+  reason="rank1: $TMP/one_empty/rank1/dump.json: no rows to compare ($rank1_rows in the $side dump); nothing compared (msprobe writes no file then)"
+  expect_err "msprobe-compare: warning: $reason"
+  for gate in "--fail-on error" "--fail-on warning"; do
+    run "$cmp" -tp "$t" -gp "$g" -o "$TMP/eg_$1" --csv $gate --junit "$TMP/eg_$1/junit.xml"
+    expect_code 1 "$gate with an empty side"
+    expect_err "msprobe-compare: gate failed ($gate): $reason"
+    grep -qF "<testsuite name=\"rank1\" tests=\"1\" failures=\"1\"" "$TMP/eg_$1/junit.xml" || fail "junit: $(cat "$TMP/eg_$1/junit.xml")"
+    checks=$((checks + 1))
+  done
+done
+expect_json "$TMP/e_one_empty/summary.json" '["counts"]["unmatched_target"]' 0
+expect_json "$TMP/e_one_empty/summary.json" '["counts"]["unmatched_golden"]' "$rank1_rows"
+expect_json "$TMP/e_bench/summary.json" '["counts"]["unmatched_target"]' "$rank1_rows"
+expect_json "$TMP/e_bench/summary.json" '["pairs"][1]["skipped"]' "\"$TMP/one_empty/rank1/dump.json: no rows to compare ($rank1_rows in the target dump); nothing compared (msprobe writes no file then)\""
+
+# A rank whose dump.json is missing on one side (msprobe skips it), and a mix dump's step and part on one
+# side only: warned, listed in summary.json, and every gate fails.
+copy "$samples/bench_t/step0" "$TMP/no_rank1"
+rm "$TMP/no_rank1/rank1/dump.json"
+run "$cmp" -tp "$samples/npu_t/step0" -gp "$TMP/no_rank1" -o "$TMP/nr" --csv --fail-on error --junit "$TMP/nr/junit.xml"
+expect_code 1 "a rank without its dump.json"
+missing="$TMP/no_rank1/rank1: no dump.json ($samples/npu_t/step0/rank1 has one); its rank is not compared"
+expect_err "msprobe-compare: warning: $missing"
+expect_err "msprobe-compare: gate failed (--fail-on error): 1 input(s) not compared (on one side only, or without their json); first: $missing"
+expect_json "$TMP/nr/summary.json" '["not_compared"]["inputs"]' "[\"$missing\"]"
+grep -qF '<testsuite name="inputs" tests="1" failures="1"' "$TMP/nr/junit.xml" || fail "junit: $(cat "$TMP/nr/junit.xml")"
+checks=$((checks + 1))
+if command -v xmllint >/dev/null; then
+  for xml in "$TMP/nr/junit.xml" "$TMP/eg_bench/junit.xml"; do
+    run xmllint --noout --schema "$MSPROBE_ROOT/tests/data/triage/junit.xsd" "$xml"
+    expect_code 0 "$xml vs junit.xsd"
+  done
+fi
+mkdir -p "$TMP/mix_t/pynative" "$TMP/mix_t/graph" "$TMP/mix_g/pynative"
+copy "$samples/npu_t/step0" "$TMP/mix_t/pynative/step0"
+copy "$samples/npu_t/step0" "$TMP/mix_t/pynative/step1"
+copy "$samples/npu_t/step0" "$TMP/mix_t/graph/step0"
+copy "$samples/bench_t/step0" "$TMP/mix_g/pynative/step0"
+run "$cmp" -tp "$TMP/mix_t" -gp "$TMP/mix_g" -o "$TMP/mix" --csv --fail-on-first-diff -da
+expect_code 1 "a mix dump's part and step on one side only"
+expect_err "msprobe-compare: warning: $TMP/mix_t/graph: no graph part in $TMP/mix_g; not compared"
+expect_err "msprobe-compare: warning: $TMP/mix_t/pynative/step1: no such step in $TMP/mix_g/pynative; not compared"
+expect_err "msprobe-compare: gate failed (--fail-on-first-diff): 2 input(s) not compared (on one side only, or without their json); first: $TMP/mix_t/graph: no graph part in $TMP/mix_g; not compared"
+run "$cmp" -tp "$TMP/mix_t" -gp "$TMP/mix_g" -o "$TMP/mix0" --csv
+expect_code 0 "no gate"
+
+# The kernel compare: a (rank, step) on one side only, an id --rank asks for that neither side has, and
+# an unreadable .npy counted as such (one gate line, though msprobe's messages hold line breaks).
+kernel=$MSPROBE_ROOT/tests/data/kernel
+copy "$kernel/npu" "$TMP/kt"
+copy "$TMP/kt/rank_0/Net/0/0" "$TMP/kt/rank_0/Net/0/1"
+run "$cmp" -tp "$TMP/kt" -gp "$kernel/bench" --rank 0,7 -o "$TMP/k1" --fail-on error
+expect_code 1 "kernel inputs on one side only"
+expect_err "msprobe-compare: warning: $TMP/kt/rank_0/Net/0/1: rank 0 step 1 has no counterpart in $kernel/bench; not compared"
+expect_err "msprobe-compare: warning: --rank 7: in neither $TMP/kt nor $kernel/bench; not compared"
+expect_json "$TMP/k1/summary.json" '["not_compared"]["inputs"][1]' "\"--rank 7: in neither $TMP/kt nor $kernel/bench; not compared\""
+rm -r "$TMP/kt/rank_0/Net/0/1"
+npy=$TMP/kt/rank_0/Net/0/0/Add.Default_Add-op0.0.0.100.output.0.DefaultFormat.float32.npy
+truncate -s 150 "$npy"
+run "$cmp" -tp "$TMP/kt" -gp "$kernel/bench" --rank 0 -o "$TMP/k2" --fail-on error
+expect_code 1 "an unreadable kernel tensor"
+expect_json "$TMP/k2/summary.json" '["counts"]["unreadable_tensors"]' 1
+checks=$((checks + 1))
+[ "$(grep -c 'gate failed' <<<"$ERR")" -eq 1 ] && grep -q "^msprobe-compare: gate failed (--fail-on error): 1 tensor(s) could not be read, their rows not compared; first: $npy: " <<<"$ERR" \
+  || fail "kernel gate line: $ERR"
+run "$cmp" -tp "$TMP/kt" -gp "$kernel/bench" --rank 0 -o "$TMP/k3" --fail-on warning
+expect_code 1
+checks=$((checks + 1))
+[ "$(grep -c '' <<<"$(grep -A5 'gate failed' <<<"$ERR")")" -eq 1 ] || fail "the gate line is not one line: $ERR"
 
 finish

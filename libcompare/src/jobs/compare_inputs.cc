@@ -130,7 +130,12 @@ Result<fs::path> OnlyProcDir(const fs::path& step, const fs::path& other, bool t
   return procs[0];
 }
 
-Result<std::vector<ComparePairSpec>> StepPairs(const fs::path& target, const fs::path& golden, const std::string& out) {
+// The side of a pair whose json is missing or of the other kind, as a skipped input.
+std::string MissingJson(const fs::path& dir, const fs::path& other, const std::string& kind) {
+  return fmt::format("{}: no {} ({} has one); its rank is not compared", dir.string(), kind, other.string());
+}
+
+Result<ComparePairs> StepPairs(const fs::path& target, const fs::path& golden, const std::string& out) {
   MSP_ASSIGN_OR_RETURN(std::vector<RankDir> t, RankDirs(target));
   MSP_ASSIGN_OR_RETURN(std::vector<RankDir> g, RankDirs(golden));
   if (t.empty() && g.empty()) {
@@ -149,13 +154,20 @@ Result<std::vector<ComparePairSpec>> StepPairs(const fs::path& target, const fs:
   // The first target rank decides dump.json or debug.json for all (docs/compare.md §7.3).
   const std::optional<std::string> first = RankJson(t[0].dir, "");
   const std::string kind = first ? fs::path(*first).filename().string() : "dump.json";
-  std::vector<ComparePairSpec> pairs;
+  ComparePairs pairs;
   for (size_t i = 0; i < t.size(); ++i) {
     const auto tj = RankJson(t[i].dir, kind), gj = RankJson(g[i].dir, kind);
-    if (!tj || !gj || fs::path(*tj).filename() != kind || fs::path(*gj).filename() != kind) continue;  // msprobe skips it
-    pairs.push_back({*tj, *gj, out, RankSuffix(t[i].dir), std::max(t[i].number, 0)});
+    const bool t_ok = tj && fs::path(*tj).filename() == kind, g_ok = gj && fs::path(*gj).filename() == kind;
+    if (t_ok && g_ok) {
+      pairs.specs.push_back({*tj, *gj, out, RankSuffix(t[i].dir), std::max(t[i].number, 0)});
+    } else if (t_ok || g_ok) {  // msprobe skips it
+      pairs.skipped.push_back(t_ok ? MissingJson(g[i].dir, t[i].dir, kind) : MissingJson(t[i].dir, g[i].dir, kind));
+    } else {
+      pairs.skipped.push_back(fmt::format("{} and {}: no {} on either side; the rank is not compared", t[i].dir.string(),
+                                          g[i].dir.string(), kind));
+    }
   }
-  if (pairs.empty()) return Status::NotFound(target.string(), "no rank has a " + kind + " on both sides");
+  if (pairs.specs.empty()) return Status::NotFound(target.string(), "no rank has a " + kind + " on both sides");
   return pairs;
 }
 
@@ -166,8 +178,8 @@ bool HasMixDirs(const fs::path& dir) {
 
 }  // namespace
 
-Result<std::vector<ComparePairSpec>> ResolveComparePairs(const std::string& target, const std::string& golden,
-                                                         const std::string& output_dir) {
+Result<ComparePairs> ResolveComparePairs(const std::string& target, const std::string& golden,
+                                         const std::string& output_dir) {
   std::error_code ec;
   for (const std::string& p : {target, golden}) {
     if (!fs::exists(p, ec)) return Status::NotFound(p, "no such file or directory");
@@ -181,20 +193,32 @@ Result<std::vector<ComparePairSpec>> ResolveComparePairs(const std::string& targ
     const std::string tn = fs::path(target).filename().string(), gn = fs::path(golden).filename().string();
     if (!IsDumpJsonName(tn)) return Status::InvalidInput(target, "expected a file named dump.json or debug.json");
     if (tn != gn) return Status::InvalidInput(golden, "is a " + gn + " but the target is a " + tn);
-    return std::vector<ComparePairSpec>{{target, golden, output_dir, ""}};
+    return ComparePairs{{{target, golden, output_dir, ""}}, {}};
   }
   // Two rank dirs given directly (beyond msprobe): compare them as one rank.
   if (const auto tj = RankJson(target, ""); tj) {
     const auto gj = RankJson(golden, fs::path(*tj).filename().string());
     if (!gj) return Status::NotFound(golden, "holds no " + fs::path(*tj).filename().string());
     MSP_ASSIGN_OR_RETURN(std::optional<int> rank, RankNumber(fs::path(target)));
-    return std::vector<ComparePairSpec>{{*tj, *gj, output_dir, RankSuffix(target), std::max(rank.value_or(0), 0)}};
+    return ComparePairs{{{*tj, *gj, output_dir, RankSuffix(target), std::max(rank.value_or(0), 0)}}, {}};
   }
   if (HasMixDirs(target) && HasMixDirs(golden)) {
-    std::vector<ComparePairSpec> pairs;
+    ComparePairs pairs;
     for (const char* part : {"graph", "pynative"}) {
       const fs::path tp = fs::path(target) / part, gp = fs::path(golden) / part;
-      if (!fs::is_directory(tp, ec) || !fs::is_directory(gp, ec)) continue;
+      const bool t_part = fs::is_directory(tp, ec), g_part = fs::is_directory(gp, ec);
+      if (t_part != g_part) {
+        pairs.skipped.push_back(fmt::format("{}: no {} part in {}; not compared", (t_part ? tp : gp).string(), part,
+                                            t_part ? golden : target));
+      }
+      if (!t_part || !g_part) continue;
+      for (const auto& [from, other] : {std::pair{tp, gp}, std::pair{gp, tp}}) {  // steps of one side only
+        for (const fs::path& step : Subdirs(from)) {
+          if (!fs::is_directory(other / step.filename(), ec)) {
+            pairs.skipped.push_back(fmt::format("{}: no such step in {}; not compared", step.string(), other.string()));
+          }
+        }
+      }
       std::vector<fs::path> steps = Subdirs(tp);
       std::sort(steps.begin(), steps.end(), [](const fs::path& a, const fs::path& b) {
         return NaturalLess(a.filename().string(), b.filename().string());
@@ -202,11 +226,12 @@ Result<std::vector<ComparePairSpec>> ResolveComparePairs(const std::string& targ
       for (const fs::path& step : steps) {
         if (!fs::is_directory(gp / step.filename(), ec)) continue;
         const std::string out = (fs::path(output_dir) / part / step.filename()).string();
-        MSP_ASSIGN_OR_RETURN(auto step_pairs, StepPairs(step, gp / step.filename(), out));
-        pairs.insert(pairs.end(), step_pairs.begin(), step_pairs.end());
+        MSP_ASSIGN_OR_RETURN(ComparePairs step_pairs, StepPairs(step, gp / step.filename(), out));
+        pairs.specs.insert(pairs.specs.end(), step_pairs.specs.begin(), step_pairs.specs.end());
+        pairs.skipped.insert(pairs.skipped.end(), step_pairs.skipped.begin(), step_pairs.skipped.end());
       }
     }
-    if (pairs.empty()) return Status::NotFound(target, "no step directory common to both graph/pynative trees");
+    if (pairs.specs.empty()) return Status::NotFound(target, "no step directory common to both graph/pynative trees");
     return pairs;
   }
   return StepPairs(target, golden, output_dir);

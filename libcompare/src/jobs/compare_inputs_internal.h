@@ -15,10 +15,18 @@ struct ComparePairSpec {
   int rank = 0;            // -da's rank: rank12 → 12; "rank" alone, proc dirs and file pairs → 0
 };
 
+struct ComparePairs {
+  std::vector<ComparePairSpec> specs;
+  // What the two paths hold that pairs with nothing, as msprobe skips it: "RANK_DIR: no dump.json (the
+  // other side's RANK_DIR has one)", "STEP_DIR: no such step in GOLDEN_PART", "PART: the golden has no
+  // graph part". Never compared, so no gate may pass over it.
+  std::vector<std::string> skipped;
+};
+
 // Two files: one pair (both dump.json or both debug.json). Two dirs: graph/pynative mix dirs pair by
 // common step dir; step dirs pair their rank dirs by sorted position (or their single proc dirs);
 // two rank dirs (holding dump.json/debug.json themselves) pair directly — beyond msprobe.
-Result<std::vector<ComparePairSpec>> ResolveComparePairs(const std::string& target, const std::string& golden,
-                                                         const std::string& output_dir);
+Result<ComparePairs> ResolveComparePairs(const std::string& target, const std::string& golden,
+                                         const std::string& output_dir);
 
 }  // namespace msprobe::compare

@@ -26,7 +26,7 @@ Result<CompareReport> RunCompare(const CompareOptions& options, const JobContext
   const Progress progress = run_progress.callback();  // the steps keep a reference
   const internal::PairSteps steps(options, plan.mappings, progress);
   const internal::PairCompare compare(steps);
-  internal::RunRecorder recorder(options);
+  internal::RunRecorder recorder(options, plan.skipped_inputs);
   // Pairs are recorded in order; the first failure in pair order is the one reported. The pairs in
   // flight when one fails still write their files, so they are recorded too: summary.json names them.
   std::vector<size_t> order(plan.specs.size());
@@ -66,8 +66,21 @@ std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const Co
   const std::string fail_on = options.fail_on ? fmt::format("--fail-on {}", VerdictName(*options.fail_on)) : "";
   const std::string any_gate = !fail_on.empty() ? fail_on : options.fail_on_first_diff ? "--fail-on-first-diff" : "";
   if (any_gate.empty()) return std::nullopt;
+  if (!report.skipped_inputs.empty()) return GateFailure{any_gate, SkippedInputsText(report.skipped_inputs)};
   for (const PairResult& pair : report.pairs) {
-    if (pair.NoRowMatched()) return GateFailure{any_gate, NoRowMatchedText(pair)};
+    if (pair.NothingCompared()) return GateFailure{any_gate, NothingComparedText(pair)};
+  }
+  // A tensor that could not be read leaves its row unmeasured though both sides have it: the dump is
+  // incomplete, whatever the level asked for.
+  uint64_t unreadable = 0;
+  std::string first_unreadable;
+  for (const PairResult& pair : report.pairs) {
+    if (first_unreadable.empty()) first_unreadable = pair.first_unreadable;
+    unreadable += pair.unreadable_tensors;
+  }
+  if (unreadable > 0) {
+    return GateFailure{any_gate, fmt::format("{} tensor(s) could not be read, their rows not compared; first: {}",
+                                             unreadable, first_unreadable)};
   }
   if (options.fail_on) {
     for (const PairResult& pair : report.pairs) {

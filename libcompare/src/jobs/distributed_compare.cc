@@ -161,7 +161,7 @@ class ProcessShare {
                RunProgress& run_progress, const Progress& progress)
       : options_(options), context_(context), cluster_(*context.cluster), plan_(plan), run_progress_(run_progress),
         steps_(options, plan.mappings, progress), in_memory_(steps_), compare_(steps_), statistics_(steps_),
-        recorder_(options) {}
+        recorder_(options, plan.skipped_inputs) {}
 
   Result<CompareReport> Run();
 

@@ -135,6 +135,16 @@ TensorSide LoadSide(const Record* r, std::string* message) {
   return side;
 }
 
+// The rows whose files could not be read, and the first one's reason (its load error, the row's first
+// message, without msprobe's line break).
+void CountUnreadable(const ResultTable& table, PairResult* result) {
+  for (const ResultRow& row : table.rows) {
+    if (!row.unreadable || result->unreadable_tensors++ > 0) continue;
+    std::string_view reason = row.err_messages.front();
+    result->first_unreadable = std::string(reason.substr(0, reason.find('\n')));
+  }
+}
+
 void SetStats(const TensorSide& side, std::array<Cell, 4>* cells) {
   const double TensorStats::*fields[] = {&TensorStats::max, &TensorStats::min, &TensorStats::mean, &TensorStats::norm};
   for (size_t i = 0; i < cells->size(); ++i) {
@@ -148,7 +158,10 @@ ResultRow NpyRow(const Record* target, const Record* golden) {
   std::vector<std::string>& messages = row.err_messages;
   std::string load_errors;
   const TensorSide n = LoadSide(target, &load_errors), b = LoadSide(golden, &load_errors);
-  if (!load_errors.empty()) messages.push_back(std::move(load_errors));
+  if (!load_errors.empty()) {
+    row.unreadable = true;
+    messages.push_back(std::move(load_errors));
+  }
   // npy_data_check (§6.2), every failure appended.
   if (!n.info || !b.info) {
     messages.emplace_back("Dump file is not ndarray.\n");
@@ -272,6 +285,33 @@ Result<DirsByRankStep> GroupDirs(const std::string& root, const KernelCompareOpt
   return groups;
 }
 
+// What the two trees hold that pairs with nothing: a (rank, step) on one side only, and a rank or step
+// asked for by --rank/--step that neither side has (docs/kernel_dump.md §6). Never compared.
+std::vector<std::string> SkippedKernelInputs(const DirsByRankStep& target, const DirsByRankStep& golden,
+                                             const KernelCompareOptions& options) {
+  std::vector<std::string> skipped;
+  for (const auto& [from, other, side] : {std::tuple{&target, &golden, options.run.golden_path},
+                                          std::tuple{&golden, &target, options.run.target_path}}) {
+    for (const auto& [rank_step, dirs] : *from) {
+      if (other->contains(rank_step)) continue;
+      skipped.push_back(fmt::format("{}: rank {} step {} has no counterpart in {}; not compared", dirs.front().path,
+                                    rank_step.first, rank_step.second, side));
+    }
+  }
+  for (const bool rank : {true, false}) {
+    for (const int64_t id : rank ? options.ranks : options.steps) {
+      const auto has = [&](const DirsByRankStep& dirs) {
+        return std::any_of(dirs.begin(), dirs.end(),
+                           [&](const auto& entry) { return (rank ? entry.first.first : entry.first.second) == id; });
+      };
+      if (has(target) || has(golden)) continue;
+      skipped.push_back(fmt::format("--{} {}: in neither {} nor {}; not compared", rank ? "rank" : "step", id,
+                                    options.run.target_path, options.run.golden_path));
+    }
+  }
+  return skipped;
+}
+
 }  // namespace
 
 Result<ResultTable> CompareKernelDirs(const std::vector<KernelDumpDir>& target_dirs,
@@ -334,6 +374,8 @@ Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, cons
   SummedProgress summed(context.progress);
   const Progress summed_progress = summed.callback();
   CompareReport report;
+  report.skipped_inputs = SkippedKernelInputs(target, golden, options);
+  if (const std::optional<JunitSuite> suite = SkippedInputsSuite(run, report.skipped_inputs)) report.junit.push_back(*suite);
   for (const auto& [rank_step, target_dirs] : target) {
     const auto it = golden.find(rank_step);
     if (it == golden.end()) continue;
@@ -358,6 +400,7 @@ Result<CompareReport> RunKernelCompare(const KernelCompareOptions& options, cons
       result.outputs.insert(result.outputs.end(), (*files)->begin(), (*files)->end());
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CountUnreadable(table, &result);
     std::optional<JunitSuite> junit = SummarizePair(table, result.RowFile(), seconds, run, &result);
     result.golden_rows = result.matched_rows + result.unmatched.golden;  // golden-only rows are in the table
     if (junit) report.junit.push_back(std::move(*junit));

@@ -69,7 +69,7 @@ Result<std::optional<PairOutcome>> PairCompare::CompareStreamed(const ComparePai
                        StreamFlatDumpAhead(spec.target_json, stack, StreamBatchRows(options, golden_rows), compare_batch));
   MSP_RETURN_IF_ERROR(CheckFrameworks(target, *golden, options));
   if (!first) {
-    outcome.result.skipped_reason = kNoRows;
+    NoteNoRows(options, 0, golden->rows, &outcome);
     return std::optional<PairOutcome>(std::move(outcome));
   }
   // A header member after "data" that changes how the rows were read, or -da batches that a whole

@@ -86,7 +86,7 @@ Result<PreparedPair> PairInMemory::Prepare(const ComparePairSpec& spec, std::str
   MSP_ASSIGN_OR_RETURN(p.golden, std::move(golden_parsed));
   MSP_RETURN_IF_ERROR(CheckFrameworks(p.target, p.golden, options));
   if (p.target.rows.empty() || p.golden.rows.empty()) {
-    p.outcome.result.skipped_reason = kNoRows;
+    NoteNoRows(options, p.target.rows.size(), p.golden.rows, &p.outcome);
     p.skipped = true;
     return p;
   }
@@ -160,8 +160,11 @@ Result<PairOutcome> PairInMemory::Conclude(const ComparePairSpec& spec, Prepared
       for (size_t i = 0; i < slice.metrics.size(); ++i) table.rows[slice.begin + i].metrics = slice.metrics[i];
     }
     for (const MetricSlice& slice : slices) {  // in row order: the first unreadable file is reported
-      for (const Status& s : slice.unreadable) {
-        if (!s.ok() && result.unreadable_tensors++ == 0) result.first_unreadable = s.ToString();
+      for (size_t i = 0; i < slice.unreadable.size(); ++i) {
+        const Status& s = slice.unreadable[i];
+        if (s.ok()) continue;
+        table.rows[slice.begin + i].unreadable = true;
+        if (result.unreadable_tensors++ == 0) result.first_unreadable = s.ToString();
       }
     }
   } else {

@@ -1,5 +1,6 @@
 #include "jobs/pair_steps_internal.h"
 
+#include <fmt/format.h>
 #include <tbb/parallel_for.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <utility>
 
 #include "jobs/pair_rules_internal.h"
+#include "jobs/run_report_internal.h"
 #include "msprobe/compare/metrics/stats_diff.h"
 #include "msprobe/compare/metrics/verdict.h"
 #include "msprobe/compare/rows/result_builder.h"
@@ -76,6 +78,22 @@ void NoteDumps(const FlatDump& target, const FlatDump& golden, PairResult* resul
   result->target_level = target.level;
   result->golden_level = golden.level;
   result->golden_rows = golden.rows.size();
+}
+
+void NoteNoRows(const CompareOptions& options, uint64_t target_rows, const std::vector<OpRow>& golden,
+                PairOutcome* outcome) {
+  PairResult& result = outcome->result;
+  result.golden_rows = golden.size();
+  result.unmatched.target = target_rows;
+  result.unmatched.golden = golden.size();
+  if (!golden.empty()) result.unmatched.first_golden = golden.front().name;
+  const std::string why = target_rows == 0 && golden.empty() ? "neither dump has rows to compare"
+                          : target_rows == 0 ? fmt::format("{}: no rows to compare ({} in the golden dump)",
+                                                           result.target_json, golden.size())
+                                             : fmt::format("{}: no rows to compare ({} in the target dump)",
+                                                           result.golden_json, target_rows);
+  result.skipped_reason = why + "; nothing compared (msprobe writes no file then)";
+  outcome->junit = SkippedPairSuite(options, result);
 }
 
 void NoteUnmatchedGolden(const std::vector<OpRow>& golden, const GoldenRowUse& use, PairResult* result) {

@@ -63,13 +63,15 @@ class PairSteps {
   mutable VectorPool<ResultRow> result_rows_;
 };
 
-// Why a pair with no rows on a side is skipped.
-inline constexpr char kNoRows[] = "no rows to compare on one side (msprobe writes no file then)";
 
 // A pair's outcome before it is compared: which files, under which label.
 PairOutcome NewOutcome(const ComparePairSpec& spec);
 // What the pair's dumps say of themselves: their levels and the golden row count.
 void NoteDumps(const FlatDump& target, const FlatDump& golden, PairResult* result);
+// A pair skipped because a side has no rows (msprobe writes no file then): why, naming the empty side,
+// every row of the other side counted as not compared, and its JUnit suite.
+void NoteNoRows(const CompareOptions& options, uint64_t target_rows, const std::vector<OpRow>& golden,
+                PairOutcome* outcome);
 // The golden rows no target row matched, counted with the first one's name.
 void NoteUnmatchedGolden(const std::vector<OpRow>& golden, const GoldenRowUse& use, PairResult* result);
 // A pair whose rows went to `outputs` in batches (streamed, or in slices): its files committed and

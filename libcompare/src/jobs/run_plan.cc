@@ -26,7 +26,9 @@ Result<RunPlan> PlanRun(const CompareOptions& options) {
   const std::vector<std::string> inputs = {options.target_path, options.golden_path, options.stack_path};
   MSP_RETURN_IF_ERROR(PrepareRunOutputs(options, inputs));
   RunPlan plan;
-  MSP_ASSIGN_OR_RETURN(plan.specs, ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
+  MSP_ASSIGN_OR_RETURN(ComparePairs pairs, ResolveComparePairs(options.target_path, options.golden_path, options.output_dir));
+  plan.specs = std::move(pairs.specs);
+  plan.skipped_inputs = std::move(pairs.skipped);
   MSP_ASSIGN_OR_RETURN(plan.mappings, LoadMappings(options));
   return plan;
 }

@@ -23,6 +23,7 @@ Result<Mappings> LoadMappings(const CompareOptions& options);
 
 struct RunPlan {
   std::vector<ComparePairSpec> specs;
+  std::vector<std::string> skipped_inputs;  // ComparePairs::skipped
   Mappings mappings;
 };
 // The run's plan, once its outputs are ready (output_paths_internal.h).

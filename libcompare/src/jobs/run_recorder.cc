@@ -12,6 +12,11 @@
 
 namespace msprobe::compare::internal {
 
+RunRecorder::RunRecorder(const CompareOptions& options, std::vector<std::string> skipped_inputs) : options_(options) {
+  if (const std::optional<JunitSuite> suite = SkippedInputsSuite(options, skipped_inputs)) report_.junit.push_back(*suite);
+  report_.skipped_inputs = std::move(skipped_inputs);
+}
+
 void RunRecorder::Record(size_t pair, PairOutcome outcome) {
   report_.pairs.push_back(std::move(outcome.result));
   if (outcome.junit) report_.junit.push_back(std::move(*outcome.junit));

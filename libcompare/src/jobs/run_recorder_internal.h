@@ -23,7 +23,8 @@ struct XlsxMark {
 
 class RunRecorder {
  public:
-  explicit RunRecorder(const CompareOptions& options) : options_(options) {}
+  // `skipped_inputs`: what the run's paths hold that pairs with nothing (RunPlan), reported with the pairs.
+  RunRecorder(const CompareOptions& options, std::vector<std::string> skipped_inputs);
 
   // The pair's outcome, in pair order; its pending xlsx is kept for CommitXlsx.
   void Record(size_t pair, PairOutcome outcome);

@@ -42,7 +42,7 @@ void PairSummary::Add(const ResultTable& table) {
   for (size_t row = 0; row < table.rows.size(); ++row) {
     const Verdict result = table.rows[row].result;
     switch (result) {
-      case Verdict::kPass: ++passed_; break;
+      case Verdict::kPass: passed_ += table.rows[row].Compared() ? 1 : 0; break;
       case Verdict::kWarning: ++warnings_; break;
       case Verdict::kError: ++errors_; break;
     }
@@ -134,10 +134,12 @@ std::optional<JunitSuite> PairSummary::Finish(const std::string& file, double se
   if (!junit_) return std::nullopt;
   JunitSuite suite = std::move(*junit_).Finish(result->label, file);
   suite.seconds = seconds;
-  if (result->NoRowMatched()) {
-    suite.not_compared = JunitNotCompared{NoRowMatchedText(*result), junit_gated_};
+  if (result->NothingCompared()) {
+    suite.not_compared = JunitNotCompared{NothingComparedText(*result), junit_gated_};
   } else if (result->NotCompared() > 0) {
-    suite.not_compared = JunitNotCompared{NotComparedCounts({result, 1}), junit_fails_not_compared_};
+    // Unreadable tensors fail every gate (EvaluateGates); rows without a counterpart --fail-on warning.
+    const bool failure = junit_fails_not_compared_ || (junit_gated_ && result->unreadable_tensors > 0);
+    suite.not_compared = JunitNotCompared{NotComparedCounts({result, 1}), failure};
   }
   return suite;
 }
@@ -147,6 +149,23 @@ std::optional<JunitSuite> SummarizePair(const ResultTable& table, const std::str
   PairSummary summary(options);
   summary.Add(table);
   return std::move(summary).Finish(file, seconds, result);
+}
+
+std::optional<JunitSuite> SkippedPairSuite(const CompareOptions& options, const PairResult& result) {
+  if (options.junit_path.empty()) return std::nullopt;
+  JunitSuite suite;
+  suite.name = result.label;
+  suite.file = result.RowFile();
+  suite.not_compared = JunitNotCompared{NothingComparedText(result), options.fail_on || options.fail_on_first_diff};
+  return suite;
+}
+
+std::optional<JunitSuite> SkippedInputsSuite(const CompareOptions& options, const std::vector<std::string>& skipped) {
+  if (options.junit_path.empty() || skipped.empty()) return std::nullopt;
+  JunitSuite suite;
+  suite.name = "inputs";
+  suite.not_compared = JunitNotCompared{SkippedInputsText(skipped), options.fail_on || options.fail_on_first_diff};
+  return suite;
 }
 
 Status WriteRunReports(const CompareOptions& options, CompareReport* report, const Status& failure) {

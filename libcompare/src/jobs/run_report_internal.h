@@ -29,6 +29,14 @@ namespace msprobe::compare {
 std::optional<JunitSuite> SummarizePair(const ResultTable& table, const std::string& file, double seconds,
                                         const CompareOptions& options, PairResult* result);
 
+// The JUnit suite of a pair skipped because a side has no rows: one testcase, "not compared", failing
+// under any gate as EvaluateGates does; nullopt without options.junit_path.
+std::optional<JunitSuite> SkippedPairSuite(const CompareOptions& options, const PairResult& result);
+
+// The JUnit suite of the inputs that pair with nothing (CompareReport::skipped_inputs): one testcase,
+// "not compared", failing under any gate; nullopt without options.junit_path or when there are none.
+std::optional<JunitSuite> SkippedInputsSuite(const CompareOptions& options, const std::vector<std::string>& skipped);
+
 // SummarizePair over a table that comes in pieces, in row order: what a pair's result needs, kept
 // compactly (counts, two row references, the worst rows), however many rows go by.
 class PairSummary {

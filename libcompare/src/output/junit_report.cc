@@ -117,8 +117,10 @@ Status WriteJunit(const std::string& path, const std::vector<JunitSuite>& suites
     const SuiteCounts n = CountSuite(suite);
     out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3f}\">\n",
                        Xml(suite.name), n.tests, n.failures, n.skipped, suite.seconds);
-    out += fmt::format("    <properties>\n      <property name=\"result_file\" value=\"{}\"/>\n    </properties>\n",
-                       Xml(suite.file));
+    if (!suite.file.empty()) {  // the suite of the inputs not compared has none
+      out += fmt::format("    <properties>\n      <property name=\"result_file\" value=\"{}\"/>\n    </properties>\n",
+                         Xml(suite.file));
+    }
     for (const JunitCase& c : suite.cases) {
       if (c.failures.empty()) {
         out += fmt::format("    <testcase name=\"{}\" classname=\"{}\"/>\n", Xml(c.name), Xml(suite.name));

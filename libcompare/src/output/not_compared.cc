@@ -28,6 +28,7 @@ std::string NotComparedCounts(std::span<const PairResult> pairs) {
 
 std::optional<std::string> FirstNotCompared(std::span<const PairResult> pairs) {
   for (const PairResult& pair : pairs) {
+    if (!pair.skipped_reason.empty() && pair.NotCompared() > 0) return pair.label + ": " + pair.skipped_reason;
     if (pair.unmatched.first_target) {
       const RowRef& ref = *pair.unmatched.first_target;
       return fmt::format("{}: {}: no golden counterpart", RowPlaceText(LocateRow(pair, ref.row)), ref.target_name);
@@ -41,7 +42,13 @@ std::optional<std::string> FirstNotCompared(std::span<const PairResult> pairs) {
   return std::nullopt;
 }
 
-std::string NoRowMatchedText(const PairResult& pair) {
+std::string SkippedInputsText(const std::vector<std::string>& skipped) {
+  return fmt::format("{} input(s) not compared (on one side only, or without their json); first: {}", skipped.size(),
+                     skipped.empty() ? std::string() : skipped.front());
+}
+
+std::string NothingComparedText(const PairResult& pair) {
+  if (!pair.skipped_reason.empty()) return pair.label + ": " + pair.skipped_reason;
   std::string hint;
   if (!pair.target_level.empty() && !pair.golden_level.empty() && pair.target_level != pair.golden_level) {
     hint = fmt::format("the target is level {} and the golden {}: dump both at the same level", pair.target_level,

@@ -42,8 +42,12 @@ std::string RowPlaceText(const RowPlace& place) {
 }
 
 std::string RowRefText(const PairResult& pair, const RowRef& ref) {
+  // One line: the kernel compare's messages end in msprobe's line breaks ("…\nDump file is not ndarray.\n").
+  std::string message = ref.err_message;
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  for (size_t at = message.find('\n'); at != std::string::npos; at = message.find('\n', at)) message.replace(at, 1, "; ");
   return RowPlaceText(LocateRow(pair, ref.row)) + ": " + ref.target_name + ": " + std::string(VerdictName(ref.result)) +
-         ": " + ref.err_message;
+         ": " + message;
 }
 
 }  // namespace msprobe::compare

@@ -221,6 +221,7 @@ Status WriteSummaryJson(const std::string& path, const SummaryInputs& inputs, co
   const std::optional<std::string> first_not_compared = FirstNotCompared(report.pairs);
   summary["not_compared"] = {{"rows", counts.unmatched_target + counts.unmatched_golden + counts.unreadable},
                              {"first", first_not_compared ? Json(*first_not_compared) : Json(nullptr)}};
+  if (!report.skipped_inputs.empty()) summary["not_compared"]["inputs"] = report.skipped_inputs;
   if (inputs.attribute) summary["first_cause"] = std::move(first_cause);
   summary["first_error"] = std::move(first_error);
   summary["first_diff"] = FirstDiffJson(report);

@@ -99,7 +99,7 @@ void XlsxSummaryFacts::Add(const ResultRow& row) {
   const size_t index = rows++;
   if (!row.matched) ++(row.golden_only ? unmatched_golden : unmatched_target);
   switch (row.result) {
-    case Verdict::kPass: ++pass; break;
+    case Verdict::kPass: pass += row.Compared() ? 1 : 0; break;
     case Verdict::kWarning: ++warning; break;
     case Verdict::kError:
       ++error;

@@ -64,8 +64,9 @@ struct PairResult {
   const std::string& RowFile() const { return outputs.empty() ? target_json : outputs.front(); }
   // Rows not compared: without a counterpart on either side, or with a tensor file that could not be read.
   uint64_t NotCompared() const { return unmatched.target + unmatched.golden + unreadable_tensors; }
-  // Rows were compared, yet none found its golden counterpart: the two dumps do not correspond.
-  bool NoRowMatched() const { return skipped_reason.empty() && rows > 0 && matched_rows == 0; }
+  // No row found its golden counterpart: the two dumps do not correspond, or a side has no rows (the
+  // pair was skipped). Nothing was compared.
+  bool NothingCompared() const { return matched_rows == 0; }
 };
 // A pair's result in a message between processes (coding.h), every field.
 void PutPairResult(std::string* dst, const PairResult& result);
@@ -80,6 +81,9 @@ struct FirstDiffReport {
 
 struct CompareReport {
   std::vector<PairResult> pairs;
+  // Ranks, steps or parts the inputs hold on one side only, or without their json: never compared
+  // ("DIR: no dump.json (OTHER has one); its rank is not compared").
+  std::vector<std::string> skipped_inputs;
   bool diff_analyzed = false;
   FirstDiffReport first_diff;
   std::vector<JunitSuite> junit;       // filled when options.junit_path is set

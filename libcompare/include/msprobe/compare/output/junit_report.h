@@ -35,7 +35,7 @@ struct JunitNotCompared {
 
 struct JunitSuite {
   std::string name;      // "rank0", or the compared json for a file pair
-  std::string file;      // the result file, for the suite's properties
+  std::string file;      // the result file, for the suite's properties ("" for the inputs not compared)
   double seconds = 0;
   std::vector<JunitCase> cases;
   std::optional<JunitNotCompared> not_compared;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "msprobe/compare/output/compare_report.h"
 
@@ -21,8 +22,12 @@ std::string NotComparedCounts(std::span<const PairResult> pairs);
 // NAME: matched by no target row", or why its tensor could not be read. nullopt when every row was compared.
 std::optional<std::string> FirstNotCompared(std::span<const PairResult> pairs);
 
-// Why a pair in which no target row matched a golden row failed: "rank0: no target row matched a golden
-// row (31 target rows, 40 golden rows): " and a hint from the dumps' levels.
-std::string NoRowMatchedText(const PairResult& pair);
+// "2 input(s) not compared (on one side only, or without their json); first: DIR: no dump.json (…)".
+std::string SkippedInputsText(const std::vector<std::string>& skipped);
+
+// Why nothing was compared in a pair: "rank0: no target row matched a golden row (31 target rows, 40
+// golden rows): " and a hint from the dumps' levels, or why it was skipped ("rank1: GOLDEN_JSON: no rows
+// to compare …").
+std::string NothingComparedText(const PairResult& pair);
 
 }  // namespace msprobe::compare

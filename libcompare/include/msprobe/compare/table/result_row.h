@@ -59,6 +59,9 @@ struct ResultRow {
   std::string api;         // api_origin_name of the target row
   RowState state = RowState::kInput;
   bool matched = false;
+  // Tensor mode: a tensor file of the row (either side) was missing, refused or unreadable. msprobe
+  // writes such a row as "unsupported" with Result pass; it was not compared (docs/compare.md §5.4).
+  bool unreadable = false;
   // A golden row that no target row matched, written on a row of its own (the kernel-dump compare and
   // --consistent_check keep both sides whole; msprobe's compare drops such rows).
   bool golden_only = false;
@@ -68,6 +71,10 @@ struct ResultRow {
   // Tensor mode: rows of the squeezed target tensor from this one on are read as zeros (MoE scratch rows,
   // rows/scratch_rows.h); -1 reads them all.
   int64_t target_valid_rows = -1;
+
+  // Compared with a golden counterpart: matched, and its tensors read. Only such a row counts as a pass
+  // in our reports, whatever its Result says.
+  bool Compared() const { return matched && !unreadable; }
 };
 
 // The exact header of a result table (stack adds NPU_Stack_Info to the kCompare layout).
