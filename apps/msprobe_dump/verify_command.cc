@@ -51,7 +51,7 @@ int RunVerify(const VerifyArgs& args, const cli::CommonOptions& common) {
     cli::ProgressBar bar("verify", common.quiet);  // cleared before the report is printed
     return msprobe::RunVerify({args.path}, {.progress = bar.Callback()});
   }();
-  if (!report.ok()) return cli::ReportAndExit("msprobe-dump", ExplainNoDumpJson(args.path, report.status()));
+  if (!report.ok()) return cli::ReportAndExit("msprobe-dump", ExplainNoDumpJson(report.status()));
   if (args.json) {
     PrintJson(*report);
   } else {

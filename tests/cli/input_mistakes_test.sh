@@ -41,6 +41,19 @@ expect_err_line "msprobe-dump: error: $TMP/empty: empty folder; $expected"
 run "$MSPROBE_BIN/msprobe-dump" recompute "$TMP/rank0" -o "$TMP/rec"
 expect_code 3
 expect_err_line "msprobe-dump: error: $TMP/rank0: rank folder without dump.json (it holds: construct.json, dump_tensor_data, stack.json); was the dump interrupted?"
+# ... and of such a rank folder beside complete ones in a step: never the others checked and it skipped
+mkdir -p "$TMP/step"
+cp -r "$samples/npu_t/step0/rank0" "$TMP/step/rank0"
+cp -r "$TMP/rank0" "$TMP/step/rank1"
+interrupted="rank folder without dump.json (it holds: construct.json, dump_tensor_data, stack.json); was the dump interrupted?"
+run "$MSPROBE_BIN/msprobe-dump" verify "$TMP/step"
+expect_code 3
+expect_err_line "msprobe-dump: error: $TMP/step/rank1: $interrupted"
+run "$MSPROBE_BIN/msprobe-dump" recompute "$TMP/step" -o "$TMP/rec_step"
+expect_code 3
+expect_err_line "msprobe-dump: error: $TMP/step/rank1: $interrupted"
+checks=$((checks + 1))
+[ ! -e "$TMP/rec_step" ] || fail "recompute wrote $(ls "$TMP/rec_step") for a step with an interrupted rank"
 run "$MSPROBE_BIN/msprobe-dump" verify "$data/kernel/npu"
 expect_code 3
 expect_err_line "msprobe-dump: error: $data/kernel/npu: an npy kernel dump tree (rank 0), not an msprobe dump; $expected"

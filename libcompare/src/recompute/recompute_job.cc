@@ -122,7 +122,7 @@ Progress RunProgress(const Progress& progress, const uint64_t& before, uint64_t 
 Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobContext& context) {
   MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input}));
   Result<std::vector<std::string>> found = FindDumpJsonFiles(options.input);
-  if (!found.ok()) return ExplainNoDumpJson(options.input, found.status());
+  if (!found.ok()) return ExplainNoDumpJson(found.status());
   const std::vector<std::string>& dumps = *found;
   MSP_ASSIGN_OR_RETURN(const uint64_t total, CountRecomputable(options.input, dumps));
   uint64_t before = 0;  // the calls of the dumps checked so far

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <regex>
 
 #include <sys/stat.h>
 
@@ -38,9 +39,15 @@ bool NaturalLess(std::string_view a, std::string_view b) {
   return a.size() - i < b.size() - j;
 }
 
+bool IsRankDirName(std::string_view name) {
+  static const std::regex kRankDir("^(rank(0|[1-9][0-9]*)?|proc[0-9]+)$");
+  return std::regex_match(name.begin(), name.end(), kRankDir);
+}
+
 namespace {
 
-void Collect(const fs::path& dir, int depth, std::vector<std::string>* out) {
+// Adds the json files below `dir` to `out`; `jsonless_rank` gets the first rank folder that has none.
+void Collect(const fs::path& dir, int depth, std::vector<std::string>* out, std::string* jsonless_rank) {
   std::error_code ec;
   bool found = false;
   for (const char* name : {"dump.json", "debug.json"}) {
@@ -58,7 +65,13 @@ void Collect(const fs::path& dir, int depth, std::vector<std::string>* out) {
   std::sort(children.begin(), children.end(), [](const fs::path& x, const fs::path& y) {
     return NaturalLess(x.filename().string(), y.filename().string());
   });
-  for (const fs::path& child : children) Collect(child, depth - 1, out);
+  for (const fs::path& child : children) {
+    const size_t before = out->size();
+    Collect(child, depth - 1, out, jsonless_rank);
+    if (out->size() == before && jsonless_rank->empty() && IsRankDirName(child.filename().string())) {
+      *jsonless_rank = child.string();
+    }
+  }
 }
 
 }  // namespace
@@ -70,8 +83,12 @@ Result<std::vector<std::string>> FindDumpJsonFiles(const std::string& path) {
   if (fs::is_regular_file(st)) return std::vector<std::string>{path};
   if (!fs::is_directory(st)) return Status::InvalidInput(path, "not a file or directory");
   std::vector<std::string> files;
-  Collect(path, /*depth=*/2, &files);
+  std::string jsonless_rank;
+  Collect(path, /*depth=*/2, &files, &jsonless_rank);
   if (files.empty()) return Status::NotFound(path, "no dump.json or debug.json found (looked two levels down)");
+  // Its siblings' dumps would be checked and it silently not: an interrupted rank is the same input
+  // error as when it is given alone.
+  if (!jsonless_rank.empty()) return Status::NotFound(jsonless_rank, "rank folder holds no dump.json or debug.json");
   return files;
 }
 

@@ -32,7 +32,7 @@ std::string TypeName(fs::file_type type) {
 
 // The folder's own entries: names, json files, step, rank and proc folders.
 void SurveyTop(const fs::path& dir, FolderSurvey* s, bool* step_folders) {
-  static const std::regex kStepName("^step[0-9]+$"), kRankName("^rank(0|[1-9][0-9]*)?$"), kProcName("^proc[0-9]+$");
+  static const std::regex kStepName("^step[0-9]+$"), kProcName("^proc[0-9]+$");
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
@@ -43,7 +43,7 @@ void SurveyTop(const fs::path& dir, FolderSurvey* s, bool* step_folders) {
     if (!fs::is_directory(status)) continue;
     if (std::regex_match(name, kStepName)) s->steps.push_back(name);
     if (std::regex_match(name, kProcName)) s->procs.push_back(name);
-    *step_folders = *step_folders || std::regex_match(name, kRankName) || std::regex_match(name, kProcName);
+    *step_folders = *step_folders || IsRankDirName(name);
   }
   const auto natural = [](const std::string& a, const std::string& b) { return NaturalLess(a, b); };
   std::sort(s->names.begin(), s->names.end(), natural);
@@ -154,10 +154,10 @@ std::string NoDumpReason(const FolderSurvey& s) {
   return fmt::format("holds no dump ({}); {}", DescribeFolder(s), kExpectedDump);
 }
 
-Status ExplainNoDumpJson(const std::string& path, Status status) {
+Status ExplainNoDumpJson(Status status) {
   std::error_code ec;
-  if (status.code() != Code::kNotFound || !fs::is_directory(path, ec)) return status;
-  return Status::InvalidInput(path, NoDumpReason(SurveyFolder(path)));
+  if (status.code() != Code::kNotFound || !fs::is_directory(status.source(), ec)) return status;
+  return Status::InvalidInput(status.source(), NoDumpReason(SurveyFolder(status.source())));
 }
 
 }  // namespace msprobe

@@ -46,6 +46,26 @@ TEST(DumpLayoutTest, MissingOrEmptyPathsAreErrors) {
   EXPECT_STATUS(FindDumpJsonFiles(tmp.Path("")), Code::kNotFound, "no dump.json or debug.json found");
 }
 
+TEST(DumpLayoutTest, RankFolderWithoutJsonBesideCompleteOnesIsNamed) {
+  TempDir tmp;
+  fs::create_directories(tmp.root() / "step0/rank0");
+  WriteFile((tmp.root() / "step0/rank0/dump.json").string(), "{}");
+  fs::create_directories(tmp.root() / "step0/rank1/dump_tensor_data");  // interrupted before its json
+  fs::create_directories(tmp.root() / "step0/logs");                    // not a rank folder: ignored
+  for (const std::string& input : {tmp.Path("step0"), tmp.Path("")}) {
+    SCOPED_TRACE(input);
+    EXPECT_STATUS(FindDumpJsonFiles(input), Code::kNotFound, "rank folder holds no dump.json or debug.json");
+    EXPECT_EQ(FindDumpJsonFiles(input).status().source(), tmp.Path("step0/rank1"));
+  }
+}
+
+TEST(DumpLayoutTest, RankDirNamesAreMsprobes) {
+  for (const char* name : {"rank", "rank0", "rank12", "proc0", "proc4321"}) EXPECT_TRUE(IsRankDirName(name)) << name;
+  for (const char* name : {"rank01", "ranks", "rank-1", "proc", "procx", "step0", "dump_tensor_data"}) {
+    EXPECT_FALSE(IsRankDirName(name)) << name;
+  }
+}
+
 TEST(DumpLayoutTest, SymlinkLoopsInTheTreeDoNotHang) {
   TempDir tmp;
   fs::create_directories(tmp.root() / "step0/rank0");

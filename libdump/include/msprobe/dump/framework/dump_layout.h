@@ -12,8 +12,13 @@ namespace msprobe {
 
 // The dump.json/debug.json files that `path` names: the file itself, the json files of a rank dir, or
 // those of every rank dir below a step dir or a dump root (at most two levels down), in natural order
-// (step2 before step10). NotFound when there are none.
+// (step2 before step10). NotFound naming `path` when there are none, or naming the first rank folder
+// below it that holds none (an interrupted rank beside complete ones).
 Result<std::vector<std::string>> FindDumpJsonFiles(const std::string& path);
+
+// rank, rank<N>, proc<N>: the names of the folders msprobe writes a rank's dump into (docs/formats.md
+// §4.1, §4.2).
+bool IsRankDirName(std::string_view name);
 
 // The dump_tensor_data directory that belongs to a dump.json/debug.json.
 std::string TensorDataDir(const std::string& dump_json_path);

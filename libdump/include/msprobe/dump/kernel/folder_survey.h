@@ -53,8 +53,9 @@ inline constexpr const char* kExpectedDump =
 // (ranks 0, 1), not an msprobe dump; …", else what it holds.
 std::string NoDumpReason(const FolderSurvey& survey);
 
-// `status` unchanged unless it is a NotFound for a directory `path` (a reader found no dump.json
-// under it): then an InvalidInput naming what the folder holds instead.
-Status ExplainNoDumpJson(const std::string& path, Status status);
+// `status` unchanged unless it is a NotFound whose source is a directory (FindDumpJsonFiles found no
+// dump.json in the folder given, or in a rank folder below it): then an InvalidInput naming what that
+// folder holds instead, as when it is given alone.
+Status ExplainNoDumpJson(Status status);
 
 }  // namespace msprobe
