@@ -25,6 +25,8 @@ void PrintJson(const VerifyReport& report) {
                                     {"entries", report.entries},
                                     {"tensor_records", report.tensor_records},
                                     {"files_checked", report.files_checked},
+                                    {"files_missing", report.files_missing},
+                                    {"files_unreadable", report.files_unreadable},
                                     {"bytes_read", report.bytes_read},
                                     {"issues", std::move(issues)}};
   // A path or detail that is not UTF-8 shows U+FFFD where its bad bytes were.
@@ -40,8 +42,12 @@ std::string SummaryLine(const VerifyReport& report) {
     return fmt::format("checked {} json file(s): {} entries parsed; {}, so no statistics were recomputed",
                        report.json_files.size(), report.entries, why);
   }
-  return fmt::format("{}: {} json file(s), {} tensor file(s) checked, {} problem(s)", report.ok() ? "OK" : "FAILED",
-                     report.json_files.size(), report.files_checked, report.issues.size());
+  // Files not read are counted apart, never among those checked.
+  std::string unread;
+  if (report.files_missing > 0) unread += fmt::format(", {} missing", report.files_missing);
+  if (report.files_unreadable > 0) unread += fmt::format(", {} unreadable", report.files_unreadable);
+  return fmt::format("{}: {} json file(s), {} tensor file(s) checked{}, {} problem(s)", report.ok() ? "OK" : "FAILED",
+                     report.json_files.size(), report.files_checked, unread, report.issues.size());
 }
 
 }  // namespace

@@ -58,11 +58,13 @@ run "$dump" verify "$TMP/rank0"
 expect_code 1
 expect_err "missing"
 expect_err "Functional.relu.0.forward.output.0.pt"
-expect_err "FAILED"
+# the file not read is counted as missing, never among those checked (45 named, 44 read)
+expect_err "FAILED: 1 json file(s), 44 tensor file(s) checked, 1 missing, 1 problem(s)"
 [ "$(cat "$TMP/rank0/dump.json" | cksum)" = "$before" ] || fail "verify modified its input"
 run "$dump" verify --json "$TMP/rank0"
 expect_code 1
 expect_out '"kind":"missing"'
+expect_out '"files_checked":44,"files_missing":1,"files_unreadable":0,'
 
 # verify: bad json → exit 3 with one line naming the file
 printf '{"task": "tensor", "data": {' > "$TMP/rank0/dump.json"

@@ -220,6 +220,7 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
       Result<std::string> file = ResolveDataName(tensor_dir, *r.data_name);
       if (!file.ok()) {
         // The refusal names the data_name as it can be shown (a NUL as \0).
+        ++report.files_unreadable;
         report.issues.push_back({VerifyFinding::kUnreadable, file.status().source(), Where(r), file.status().message()});
         continue;
       }
@@ -240,6 +241,9 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
 
   std::vector<std::vector<VerifyIssue>> found(jobs.size());
   std::vector<uint64_t> bytes(jobs.size());
+  // Only the files read count as checked (a missing one is no "file checked").
+  enum class Outcome : uint8_t { kChecked, kMissing, kUnreadable };
+  std::vector<Outcome> outcomes(jobs.size(), Outcome::kChecked);
   std::atomic<uint64_t> done{0};
   tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t i) {
     const Job& job = jobs[i];
@@ -247,6 +251,7 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
     std::error_code ec;
     if (!std::filesystem::exists(job.file, ec)) {
       found[i].push_back({VerifyFinding::kMissing, job.file, Where(*job.record), "file named by data_name does not exist"});
+      outcomes[i] = Outcome::kMissing;
       return finish();
     }
     Result<TensorInfo> info = ReadTensorFile(job.file);
@@ -256,14 +261,17 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
     Result<TensorStats> stats = source.ok() ? ComputeStats(*source, options) : Result<TensorStats>(source.status());
     if (!stats.ok()) {
       found[i].push_back({VerifyFinding::kUnreadable, job.file, Where(*job.record), stats.status().message()});
+      outcomes[i] = Outcome::kUnreadable;
       return finish();
     }
     bytes[i] = ByteSize(info->dtype, info->Numel());
     CheckRecord(*job.record, *info, *stats, job.file, &found[i], [&] { return ComputeSignedSums(*source); });
     finish();
   });
-  report.files_checked = jobs.size();
   for (size_t i = 0; i < jobs.size(); ++i) {
+    report.files_checked += outcomes[i] == Outcome::kChecked;
+    report.files_missing += outcomes[i] == Outcome::kMissing;
+    report.files_unreadable += outcomes[i] == Outcome::kUnreadable;
     report.bytes_read += bytes[i];
     for (VerifyIssue& issue : found[i]) report.issues.push_back(std::move(issue));
   }

@@ -250,6 +250,23 @@ TEST(DumpVerifyTest, MissingUnreferencedAndUnreadableFiles) {
   const auto unreadable = IssuesOf(VerifyFinding::kUnreadable, *report);
   ASSERT_EQ(unreadable.size(), 1u);
   EXPECT_EQ(unreadable[0].file, data + "Functional.linear.0.forward.output.0.pt");
+  // The sample names 45 tensor files: the two not read are counted apart, never as checked.
+  EXPECT_EQ(report->tensor_records, 45u);
+  EXPECT_EQ(report->files_checked, 43u);
+  EXPECT_EQ(report->files_missing, 1u);
+  EXPECT_EQ(report->files_unreadable, 1u);
+}
+
+TEST(DumpVerifyTest, EveryFileMissingChecksNone) {
+  TempDir tmp;
+  const std::string dir = CopyDump(tmp, SampleRank0());
+  fs::remove_all(dir + "/dump_tensor_data");
+  auto report = RunVerify({dir});
+  ASSERT_TRUE(report.ok());
+  EXPECT_FALSE(report->ok());
+  EXPECT_EQ(report->files_checked, 0u);
+  EXPECT_EQ(report->files_missing, 45u);
+  EXPECT_EQ(IssuesOf(VerifyFinding::kMissing, *report).size(), 45u);
 }
 
 TEST(DumpVerifyTest, HostileDataNameIsRefusedNotOpened) {
@@ -263,6 +280,8 @@ TEST(DumpVerifyTest, HostileDataNameIsRefusedNotOpened) {
   ASSERT_EQ(report->issues.size(), 1u);
   EXPECT_EQ(report->issues[0].kind, VerifyFinding::kUnreadable);
   EXPECT_NE(report->issues[0].detail.find("refused data_name"), std::string::npos);
+  EXPECT_EQ(report->files_checked, 0u);
+  EXPECT_EQ(report->files_unreadable, 1u);
 }
 
 TEST(DumpVerifyTest, BadJsonFailsTheWholeVerify) {

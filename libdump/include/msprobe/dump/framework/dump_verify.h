@@ -32,6 +32,8 @@ struct VerifyReport {
   std::string task;             // the first json's task ("tensor", "statistics", "md5", "" when unset)
   uint64_t tensor_records = 0;  // tensor objects in the json files
   uint64_t files_checked = 0;   // data_name files read and compared
+  uint64_t files_missing = 0;   // data_name files that do not exist (each also an issue)
+  uint64_t files_unreadable = 0;  // refused data_names, files that could not be read (each an issue)
   uint64_t bytes_read = 0;
   std::vector<VerifyIssue> issues;
   bool ok() const { return issues.empty(); }
