@@ -54,6 +54,17 @@ run "$dump" verify "$tensor"
 expect_code 0
 expect_err "OK: 1 json file(s), "
 
+# verify: a tensor dump.json whose "data" is empty has nothing to verify: refused, never "ok": true
+mkdir -p "$TMP/nodata"
+printf '{"task": "tensor", "level": "L1", "framework": "pytorch", "dump_data_dir": null, "data": {}}' >"$TMP/nodata/dump.json"
+for json_flag in "" --json; do
+  run "$dump" verify $json_flag "$TMP/nodata"
+  expect_code 3 "verify $json_flag"
+  expect_err_line "msprobe-dump: error: $TMP/nodata/dump.json: its \"data\" holds no API entries: nothing to verify"
+  checks=$((checks + 1))
+  [ -z "$OUT" ] || fail "verify $json_flag printed on stdout: $OUT"
+done
+
 # convert: no .bin dump in the folder is an error naming what it holds
 mkdir -p "$TMP/empty"
 tail=" msprobe-convert converts the .bin files the Ascend runtime dumps (acl.json dump_path)"

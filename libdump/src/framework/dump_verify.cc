@@ -283,6 +283,15 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
       MSP_RETURN_IF_ERROR(StreamDumpJson(json, counter).status());
       report.entries += counter.entries;
     }
+    // Nothing to verify is refused as recompute refuses it (docs/ops.md §6), never an "ok".
+    if (report.entries == 0) {
+      const bool one = report.json_files.size() == 1;
+      return Status::InvalidInput(
+          one ? report.json_files[0] : options.path,
+          one ? "its \"data\" holds no API entries: nothing to verify"
+              : fmt::format("none of its {} json files' \"data\" holds an API entry: nothing to verify",
+                            report.json_files.size()));
+    }
   }
   return report;
 }

@@ -284,6 +284,21 @@ TEST(DumpVerifyTest, HostileDataNameIsRefusedNotOpened) {
   EXPECT_EQ(report->files_unreadable, 1u);
 }
 
+TEST(DumpVerifyTest, NoEntriesIsNothingToVerify) {
+  TempDir tmp;
+  for (const char* rank : {"step0/rank0", "step0/rank1"}) {
+    fs::create_directories(tmp.root() / rank);
+    WriteFile((tmp.root() / rank / "dump.json").string(),
+              R"({"task": "tensor", "level": "L1", "framework": "pytorch", "data": {}})");
+  }
+  auto one = RunVerify({tmp.Path("step0/rank0")});
+  EXPECT_STATUS(one, Code::kInvalidInput, "its \"data\" holds no API entries: nothing to verify");
+  EXPECT_EQ(one.status().source(), tmp.Path("step0/rank0/dump.json"));
+  auto both = RunVerify({tmp.Path("step0")});
+  EXPECT_STATUS(both, Code::kInvalidInput, "none of its 2 json files' \"data\" holds an API entry: nothing to verify");
+  EXPECT_EQ(both.status().source(), tmp.Path("step0"));
+}
+
 TEST(DumpVerifyTest, BadJsonFailsTheWholeVerify) {
   TempDir tmp;
   fs::create_directories(tmp.root() / "rank0");

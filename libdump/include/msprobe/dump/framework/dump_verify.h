@@ -43,8 +43,9 @@ struct VerifyOptions {
   std::string path;  // a dump.json, a debug.json, a rank dir, a step dir or a dump root
 };
 
-// A json that cannot be read or parsed is an error (the whole verify fails); problems with tensor
-// files are issues. Progress: ("tensor files", checked, in all), after each file.
+// A json that cannot be read or parsed is an error (the whole verify fails), and so is a run whose
+// json files hold no entry at all (nothing to verify: InvalidInput); problems with tensor files are
+// issues. Progress: ("tensor files", checked, in all), after each file.
 Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& context = {});
 
 // The sum of a tensor's positive values and the sum of the magnitudes of its negative ones, in double
