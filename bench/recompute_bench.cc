@@ -223,9 +223,9 @@ Result<Timed> TimeCheck(const std::string& dump_json) {
 }
 
 std::string Verdicts(const ops::DumpCheck& check) {
-  uint64_t count[3] = {};
+  uint64_t count[ops::kSelfVerdicts] = {};
   for (const ops::CallCheck& c : check.calls) ++count[static_cast<int>(c.check.verdict)];
-  std::string text = fmt::format("{} ok, {} exceeds, {} unsupported", count[0], count[1], count[2]);
+  std::string text = fmt::format("{} ok, {} exceeds, {} unsupported, {} unreadable", count[0], count[1], count[2], count[3]);
   for (const ops::CallCheck& c : check.calls) {
     if (c.check.verdict != ops::SelfVerdict::kOk) {
       return text + fmt::format(" (first: {}: {} max_rel {})", c.key, c.check.reason, c.check.error.max_rel);

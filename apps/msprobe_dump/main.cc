@@ -30,7 +30,7 @@ Examples:
   msprobe-dump consistency dump -o out --data-parallel 0-3/4-7 --z-threshold 5
   mpirun -np 8 msprobe-dump consistency dump -o out   # MPI build: the ranks' reading shared
 
-Exit codes: 0 all agree, 1 verify found a problem, recompute an op beyond its tolerance or consistency an inconsistency, 2 usage error, 3 input error (verify: nothing to verify; data2db: nothing to import), 4 internal error.)";
+Exit codes: 0 all agree, 1 verify found a problem, recompute an op beyond its tolerance or a tensor it could not read, or consistency an inconsistency, 2 usage error, 3 input error (nothing to verify or recompute; data2db: nothing to import), 4 internal error.)";
 
 // consistency's options, apart to keep main short.
 CLI::App* AddConsistencyCommand(CLI::App& app, msprobe::dump_app::ConsistencyArgs* args) {

@@ -33,13 +33,21 @@ int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& com
     if (!report->html_file.empty()) fmt::print("{}\n", report->html_file);
     fmt::print("{}\n", report->summary_file);
     const compare::RecomputeCounts& n = report->counts;
-    cli::PrintErr("{} API call(s): {} ok, {} exceed their tolerance, {} unsupported\n", n.calls, n.ok, n.exceeds,
-                  n.unsupported);
+    cli::PrintErr("{} API call(s): {} ok, {} exceed their tolerance, {} unsupported, {} unreadable\n", n.calls, n.ok,
+                  n.exceeds, n.unsupported, n.unreadable);
   }
-  if (!report->first_exceeding) return cli::kExitOk;
-  // Even with -q: the reason for the exit code, as compare's gate line.
-  cli::PrintErr("first exceeding: {} ({})\n", report->first_exceeding->api, report->first_exceeding->dump_json);
-  return cli::kExitGateFailed;
+  // Even with -q: the reasons for the exit code, as compare's gate line.
+  int exit_code = cli::kExitOk;
+  if (report->first_exceeding) {
+    cli::PrintErr("first exceeding: {} ({})\n", report->first_exceeding->api, report->first_exceeding->dump_json);
+    exit_code = cli::kExitGateFailed;
+  }
+  if (report->first_unreadable) {  // calls not checked never pass (docs/ops.md §6)
+    cli::PrintErr("{} call(s) not checked: a tensor could not be read (first: {})\n", report->counts.unreadable,
+                  report->first_unreadable->reason);
+    exit_code = cli::kExitGateFailed;
+  }
+  return exit_code;
 }
 
 }  // namespace msprobe::dump_app

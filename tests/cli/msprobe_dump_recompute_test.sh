@@ -45,7 +45,7 @@ expect_code 2
 # golden: every call within its tolerance → exit 0, both tables and summary.json listed
 run "$dump" recompute "$data/golden/step0/rank0" -o "$TMP/golden"
 expect_code 0
-expect_err "7 API call(s): 7 ok, 0 exceed their tolerance, 0 unsupported"
+expect_err "7 API call(s): 7 ok, 0 exceed their tolerance, 0 unsupported, 0 unreadable"
 expect_out "$TMP/golden/summary.json"
 checks=$((checks + 1))
 ! grep -q "first exceeding" <<<"$ERR" || fail "golden printed a first exceeding: $OUT"
@@ -68,7 +68,7 @@ expect_err "7 API call(s): 7 ok"
 # target_op: the tanh gelu is the one call beyond its tolerance → exit 1, named
 run "$dump" recompute "$data/target_op/step0/rank0/dump.json" -o "$TMP/target_op"
 expect_code 1
-expect_err "7 API call(s): 6 ok, 1 exceed their tolerance, 0 unsupported"
+expect_err "7 API call(s): 6 ok, 1 exceed their tolerance, 0 unsupported, 0 unreadable"
 expect_err "first exceeding: Functional.gelu.0.forward ($data/target_op/step0/rank0/dump.json)"
 checks=$((checks + 1))
 grep -q '"api": "Functional.gelu.0.forward"' "$TMP/target_op/summary.json" || fail "summary: $(cat "$TMP/target_op/summary.json")"
@@ -117,15 +117,26 @@ checks=$((checks + 1))
 [ "$(cat "$TMP/a_file")" = "x" ] || fail "the file given as -o was changed"
 expect_no_results "$TMP"/a_file
 
-# a tensor file missing: that call is unsupported (not an error), the others still checked
+# a tensor file missing: that call is unreadable, not unsupported; the others still checked and every
+# output written, but a call not checked never passes: exit 1, with the reason even under -q
 cp -r "$data/golden/step0/rank0" "$TMP/missing" && chmod -R u+w "$TMP/missing"
-rm "$TMP/missing/dump_tensor_data/Functional.gelu.0.forward.output.0.pt"
+gone="$TMP/missing/dump_tensor_data/Functional.gelu.0.forward.output.0.pt"
+rm "$gone"
 run "$dump" recompute "$TMP/missing" -o "$TMP/missing_out"
-expect_code 0
-expect_err "7 API call(s): 6 ok, 0 exceed their tolerance, 1 unsupported"
+expect_code 1
+expect_err "7 API call(s): 6 ok, 0 exceed their tolerance, 0 unsupported, 1 unreadable"
+expect_err "1 call(s) not checked: a tensor could not be read (first: $gone: "
 checks=$((checks + 1))
-grep -q '^Functional.gelu.0.forward,.*,unsupported,.*Functional.gelu.0.forward.output.0.pt' \
+grep -q "^Functional.gelu.0.forward,Functional.gelu,N/A,N/A,True,N/A,N/A,N/A,N/A,N/A,unreadable,$gone: " \
   "$TMP"/missing_out/recompute_result_*.csv || fail "missing row: $(cat "$TMP"/missing_out/recompute_result_*.csv)"
+checks=$((checks + 1))
+grep -q '"unreadable": 1,' "$TMP/missing_out/summary.json" || fail "summary: $(cat "$TMP/missing_out/summary.json")"
+checks=$((checks + 1))
+[ "$(ls "$TMP/missing_out" | grep -cE '^recompute_result_[0-9]{14}\.(csv|xlsx)$')" -eq 2 ] || fail "outputs: $(ls "$TMP/missing_out")"
+run "$dump" -q recompute "$TMP/missing" -o "$TMP/missing_quiet"
+expect_code 1
+checks=$((checks + 1))
+[[ "$ERR" == "1 call(s) not checked: a tensor could not be read (first: $gone: "* ]] || fail "-q printed: $ERR"
 
 # the inputs are never modified
 checks=$((checks + 1))

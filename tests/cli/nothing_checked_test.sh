@@ -33,6 +33,15 @@ run "$dump" recompute "$TMP/noref/dump.json" -o "$TMP/r"
 expect_code 3
 expect_err_line "msprobe-dump: error: $TMP/noref/dump.json: none of its 2 API call(s) has a float64 reference (first: Torch.foo.0.forward); nothing was recomputed (supported APIs: docs/ops.md §3)"
 
+# recompute: every tensor file missing, so no call could be checked: refused, no table written
+rec=$MSPROBE_ROOT/tests/data/recompute/golden/step0/rank0
+mkdir -p "$TMP/gone" && cp "$rec/dump.json" "$TMP/gone/"
+run "$dump" recompute "$TMP/gone" -o "$TMP/r_gone"
+expect_code 3
+expect_err_line "msprobe-dump: error: $TMP/gone/dump.json: none of its 7 API call(s) could be checked: 0 unsupported, 7 unreadable (first: Functional.linear.0.forward: $TMP/gone/dump_tensor_data/Functional.linear.0.forward.input.0.pt: no such file); nothing was recomputed"
+checks=$((checks + 1))
+[ -z "$(ls "$TMP/r_gone")" ] || fail "recompute wrote $(ls "$TMP/r_gone") having checked nothing"
+
 # recompute: a level L0 dump records modules only
 mkdir -p "$TMP/l0"
 printf '{"task": "tensor", "level": "L0", "framework": "pytorch", "dump_data_dir": null, "data": {

@@ -229,6 +229,7 @@ TEST(SelfCheck, ExcessIsMaxRelInToleranceUnits) {
   EXPECT_EQ(SelfVerdictName(SelfVerdict::kOk), "ok");
   EXPECT_EQ(SelfVerdictName(SelfVerdict::kExceeds), "exceeds");
   EXPECT_EQ(SelfVerdictName(SelfVerdict::kUnsupported), "unsupported");
+  EXPECT_EQ(SelfVerdictName(SelfVerdict::kUnreadable), "unreadable");
 }
 
 // --- CheckSelfError with tensors held in memory -------------------------------------------------------
@@ -273,6 +274,25 @@ TEST(CheckSelfError, FloatAddWithinAndBeyondTolerance) {
   EXPECT_GT(far.Excess(), 1.0);
 }
 
+TEST(CheckSelfError, SavedTensorThatDoesNotLoadIsUnreadableNotUnsupported) {
+  const CallArgs relu = Parse(R"({"input_args": [)" + T("[2]", "torch.float32", "in.pt") + R"(], "output": [)" +
+                              T("[2]", "torch.float32", "out.pt") + "]}");
+  // An input that cannot be loaded: the reason is the loader's, naming the argument.
+  SelfCheck missing_in = CheckSelfError("Torch.relu.0.forward", relu, MemoryLoader({{"out.pt", Vec({1, 0})}}));
+  EXPECT_EQ(missing_in.verdict, SelfVerdict::kUnreadable);
+  EXPECT_EQ(missing_in.reason, "input_args.0: no such tensor");
+  EXPECT_FALSE(missing_in.Measured());
+  // The output cannot be loaded: named as well.
+  SelfCheck missing_out = CheckSelfError("Torch.relu.0.forward", relu, MemoryLoader({{"in.pt", Vec({1, -1})}}));
+  EXPECT_EQ(missing_out.verdict, SelfVerdict::kUnreadable);
+  EXPECT_EQ(missing_out.reason, "output.0: no such tensor");
+  // A dtype no reference takes stays unsupported, whatever its file holds.
+  const CallArgs complex = Parse(R"({"input_args": [)" + T("[2]", "torch.complex64", "in.pt") + R"(], "output": [)" +
+                                 T("[2]", "torch.float32", "out.pt") + "]}");
+  SelfCheck complex_in = CheckSelfError("Torch.relu.0.forward", complex, MemoryLoader({{"out.pt", Vec({1, 0})}}));
+  EXPECT_EQ(complex_in.verdict, SelfVerdict::kUnsupported);
+}
+
 TEST(CheckSelfError, UnsupportedCalls) {
   // No reference for the API.
   const CallArgs call = Parse(R"({"input_args": [)" + T("[1, 1, 2, 2, 2]") + "," + T("[1, 1, 1, 1, 1]") + "]}");
@@ -280,16 +300,11 @@ TEST(CheckSelfError, UnsupportedCalls) {
   EXPECT_EQ(none.verdict, SelfVerdict::kUnsupported);
   EXPECT_NE(none.reason.find("no float64 reference for Torch.conv3d"), std::string::npos) << none.reason;
   EXPECT_TRUE(none.dtype.empty());
-  // An input that cannot be loaded: the reason names the argument.
-  const CallArgs relu = Parse(R"({"input_args": [)" + T("[2]", "torch.float32", "in.pt") + R"(], "output": [)" +
-                              T("[2]", "torch.float32", "out.pt") + "]}");
-  SelfCheck missing_in = CheckSelfError("Torch.relu.0.forward", relu, MemoryLoader({{"out.pt", Vec({1, 0})}}));
-  EXPECT_EQ(missing_in.verdict, SelfVerdict::kUnsupported);
-  EXPECT_NE(missing_in.reason.find("input_args.0"), std::string::npos) << missing_in.reason;
-  // The output cannot be loaded: named as well.
-  SelfCheck missing_out = CheckSelfError("Torch.relu.0.forward", relu, MemoryLoader({{"in.pt", Vec({1, -1})}}));
-  EXPECT_EQ(missing_out.verdict, SelfVerdict::kUnsupported);
-  EXPECT_NE(missing_out.reason.find("output.0"), std::string::npos) << missing_out.reason;
+  // An input that was not saved (no data_name): nothing to load it from.
+  const CallArgs unsaved_in = Parse(R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2]}],)"
+                                    R"( "output": [)" + T("[2]", "torch.float32", "out.pt") + "]}");
+  SelfCheck not_saved = CheckSelfError("Torch.relu.0.forward", unsaved_in, MemoryLoader({{"out.pt", Vec({1, 0})}}));
+  EXPECT_EQ(not_saved.verdict, SelfVerdict::kUnsupported);
   // No output saved at all.
   const CallArgs unsaved = Parse(R"({"input_args": [)" + T("[2]", "torch.float32", "in.pt") + R"(], "output": []})");
   SelfCheck nothing = CheckSelfError("Torch.relu.0.forward", unsaved, MemoryLoader({{"in.pt", Vec({1, -1})}}));
@@ -352,7 +367,7 @@ TEST(CheckDumpCalls, TargetOpFlagsOnlyTheReplacedGelu) {
   }
 }
 
-TEST(CheckDumpCalls, MissingTensorFileIsUnsupportedWithTheFileNamed) {
+TEST(CheckDumpCalls, MissingTensorFileIsUnreadableWithTheFileNamed) {
   testing::TempDir tmp;
   const fs::path rank = tmp.root() / "rank0";
   fs::copy(fs::path(RecomputeDump("golden")).parent_path(), rank, fs::copy_options::recursive);
@@ -361,7 +376,7 @@ TEST(CheckDumpCalls, MissingTensorFileIsUnsupportedWithTheFileNamed) {
   ASSERT_EQ(check.calls.size(), std::size(kCalls));
   for (const CallCheck& c : check.calls) {
     if (c.key == "Functional.linear.1.forward") {
-      EXPECT_EQ(c.check.verdict, SelfVerdict::kUnsupported);
+      EXPECT_EQ(c.check.verdict, SelfVerdict::kUnreadable);
       EXPECT_NE(c.check.reason.find("Functional.linear.1.forward.input.1.pt"), std::string::npos) << c.check.reason;
     } else {
       EXPECT_EQ(c.check.verdict, SelfVerdict::kOk) << c.key << ": " << c.check.reason;

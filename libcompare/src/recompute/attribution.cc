@@ -33,8 +33,12 @@ std::string_view ApiOfRow(std::string_view name) {
 
 const ops::SelfCheck* Find(const Checks& checks, std::string_view api) {
   const auto it = checks.find(api);
-  return it == checks.end() || it->second->verdict == ops::SelfVerdict::kUnsupported ? nullptr : it->second;
+  return it == checks.end() ? nullptr : it->second;
 }
+
+// The check when its self error was measured, else nullptr: no reference, or a tensor not read.
+const ops::SelfCheck* Measured(const ops::SelfCheck* check) { return check && check->Measured() ? check : nullptr; }
+bool Unread(const ops::SelfCheck* check) { return check && check->verdict == ops::SelfVerdict::kUnreadable; }
 
 Cell ExcessCell(const ops::SelfCheck* check) { return check ? Cell::Float(check->Excess()) : Cell::NA(); }
 
@@ -61,9 +65,16 @@ struct ApiRows {
 
 // Origin of rows [begin, end) of one API; `produced` holds the hashes of earlier APIs' outputs.
 ApiAttribution Classify(const ResultTable& table, ApiRows api, const std::vector<std::optional<uint64_t>>& hashes,
-                        const std::unordered_set<uint64_t>& produced, const ops::SelfCheck* target,
-                        const ops::SelfCheck* golden, std::optional<std::string>* argument) {
+                        const std::unordered_set<uint64_t>& produced, const ops::SelfCheck* target_check,
+                        const ops::SelfCheck* golden_check, std::optional<std::string>* argument) {
+  const ops::SelfCheck *target = Measured(target_check), *golden = Measured(golden_check);
   ApiAttribution a{"", ExcessCell(target), ExcessCell(golden)};
+  // A tensor of the call that could not be read on either side names no cause: not the op (its own
+  // error or the golden's is unknown), nor an input (its difference may be only that it was not read).
+  if (Unread(target_check) || Unread(golden_check)) {
+    a.origin = "unknown";
+    return a;
+  }
   if (target != nullptr && target->Excess() > 1 &&
       target->Excess() > kOwnErrorMargin * (golden != nullptr ? golden->Excess() : 0)) {
     a.origin = "op";

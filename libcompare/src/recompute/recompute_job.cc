@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "recompute/recompute_table_internal.h"
@@ -39,6 +40,7 @@ RecomputeCounts Count(const ops::DumpCheck& check) {
       case ops::SelfVerdict::kOk: ++n.ok; break;
       case ops::SelfVerdict::kExceeds: ++n.exceeds; break;
       case ops::SelfVerdict::kUnsupported: ++n.unsupported; break;
+      case ops::SelfVerdict::kUnreadable: ++n.unreadable; break;
     }
   }
   return n;
@@ -46,23 +48,27 @@ RecomputeCounts Count(const ops::DumpCheck& check) {
 
 void Add(RecomputeCounts* sum, const RecomputeCounts& n) {
   sum->calls += n.calls, sum->ok += n.ok, sum->exceeds += n.exceeds;
-  sum->unsupported += n.unsupported, sum->skipped += n.skipped;
+  sum->unsupported += n.unsupported, sum->unreadable += n.unreadable, sum->skipped += n.skipped;
 }
 
 Json CountsJson(const RecomputeCounts& n) {
   return {{"calls", n.calls}, {"ok", n.ok}, {"exceeds", n.exceeds}, {"unsupported", n.unsupported},
-          {"skipped", n.skipped}};
+          {"unreadable", n.unreadable}, {"skipped", n.skipped}};
+}
+
+// first_exceeding, first_unreadable (with its reason): null when there is none.
+Json CallRowJson(const std::optional<CallRow>& call, bool with_reason) {
+  if (!call) return nullptr;
+  Json j = {{"api", call->api}, {"dump_json", call->dump_json}, {"file", call->file}, {"row", call->row}};
+  if (with_reason) j["reason"] = call->reason;
+  return j;
 }
 
 Status WriteSummary(const RecomputeOptions& options, const RecomputeReport& report) {
   Json summary = {{"tool", "msprobe-dump recompute"}, {"version", options.tool_version}, {"input", options.input}};
   summary["counts"] = CountsJson(report.counts);
-  if (report.first_exceeding) {
-    const FirstExceeding& f = *report.first_exceeding;
-    summary["first_exceeding"] = {{"api", f.api}, {"dump_json", f.dump_json}, {"file", f.file}, {"row", f.row}};
-  } else {
-    summary["first_exceeding"] = nullptr;
-  }
+  summary["first_exceeding"] = CallRowJson(report.first_exceeding, false);
+  summary["first_unreadable"] = CallRowJson(report.first_unreadable, true);
   Json parts = Json::array();
   for (const RecomputePart& p : report.parts) {
     parts.push_back({{"dump_json", p.dump_json}, {"outputs", p.outputs}, {"counts", CountsJson(p.counts)}});
@@ -117,6 +123,65 @@ Progress RunProgress(const Progress& progress, const uint64_t& before, uint64_t 
   };
 }
 
+// A dump checked, its tables not yet written.
+struct CheckedDump {
+  std::string dump_json;
+  ops::DumpCheck check;
+};
+
+bool AnyMeasured(const ops::DumpCheck& check) {
+  return std::any_of(check.calls.begin(), check.calls.end(), [](const ops::CallCheck& c) { return c.check.Measured(); });
+}
+
+// The refusal of a run none of whose calls could be checked, each unsupported or unreadable, as
+// CountRecomputable's (nothing checked is never "0 exceed"); the first unreadable call named, else
+// the first call.
+Status NothingChecked(const std::string& input, const std::vector<CheckedDump>& dumps) {
+  RecomputeCounts n;
+  const ops::CallCheck* first = nullptr;
+  for (const CheckedDump& d : dumps) {
+    Add(&n, Count(d.check));
+    for (const ops::CallCheck& c : d.check.calls) {
+      const bool unreadable = c.check.verdict == ops::SelfVerdict::kUnreadable;
+      if (!first || (unreadable && first->check.verdict != ops::SelfVerdict::kUnreadable)) first = &c;
+    }
+  }
+  const bool one = dumps.size() == 1;
+  const std::string whose = one ? "its" : fmt::format("the {} dumps'", dumps.size());
+  return Status::InvalidInput(
+      one ? dumps[0].dump_json : input,
+      fmt::format("none of {} {} API call(s) could be checked: {} unsupported, {} unreadable (first: {}: {}); nothing "
+                  "was recomputed", whose, n.calls, n.unsupported, n.unreadable, first->key, first->check.reason));
+}
+
+// The first call of `dump` with `verdict`, as a row of `csv` (its table).
+std::optional<CallRow> FirstWith(ops::SelfVerdict verdict, const CheckedDump& dump, const std::string& csv) {
+  const std::vector<ops::CallCheck>& calls = dump.check.calls;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i].check.verdict == verdict) return CallRow{calls[i].key, dump.dump_json, csv, i, calls[i].check.reason};
+  }
+  return std::nullopt;
+}
+
+// Writes a checked dump's tables and adds it to the report (and to the page, with --html).
+Status WritePart(const RecomputeOptions& options, const std::string& ts, bool several, const CheckedDump& dump,
+                 RecomputeReport* report, HtmlReport* html) {
+  const std::string label = Label(options.input, dump.dump_json, several);
+  const std::string stem =
+      (fs::path(options.output_dir) / ("recompute_result" + (label.empty() ? "" : "_" + label) + "_" + ts)).string();
+  RecomputePart part{dump.dump_json, {stem + ".csv", stem + ".xlsx"}, Count(dump.check)};
+  MSP_RETURN_IF_ERROR(WriteRecomputeCsv(part.outputs[0], dump.check.calls));
+  MSP_RETURN_IF_ERROR(WriteRecomputeXlsx(part.outputs[1], dump.check.calls));
+  if (!report->first_exceeding) report->first_exceeding = FirstWith(ops::SelfVerdict::kExceeds, dump, part.outputs[0]);
+  if (!report->first_unreadable) {
+    report->first_unreadable = FirstWith(ops::SelfVerdict::kUnreadable, dump, part.outputs[0]);
+  }
+  if (options.write_html) html->AddPart(internal::MakeRecomputePart(label, dump.dump_json, dump.check.calls));
+  Add(&report->counts, part.counts);
+  report->parts.push_back(std::move(part));
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobContext& context) {
@@ -133,24 +198,22 @@ Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobC
   const std::string ts = OutputTimestamp();
   RecomputeReport report;
   HtmlReport html;
+  // Dumps are held until a call of the run has been measured, so that a run that measured none is
+  // refused with no table written; from then on each dump's tables are written as it is checked.
+  std::vector<CheckedDump> held;
+  bool measured = false;
   for (const std::string& dump_json : dumps) {
     MSP_ASSIGN_OR_RETURN(ops::DumpCheck check, ops::CheckDumpCalls(dump_json, progress));
     before += check.calls.size();
-    const std::string label = Label(options.input, dump_json, dumps.size() > 1);
-    const std::string stem =
-        (fs::path(options.output_dir) / ("recompute_result" + (label.empty() ? "" : "_" + label) + "_" + ts)).string();
-    RecomputePart part{dump_json, {stem + ".csv", stem + ".xlsx"}, Count(check)};
-    MSP_RETURN_IF_ERROR(WriteRecomputeCsv(part.outputs[0], check.calls));
-    MSP_RETURN_IF_ERROR(WriteRecomputeXlsx(part.outputs[1], check.calls));
-    for (size_t i = 0; i < check.calls.size() && !report.first_exceeding; ++i) {
-      if (check.calls[i].check.verdict == ops::SelfVerdict::kExceeds) {
-        report.first_exceeding = FirstExceeding{check.calls[i].key, dump_json, part.outputs[0], i};
-      }
+    measured = measured || AnyMeasured(check);
+    held.push_back({dump_json, std::move(check)});
+    if (!measured) continue;
+    for (const CheckedDump& dump : held) {
+      MSP_RETURN_IF_ERROR(WritePart(options, ts, dumps.size() > 1, dump, &report, &html));
     }
-    if (options.write_html) html.AddPart(internal::MakeRecomputePart(label, dump_json, check.calls));
-    Add(&report.counts, part.counts);
-    report.parts.push_back(std::move(part));
+    held.clear();
   }
+  if (!measured) return NothingChecked(options.input, held);
   if (options.write_html) {
     report.html_file = (fs::path(options.output_dir) / ("compare_report_" + ts + ".html")).string();
     HtmlReportMeta meta;

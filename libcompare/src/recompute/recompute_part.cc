@@ -17,7 +17,8 @@ Verdict PageVerdict(ops::SelfVerdict verdict) {
   switch (verdict) {
     case ops::SelfVerdict::kOk: return Verdict::kPass;
     case ops::SelfVerdict::kUnsupported: return Verdict::kWarning;
-    case ops::SelfVerdict::kExceeds: break;
+    case ops::SelfVerdict::kExceeds:
+    case ops::SelfVerdict::kUnreadable: break;  // it fails the run as an exceeding call does
   }
   return Verdict::kError;
 }
@@ -36,10 +37,9 @@ ReportPart MakeRecomputePart(const std::string& label, const std::string& dump_j
     const std::vector<Cell> cells = RecomputeCells(call);
     shown.clear();
     for (size_t c : kShownColumns) shown.push_back(cells[c]);
-    const bool measured = call.check.verdict != ops::SelfVerdict::kUnsupported;
     part.AddRow(ReportRow{call.key, call.key, call.key, cells[kDtypeColumn].text(), "", cells[kReasonColumn].text(),
                           PageVerdict(call.check.verdict),
-                          measured ? call.check.Excess() : std::numeric_limits<double>::quiet_NaN(), shown});
+                          call.check.Measured() ? call.check.Excess() : std::numeric_limits<double>::quiet_NaN(), shown});
   }
   return part;
 }

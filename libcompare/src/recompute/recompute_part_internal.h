@@ -1,6 +1,6 @@
 // msprobe-dump recompute --html: a dump's checked calls as a part of the HTML report. Each call is a
 // row named by its API; the page's verdicts are ok → pass, unsupported → warning (not checked),
-// exceeds → error, and its chart is MaxRelativeErr in units of the tolerance (over 1: beyond it).
+// exceeds and unreadable (not checked, and the run fails) → error, and its chart is MaxRelativeErr in units of the tolerance (over 1: beyond it).
 #pragma once
 
 #include <string>

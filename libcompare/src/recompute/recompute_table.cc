@@ -16,28 +16,32 @@ using ops::SelfVerdict;
 
 constexpr uint32_t kExceedsFill = 0xFF0000;  // red, as compare's error rows
 
-std::array<uint64_t, 3> Counts(const std::vector<ops::CallCheck>& calls) {
-  std::array<uint64_t, 3> n{};
+using VerdictCounts = std::array<uint64_t, ops::kSelfVerdicts>;
+
+VerdictCounts Counts(const std::vector<ops::CallCheck>& calls) {
+  VerdictCounts n{};
   for (const ops::CallCheck& c : calls) ++n[static_cast<size_t>(c.check.verdict)];
   return n;
 }
 
+// One row per verdict, in the enum's order, then the calls, a blank row and the first exceeding call.
 Status WriteSummarySheet(XlsxWorkbook* book, const std::vector<ops::CallCheck>& calls) {
-  const std::array<uint64_t, 3> n = Counts(calls);
+  const VerdictCounts n = Counts(calls);
   const auto first = std::find_if(calls.begin(), calls.end(),
                                   [](const ops::CallCheck& c) { return c.check.verdict == SelfVerdict::kExceeds; });
   MSP_ASSIGN_OR_RETURN(XlsxSheet * sheet, book->AddSheet("summary"));
   sheet->SetWidths({22, 60});
-  return sheet->WriteRows(6, [&](uint64_t begin, uint64_t end, XlsxRowBatch* batch) {
+  constexpr uint64_t kCallsRow = ops::kSelfVerdicts, kFirstRow = kCallsRow + 2;
+  return sheet->WriteRows(kFirstRow + 1, [&](uint64_t begin, uint64_t end, XlsxRowBatch* batch) {
     for (uint64_t r = begin; r < end; ++r) {
       batch->BeginRow(r + 1);
-      if (r < 3) {
+      if (r < kCallsRow) {
         batch->Text(0, ops::SelfVerdictName(static_cast<SelfVerdict>(r)));
         batch->Number(1, static_cast<double>(n[r]));
-      } else if (r == 3) {
+      } else if (r == kCallsRow) {
         batch->Text(0, "calls");
         batch->Number(1, static_cast<double>(calls.size()));
-      } else if (r == 5) {
+      } else if (r == kFirstRow) {
         batch->Text(0, "first exceeding");
         if (first == calls.end()) {
           batch->Text(1, "none");
@@ -58,13 +62,13 @@ std::vector<std::string> RecomputeHeader() {
 
 std::vector<Cell> RecomputeCells(const ops::CallCheck& call) {
   const ops::SelfCheck& c = call.check;
-  const bool measured = c.verdict != SelfVerdict::kUnsupported;
+  const bool measured = c.Measured();
   auto number = [measured](double v) { return measured ? Cell::Float(v) : Cell::NA(); };
   return {Cell::Text(call.key),
           Cell::Text(std::string(ops::ApiName(call.key))),
           measured ? Cell::Text(c.dtype) : Cell::NA(),
           measured ? Cell::Text(c.output) : Cell::NA(),
-          Cell::Bool(measured),
+          Cell::Bool(c.verdict != SelfVerdict::kUnsupported),  // an unreadable call's op has a reference
           number(c.error.max_abs),
           number(c.error.max_rel),
           number(c.error.cosine),

@@ -5,6 +5,7 @@
 #include <emmintrin.h>
 #endif
 #include <limits>
+#include <optional>
 
 #include "msprobe/ops/reference/reference.h"
 
@@ -155,6 +156,7 @@ std::string_view SelfVerdictName(SelfVerdict verdict) {
   switch (verdict) {
     case SelfVerdict::kOk: return "ok";
     case SelfVerdict::kExceeds: return "exceeds";
+    case SelfVerdict::kUnreadable: return "unreadable";
     case SelfVerdict::kUnsupported: break;
   }
   return "unsupported";
@@ -171,16 +173,36 @@ SelfCheck UnsupportedCheck(std::string reason) {
   return check;
 }
 
+SelfCheck UnreadableCheck(std::string reason) {
+  SelfCheck check = UnsupportedCheck(std::move(reason));
+  check.verdict = SelfVerdict::kUnreadable;
+  return check;
+}
+
 SelfCheck CheckSelfError(std::string_view api, const CallArgs& args, const InputLoader& load) {
-  auto reference = RunReference(api, args, load);
-  if (!reference.ok()) return UnsupportedCheck(reference.status().ToString());
+  // A saved tensor of a dtype the references take that does not load: its file is the problem, and the
+  // call is unreadable rather than unsupported. The loads of one call run on its own thread, in turn.
+  std::optional<Status> unread;
+  const auto failed_file = [](const TensorRef& ref) { return ref.data_name && LoadsAsFp64(ref.dtype); };
+  const InputLoader watched = [&](const TensorRef& ref) {
+    Result<Fp64Tensor> t = load(ref);
+    if (!t.ok() && !unread && failed_file(ref)) unread = t.status();
+    return t;
+  };
+  auto reference = RunReference(api, args, watched);
+  if (!reference.ok()) {
+    return unread ? UnreadableCheck(unread->ToString()) : UnsupportedCheck(reference.status().ToString());
+  }
   SelfCheck worst = UnsupportedCheck("no floating output was saved");
   for (size_t i = 0; i < args.outputs.size() && i < reference->size(); ++i) {
     const ArgValue& out = args.outputs[i];
     if (out.kind != ArgValue::Kind::kTensor || !out.tensor.data_name) continue;
     if (!IsFloating(out.tensor.dtype) && !IsInteger(out.tensor.dtype)) continue;
     auto dumped = load(out.tensor);
-    if (!dumped.ok()) return UnsupportedCheck(dumped.status().ToString());
+    if (!dumped.ok()) {
+      const std::string why = dumped.status().ToString();
+      return failed_file(out.tensor) ? UnreadableCheck(why) : UnsupportedCheck(why);
+    }
     const Fp64Tensor& r = (*reference)[i];
     if (dumped->numel() != r.numel()) {
       return UnsupportedCheck(out.tensor.path + ": the reference has shape " + ShapeText(r.shape) +
@@ -192,7 +214,7 @@ SelfCheck CheckSelfError(std::string_view api, const CallArgs& args, const Input
     check.error = MeasureError(*dumped, r, out.tensor.dtype);
     check.tolerance = SelfTolerance(api, args, out.tensor.dtype);
     check.verdict = check.Excess() > 1 ? SelfVerdict::kExceeds : SelfVerdict::kOk;
-    if (worst.verdict == SelfVerdict::kUnsupported || check.Excess() > worst.Excess()) worst = std::move(check);
+    if (!worst.Measured() || check.Excess() > worst.Excess()) worst = std::move(check);
   }
   return worst;
 }

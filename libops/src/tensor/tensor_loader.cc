@@ -13,9 +13,11 @@
 
 namespace msprobe::ops {
 
+bool LoadsAsFp64(DType dtype) { return !IsComplex(dtype) && dtype != DType::kI4; }
+
 Result<Fp64Tensor> LoadFp64Tensor(const std::string& path) {
   MSP_ASSIGN_OR_RETURN(TensorInfo info, ReadTensorFile(path));
-  if (IsComplex(info.dtype) || info.dtype == DType::kI4) {
+  if (!LoadsAsFp64(info.dtype)) {
     return Status::Unsupported(path, fmt::format("{} tensors have no float64 reference", Name(info.dtype)));
   }
   MSP_ASSIGN_OR_RETURN(TensorSource source, TensorSource::Open(info));

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -35,9 +36,9 @@ CompareOptions AttributeOptions(const std::string& target, const testing::TempDi
   return options;
 }
 
-Attributed Attribute(const std::string& target, const testing::TempDir& tmp) {
+Attributed Attribute(const CompareOptions& options) {
   Attributed out;
-  auto report = RunCompare(AttributeOptions(target, tmp));
+  auto report = RunCompare(options);
   EXPECT_TRUE(report.ok()) << report.status().ToString();
   if (!report.ok()) return out;
   out.report = *report;
@@ -55,6 +56,10 @@ Attributed Attribute(const std::string& target, const testing::TempDir& tmp) {
   }
   out.summary = nlohmann::json::parse(testing::ReadFile(report->summary_file));
   return out;
+}
+
+Attributed Attribute(const std::string& target, const testing::TempDir& tmp) {
+  return Attribute(AttributeOptions(target, tmp));
 }
 
 using Origins = std::vector<std::pair<std::string, std::string>>;
@@ -114,6 +119,29 @@ TEST(AttributionTest, StatisticsCompareIsUnknown) {
   EXPECT_NE(csv.find(",Origin,NPU self err,Bench self err\n"), std::string::npos);
   EXPECT_EQ(csv.find(",op,"), std::string::npos);
   EXPECT_NE(csv.find(",unknown,N/A,N/A\n"), std::string::npos);
+}
+
+// The target's gelu input file removed: its recompute reads no tensor (unreadable), and compare sees an
+// input it cannot measure. Neither names a cause: the origin is unknown, not "input" (an unread tensor
+// is no evidence of a difference) nor "op".
+TEST(AttributionTest, CallWithAnUnreadTensorNamesNoCause) {
+  testing::TempDir tmp;
+  CompareOptions options = AttributeOptions("target_op", tmp);
+  const std::filesystem::path copy = tmp.root() / "target";
+  std::filesystem::copy(options.target_path, copy, std::filesystem::copy_options::recursive);
+  std::filesystem::permissions(copy / "dump_tensor_data", std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::add);
+  std::filesystem::remove(copy / "dump_tensor_data/Functional.gelu.0.forward.input.0.pt");
+  options.target_path = copy.string();
+  const Attributed a = Attribute(options);
+  EXPECT_EQ(a.origins, (Origins{{"Functional.linear.0.forward", "clean"},
+                                {"Functional.gelu.0.forward", "unknown"},
+                                {"Functional.linear.1.forward", "inherited"},
+                                {"Functional.layer_norm.0.forward", "inherited"},
+                                {"Tensor.__add__.0.forward", "inherited"},
+                                {"Functional.softmax.0.forward", "inherited"},
+                                {"Torch.sum.0.forward", "inherited"}}));
+  EXPECT_TRUE(a.summary.at("first_cause").is_null());
 }
 
 TEST(AttributionTest, WithoutTheFlagTheColumnsAndSummaryAreMsprobes) {

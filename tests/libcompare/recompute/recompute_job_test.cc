@@ -193,6 +193,63 @@ TEST(RunRecompute, InputErrors) {
   EXPECT_FALSE(Recompute(RankDir("golden"), tmp.Path("file")).ok());
 }
 
+// A writable copy of the golden rank dir at `to`.
+void CopyGolden(const fs::path& to) {
+  fs::create_directories(to.parent_path());
+  fs::copy(RankDir("golden"), to, fs::copy_options::recursive);
+  for (const auto& f : fs::recursive_directory_iterator(to)) {
+    fs::permissions(f.path(), fs::perms::owner_write, fs::perm_options::add);
+  }
+}
+
+TEST(RunRecompute, MissingTensorFileIsUnreadableNotUnsupported) {
+  TempDir tmp;
+  const fs::path rank = tmp.root() / "rank0";
+  CopyGolden(rank);
+  const std::string gone = (rank / "dump_tensor_data/Functional.gelu.0.forward.output.0.pt").string();
+  fs::remove(gone);
+  auto report = Recompute(rank.string(), tmp.Path("out"));
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  EXPECT_EQ(report->counts.ok, 6u);
+  EXPECT_EQ(report->counts.unsupported, 0u);
+  EXPECT_EQ(report->counts.unreadable, 1u);
+  ASSERT_TRUE(report->first_unreadable.has_value());
+  EXPECT_EQ(report->first_unreadable->api, "Functional.gelu.0.forward");
+  EXPECT_EQ(report->first_unreadable->row, 1u);
+  EXPECT_EQ(report->first_unreadable->reason.rfind(gone + ": ", 0), 0u) << report->first_unreadable->reason;
+  const auto rows = ReadCsvRows(report->parts[0].outputs[0]);
+  ASSERT_EQ(rows.size(), 8u);
+  EXPECT_EQ(rows[2][4], "True");  // gelu has a reference: supported, only not checked
+  EXPECT_EQ(rows[2][6], "N/A");
+  EXPECT_EQ(rows[2][10], "unreadable");
+  EXPECT_EQ(rows[2][11], report->first_unreadable->reason);
+  const nlohmann::json summary = ReadSummary(report->summary_file);
+  EXPECT_EQ(summary["counts"]["unreadable"], 1);
+  EXPECT_EQ(summary["counts"]["unsupported"], 0);
+  EXPECT_EQ(summary["parts"][0]["counts"]["unreadable"], 1);
+  EXPECT_EQ(summary["first_unreadable"]["api"], "Functional.gelu.0.forward");
+  EXPECT_EQ(summary["first_unreadable"]["row"], 1);
+  EXPECT_EQ(summary["first_unreadable"]["reason"], report->first_unreadable->reason);
+  EXPECT_TRUE(summary["first_exceeding"].is_null());
+}
+
+TEST(RunRecompute, NoCallCheckedIsRefusedWithNoTable) {
+  TempDir tmp;
+  for (const char* rank : {"step0/rank0", "step0/rank1"}) {
+    CopyGolden(tmp.root() / rank);
+    fs::remove_all(tmp.root() / rank / "dump_tensor_data");
+  }
+  auto one = Recompute(tmp.Path("step0/rank0"), tmp.Path("out1"));
+  EXPECT_STATUS(one, Code::kInvalidInput, "none of its 7 API call(s) could be checked: 0 unsupported, 7 unreadable "
+                                          "(first: Functional.linear.0.forward: " + tmp.Path("step0/rank0/"));
+  EXPECT_EQ(one.status().source(), tmp.Path("step0/rank0/dump.json"));
+  auto both = Recompute(tmp.Path("step0"), tmp.Path("out2"));
+  EXPECT_STATUS(both, Code::kInvalidInput, "none of the 2 dumps' 14 API call(s) could be checked: 0 unsupported, "
+                                           "14 unreadable");
+  EXPECT_EQ(both.status().source(), tmp.Path("step0"));
+  for (const char* out : {"out1", "out2"}) EXPECT_TRUE(Names(tmp.Path(out)).empty()) << out;
+}
+
 // Sheet1 of the xlsx holds the csv's cells: numbers as numbers (equal to the csv's up to the 16
 // significant digits libxlsxwriter writes, docs/compatibility.md "Outputs"), True/False as
 // booleans, texts as texts.
@@ -230,7 +287,7 @@ TEST(RunRecompute, XlsxSheet1EqualsTheCsv) {
   // The summary sheet: the counts per verdict, then the first exceeding call.
   auto summary = ReadXlsxSheetRows(AsBytes(bytes), xlsx_path, 1);
   ASSERT_TRUE(summary.ok()) << summary.status().ToString();
-  ASSERT_GE(summary->size(), 6u);
+  ASSERT_GE(summary->size(), 7u);
   auto text_at = [&](size_t r, size_t c) { return c < (*summary)[r].size() ? (*summary)[r][c].text : std::string(); };
   auto number_at = [&](size_t r) { return 1 < (*summary)[r].size() ? (*summary)[r][1].number : -1.0; };
   EXPECT_EQ(text_at(0, 0), "ok");
@@ -239,10 +296,12 @@ TEST(RunRecompute, XlsxSheet1EqualsTheCsv) {
   EXPECT_EQ(number_at(1), 1);
   EXPECT_EQ(text_at(2, 0), "unsupported");
   EXPECT_EQ(number_at(2), 0);
-  EXPECT_EQ(text_at(3, 0), "calls");
-  EXPECT_EQ(number_at(3), 7);
-  EXPECT_EQ(text_at(5, 0), "first exceeding");
-  EXPECT_EQ(text_at(5, 1), "Functional.gelu.0.forward");
+  EXPECT_EQ(text_at(3, 0), "unreadable");
+  EXPECT_EQ(number_at(3), 0);
+  EXPECT_EQ(text_at(4, 0), "calls");
+  EXPECT_EQ(number_at(4), 7);
+  EXPECT_EQ(text_at(6, 0), "first exceeding");
+  EXPECT_EQ(text_at(6, 1), "Functional.gelu.0.forward");
 }
 
 }  // namespace

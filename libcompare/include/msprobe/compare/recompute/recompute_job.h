@@ -22,7 +22,8 @@ struct RecomputeOptions {
 
 struct RecomputeCounts {
   uint64_t calls = 0, ok = 0, exceeds = 0, unsupported = 0;
-  uint64_t skipped = 0;  // entries that are not forward API calls (backward, modules)
+  uint64_t unreadable = 0;  // calls a tensor file of which could not be read: not checked
+  uint64_t skipped = 0;     // entries that are not forward API calls (backward, modules)
 };
 
 struct RecomputePart {
@@ -31,21 +32,26 @@ struct RecomputePart {
   RecomputeCounts counts;
 };
 
-struct FirstExceeding {
+// A call of the run and its row in the tables: the first exceeding, the first unreadable.
+struct CallRow {
   std::string api, dump_json, file;
-  uint64_t row = 0;  // 0-based data row of `file`
+  uint64_t row = 0;    // 0-based data row of `file`
+  std::string reason;  // the check's reason: for an unreadable call, the file and its problem
 };
 
 struct RecomputeReport {
   std::vector<RecomputePart> parts;
-  RecomputeCounts counts;                      // summed over the parts
-  std::optional<FirstExceeding> first_exceeding;  // in the first part that has one
+  RecomputeCounts counts;                  // summed over the parts
+  std::optional<CallRow> first_exceeding;  // in the first part that has one
+  std::optional<CallRow> first_unreadable;  // likewise; the run fails on it as on an exceeding call
   std::string summary_file;                    // OUT/summary.json
   std::string html_file;                       // --html: the run's page
 };
 
 // InvalidInput, before any work, for a dump with nothing to recompute: a statistics or md5 dump, a
-// debug.json, a dump without forward API calls (level L0), calls none of which has a reference.
+// debug.json, a dump without forward API calls (level L0), calls none of which has a reference; and,
+// after the check, when no call could be checked (each unsupported or unreadable): then no table is
+// written.
 // Progress: ("API calls", calls checked, the calls of every dump), from worker threads.
 Result<RecomputeReport> RunRecompute(const RecomputeOptions& options, const JobContext& context = {});
 

@@ -30,12 +30,17 @@ struct ErrorMetrics {
 // infinity of its sign, as a correctly rounded kernel would give.
 ErrorMetrics MeasureError(const Fp64Tensor& dumped, const Fp64Tensor& reference, DType dtype);
 
-enum class SelfVerdict : uint8_t { kOk, kExceeds, kUnsupported };
-std::string_view SelfVerdictName(SelfVerdict verdict);  // "ok", "exceeds", "unsupported"
+// kUnreadable: a saved tensor of the call (its file missing or unreadable) could not be loaded. Not an
+// unsupported op: the dump, not our references, left the call unchecked (docs/ops.md §5).
+enum class SelfVerdict : uint8_t { kOk, kExceeds, kUnsupported, kUnreadable };
+inline constexpr size_t kSelfVerdicts = 4;
+std::string_view SelfVerdictName(SelfVerdict verdict);  // "ok", "exceeds", "unsupported", "unreadable"
 
 struct SelfCheck {
   SelfVerdict verdict = SelfVerdict::kUnsupported;
-  std::string reason;    // kUnsupported: why (no reference, an argument form, an unreadable tensor)
+  // kUnsupported: why (no reference, an argument form, a tensor not saved); kUnreadable: the file and
+  // its problem.
+  std::string reason;
   std::string dtype;     // the checked output's dtype, as dump.json names it
   std::string output;    // which output: "output.0"
   ErrorMetrics error;    // of that output: the one furthest beyond its tolerance
@@ -43,12 +48,16 @@ struct SelfCheck {
 
   // max_rel in units of the tolerance (0 when exact, > 1 beyond it, +inf when the tolerance is 0).
   double Excess() const;
+  // Whether the metrics above were measured (ok or exceeds); they are empty otherwise.
+  bool Measured() const { return verdict == SelfVerdict::kOk || verdict == SelfVerdict::kExceeds; }
 };
 
 // Recomputes the call and measures each dumped floating output (those without data_name are
 // skipped) against it; the worst one is reported. Unsupported when the API has no reference, an
-// argument form is refused, a tensor cannot be read, or no output was saved.
+// argument form is refused, a tensor was not saved or is of a dtype no reference takes, or no output
+// was saved; unreadable when a saved tensor's file cannot be loaded.
 SelfCheck CheckSelfError(std::string_view api, const CallArgs& args, const InputLoader& load);
 SelfCheck UnsupportedCheck(std::string reason);
+SelfCheck UnreadableCheck(std::string reason);
 
 }  // namespace msprobe::ops

@@ -14,6 +14,9 @@ namespace msprobe::ops {
 
 using InputLoader = std::function<Result<Fp64Tensor>(const TensorRef&)>;
 
+// Whether tensors of `dtype` load as float64 at all: complex and int4 do not.
+bool LoadsAsFp64(DType dtype);
+
 // The values of the .pt/.npy file at `path`, in logical C order.
 Result<Fp64Tensor> LoadFp64Tensor(const std::string& path);
 
