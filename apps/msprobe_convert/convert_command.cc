@@ -1,5 +1,5 @@
-// msprobe-convert: runs the convert job (kernel/convert_job.h), then prints its errors and notes per
-// file, the output directory (stdout) and a summary (stderr; README, "Output streams").
+// msprobe-convert: runs the convert job (kernel/convert_job.h), then prints its errors, warnings and notes
+// per file, the output directory (stdout) and a summary (stderr; README, "Output streams").
 #include "msprobe_convert/convert_command.h"
 
 #include <fmt/format.h>
@@ -40,11 +40,14 @@ int RunConvert(const ConvertArgs& args, const cli::CommonOptions& common) {
   }();
   if (!report.ok()) return cli::ReportAndExit(kProgram, report.status());
   int exit_code = cli::kExitOk;
+  const Warn warn = cli::PrintWarnings(std::string(kProgram), nullptr);
   for (const ConvertedBinFile& file : report->files) {
     if (!file.status.ok()) {
       exit_code = std::max(exit_code, cli::ReportAndExit(kProgram, file.status));
       continue;
     }
+    // -q silences notes, never a warning that data was not converted.
+    for (const std::string& warning : file.warnings) warn(file.input, warning);
     if (!common.quiet) {
       for (const std::string& note : file.notes) cli::PrintErr("{}: note: {}: {}\n", kProgram, file.input, note);
     }

@@ -49,6 +49,18 @@ checks=$((checks + 1))
 cmp -s "$data/expected/Conv2D.Default_NC1HWC0-op1.1.2.1735011096403740.output.0.NCHW.FLOAT16.npy" \
   "$TMP/one/Conv2D.Default_NC1HWC0-op1.1.2.1735011096403740.output.0.NCHW.FLOAT16.npy" || fail "single file differs"
 
+# Quiet, with slots it cannot convert: -q hides the summary, never the warnings about data not written.
+cast="$data/cases/Cast.Default_dtypes-op1.1.2.1735011096403740"
+run "$convert" -q -d "$cast" -o "$TMP/cast" -t pt
+expect_code 0
+checks=$((checks + 1))
+[ -z "$OUT" ] || fail "-q printed on stdout: $OUT"
+checks=$((checks + 1))
+[ "$ERR" = "msprobe-convert: warning: $cast: input 10: skipped: uint64 has no torch dtype (-t npy writes it)
+msprobe-convert: warning: $cast: output 5: skipped: dtype STRING (13) has no decoder
+msprobe-convert: warning: $cast: buffer 0: skipped (raw on-chip data, no dtype)
+msprobe-convert: warning: $cast: workspace 0: skipped (raw on-chip data, no dtype)" ] || fail "-q on $cast printed: $ERR"
+
 # --keep-device-format: the device shape, and the device format in the name.
 run "$convert" -d "$data/cases/Conv2D.Default_NC1HWC0-op1.1.2.1735011096403740" -o "$TMP/keep" --keep-device-format
 expect_code 0

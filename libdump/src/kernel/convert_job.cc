@@ -94,24 +94,24 @@ void ConvertFile(const Task& task, bool keep_device_format, bool pt, ConvertedBi
   }
   const std::string bin_name = fs::path(task.input).filename().string();
   if (bin->trailing_bytes > 0) {
-    report->notes.push_back(fmt::format("{} bytes after the declared data ignored", bin->trailing_bytes));
+    report->warnings.push_back(fmt::format("{} bytes after the declared data ignored", bin->trailing_bytes));
   }
   for (const BinSlot& slot : bin->slots) {
     if (slot.kind == BinSlotKind::kBuffer || slot.kind == BinSlotKind::kWorkspace) {
       extras->skip_reasons.push_back("buffer/workspace");
-      report->notes.push_back(SlotLabel(slot) + ": skipped (raw on-chip data, no dtype)");
+      report->warnings.push_back(SlotLabel(slot) + ": skipped (raw on-chip data, no dtype)");
       continue;
     }
     if (!slot.dtype) {
       const std::string dtype = fmt::format("{} ({})", ProtoDTypeName(slot.proto_dtype), slot.proto_dtype);
       extras->skip_reasons.push_back("no decoder for " + dtype);
-      report->notes.push_back(fmt::format("{}: skipped: dtype {} has no decoder", SlotLabel(slot), dtype));
+      report->warnings.push_back(fmt::format("{}: skipped: dtype {} has no decoder", SlotLabel(slot), dtype));
       continue;
     }
     if (pt && Info(PtDType(*slot.dtype)).storage.empty()) {
       extras->skip_reasons.push_back(fmt::format("{} (no torch dtype)", Name(*slot.dtype)));
-      report->notes.push_back(fmt::format("{}: skipped: {} has no torch dtype (-t npy writes it)", SlotLabel(slot),
-                                          Name(*slot.dtype)));
+      report->warnings.push_back(fmt::format("{}: skipped: {} has no torch dtype (-t npy writes it)", SlotLabel(slot),
+                                             Name(*slot.dtype)));
       continue;
     }
     const LayoutPlan plan = PlanLayout(slot, keep_device_format);

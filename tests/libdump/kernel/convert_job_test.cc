@@ -42,10 +42,15 @@ TEST(ConvertJobTest, ConvertsTheFixturesAsNumpyWrites) {
   }
   EXPECT_EQ(compared, 42);
   bool lstm_note = false;
+  std::vector<std::string> warnings;  // the slots not converted: warnings, which -q does not hide
   for (const ConvertedBinFile& file : report->files) {
     for (const std::string& note : file.notes) lstm_note |= note == "output 0: device layout kept: no converter for FRACTAL_ZN_LSTM";
+    warnings.insert(warnings.end(), file.warnings.begin(), file.warnings.end());
   }
   EXPECT_TRUE(lstm_note);
+  EXPECT_EQ(warnings, (std::vector<std::string>{"output 5: skipped: dtype STRING (13) has no decoder",
+                                                "buffer 0: skipped (raw on-chip data, no dtype)",
+                                                "workspace 0: skipped (raw on-chip data, no dtype)"}));
 }
 
 // A name over 255 bytes is hashed (a Python FNV-1a of the name gives cd07…) and mapped back in

@@ -29,7 +29,8 @@ struct ConvertedBinFile {
   Status status;
   uint64_t tensors = 0;            // .npy files written
   uint64_t bytes_read = 0;         // the size of the .bin
-  std::vector<std::string> notes;  // per slot: kept layouts, skipped slots, caveats
+  std::vector<std::string> notes;     // per slot: kept layouts, caveats
+  std::vector<std::string> warnings;  // data not converted: skipped slots, ignored trailing bytes
 };
 
 struct KernelConvertReport {
