@@ -100,6 +100,15 @@ checks=$((checks + 1))
 run "$convert" -d "$TMP/missing" -o "$TMP/bad"
 expect_code 3
 expect_one_error_line msprobe-convert
+# An -o that is a file (or below one): one line, checked once before any file, nothing converted.
+printf 'x' >"$TMP/outfile"
+for o in "$TMP/outfile" "$TMP/outfile/sub"; do
+  run "$convert" -q -d "$data/cases" -o "$o"
+  expect_code 3 "-o $o"
+  expect_err_line "msprobe-convert: error: $o: cannot create the folder $o (Not a directory): choose another -o"
+done
+checks=$((checks + 1))
+[ "$(cat "$TMP/outfile")" = x ] || fail "the file given as -o was changed"
 # A tree with one bad file: the others are converted, the bad one reported, exit 3.
 mkdir -p "$TMP/mixed" && cp "$data/malformed/Add.truncated.1.2.1735011096403740" "$data/cases/Add.Default_Add-op1.3.2.1735011096403740" "$TMP/mixed/"
 run "$convert" -d "$TMP/mixed" -o "$TMP/mixed_out"

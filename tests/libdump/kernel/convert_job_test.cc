@@ -92,6 +92,16 @@ TEST(ConvertJobTest, ABadFileFailsAlone) {
   EXPECT_TRUE(fs::exists(tmp.Path("out/sub/Add.Default_Add-op1.3.2.1735011096403740.output.0.NCHW.FLOAT.npy")));
 }
 
+// An -o that is a file fails the run once, before any file is converted, not once per file.
+TEST(ConvertJobTest, OutputThatIsAFileFailsOnceBeforeAnyFile) {
+  testing::TempDir tmp;
+  testing::WriteFile(tmp.Path("outfile"), "x");
+  const Result<KernelConvertReport> report = RunKernelConvert({testing::TestData("bin/cases"), tmp.Path("outfile"), false});
+  EXPECT_STATUS(report, Code::kIOError, "cannot create the folder " + tmp.Path("outfile") + " (Not a directory): choose another -o");
+  EXPECT_EQ(report.status().source(), tmp.Path("outfile"));
+  EXPECT_EQ(testing::ReadFile(tmp.Path("outfile")), "x");
+}
+
 TEST(ConvertJobTest, MissingInput) {
   testing::TempDir tmp;
   EXPECT_STATUS(RunKernelConvert({tmp.Path("missing"), tmp.Path("out"), false}), Code::kNotFound,

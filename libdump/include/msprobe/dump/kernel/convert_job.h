@@ -44,7 +44,8 @@ struct KernelConvertReport {
 };
 
 // Converts the files in parallel (one task per file). NotFound when dump_path does not exist, IOError
-// when the tree cannot be listed, InvalidInput naming what the folder holds when it has no .bin dump;
+// when the tree cannot be listed or output_path cannot be made or written (before any file is
+// converted), InvalidInput naming what the folder holds when it has no .bin dump;
 // failures of single files (a file of another kind named as what it is) are in the report.
 // Progress: ("kernel dumps", converted or failed, in all), from the worker threads.
 Result<KernelConvertReport> RunKernelConvert(const KernelConvertOptions& options, const JobContext& context = {});
