@@ -109,6 +109,15 @@ for o in "$TMP/outfile" "$TMP/outfile/sub"; do
 done
 checks=$((checks + 1))
 [ "$(cat "$TMP/outfile")" = x ] || fail "the file given as -o was changed"
+# An -o at or inside the input: refused (exit 3), the input left as it was.
+mkdir -p "$TMP/in" && cp "$data/cases/Add.Default_Add-op1.3.2.1735011096403740" "$TMP/in/"
+for o in "$TMP/in" "$TMP/in/out"; do
+  run "$convert" -d "$TMP/in" -o "$o"
+  expect_code 3 "-o $o"
+  expect_err_line "msprobe-convert: error: $o: the output would land inside the input $TMP/in"
+done
+checks=$((checks + 1))
+[ "$(ls "$TMP/in")" = Add.Default_Add-op1.3.2.1735011096403740 ] || fail "convert wrote into its input: $(ls "$TMP/in")"
 # A tree with one bad file: the others are converted, the bad one reported, exit 3.
 mkdir -p "$TMP/mixed" && cp "$data/malformed/Add.truncated.1.2.1735011096403740" "$data/cases/Add.Default_Add-op1.3.2.1735011096403740" "$TMP/mixed/"
 run "$convert" -d "$TMP/mixed" -o "$TMP/mixed_out"

@@ -140,6 +140,12 @@ run "$dump" data2db --db "$TMP/e" --data "$TMP/nonexistent"
 expect_code 3
 expect_one_error_line msprobe-dump
 expect_err "nonexistent: no such directory"
+# the database never goes into the dump it reads: refused before anything is written
+run "$dump" data2db --db "$TMP/dumps/g_l0/x.db" --data "$TMP/dumps/g_l0"
+expect_code 3
+expect_err_line "msprobe-dump: error: $TMP/dumps/g_l0/x.db: the output would land inside the input $TMP/dumps/g_l0"
+checks=$((checks + 1))
+[ ! -e "$TMP/dumps/g_l0/x.db" ] || fail "data2db wrote inside its input"
 run "$dump" data2db --db "$TMP/e" --data "$TMP/dumps/g_empty" --format dump
 expect_code 3
 expect_one_error_line msprobe-dump

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "msprobe/dump/framework/output_location.h"
 #include "trend/dump_import_internal.h"
 #include "trend/monitor_import_internal.h"
 #include "trend/python_dict_internal.h"
@@ -46,6 +47,7 @@ Result<Data2DbReport> RunData2Db(const Data2DbOptions& options, const JobContext
   MSP_ASSIGN_OR_RETURN(const internal::NameMapping mapping, ReadNameMapping(options.mapping_file));
   std::error_code ec;
   if (!fs::is_directory(options.data_dir, ec)) return Status::NotFound(options.data_dir, "no such directory");
+  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.db_dir, /*is_dir=*/true, {options.data_dir}));
   fs::create_directories(options.db_dir, ec);
   if (ec) return Status::IOError(options.db_dir, "cannot create the directory: " + ec.message());
   Data2DbReport report;

@@ -9,6 +9,7 @@
 
 #include "msprobe/dump/files/file_kind.h"
 #include "msprobe/dump/framework/dump_layout.h"
+#include "msprobe/dump/framework/output_location.h"
 #include "msprobe/dump/io/output_folder.h"
 #include "msprobe/dump/kernel/bin_convert.h"
 #include "msprobe/dump/kernel/folder_survey.h"
@@ -134,6 +135,7 @@ void ConvertFile(const Task& task, bool keep_device_format, bool pt, ConvertedBi
 }  // namespace
 
 Result<KernelConvertReport> RunKernelConvert(const KernelConvertOptions& options, const JobContext& context) {
+  MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_path, /*is_dir=*/true, {options.dump_path}));
   MSP_ASSIGN_OR_RETURN(std::vector<Task> tasks, FindTasks(options));
   // Once, before any file: an -o that cannot be made fails the run with one line, not every file.
   MSP_RETURN_IF_ERROR(MakeOutputFolder(options.output_path, options.output_path, "-o"));

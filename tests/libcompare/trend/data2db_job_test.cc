@@ -94,13 +94,28 @@ TEST(RunData2Db, FormatsFindNothing) {
   Data2DbOptions options = OptionsFor(dir);
   options.format = TrendFormat::kMonitor;
   EXPECT_STATUS(Import(options).report, Code::kNotFound, "no monitor directory");
-  options.data_dir = dir.Path("out");  // an empty directory
+  options.data_dir = dir.Path("empty");  // not the database's own directory, which is refused
+  fs::create_directories(options.data_dir);
   options.format = TrendFormat::kDump;
   EXPECT_STATUS(Import(options).report, Code::kNotFound, "no step<N> directory");
   options.format = TrendFormat::kAuto;
   EXPECT_STATUS(Import(options).report, Code::kNotFound, "neither a dump root");
   options.data_dir = dir.Path("nonexistent");
   EXPECT_STATUS(Import(options).report, Code::kNotFound, "no such directory");
+}
+
+// The database never goes into the dump it is read from (output_location.h).
+TEST(RunData2Db, DatabaseInsideTheDataIsRefused) {
+  TempDir dir;
+  Data2DbOptions options = OptionsFor(dir);
+  for (const std::string& db : {options.data_dir, options.data_dir + "/x.db", options.data_dir + "/step0/rank0/t"}) {
+    options.db_dir = db;
+    const Result<Data2DbReport> report = Import(options).report;
+    EXPECT_STATUS(report, Code::kInvalidInput, "the output would land inside the input " + options.data_dir);
+    EXPECT_EQ(report.status().source(), db);
+  }
+  EXPECT_FALSE(fs::exists(options.data_dir + "/x.db"));
+  EXPECT_FALSE(fs::exists(options.data_dir + "/dump_data.trend.db"));
 }
 
 TEST(RunData2Db, FailedImportLeavesNoDatabase) {

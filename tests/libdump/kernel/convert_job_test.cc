@@ -102,6 +102,20 @@ TEST(ConvertJobTest, OutputThatIsAFileFailsOnceBeforeAnyFile) {
   EXPECT_EQ(testing::ReadFile(tmp.Path("outfile")), "x");
 }
 
+// The output never goes into the tree it converts (output_location.h): refused before anything.
+TEST(ConvertJobTest, OutputInsideTheInputIsRefused) {
+  testing::TempDir tmp;
+  fs::create_directories(tmp.root() / "in");
+  fs::copy_file(testing::TestData("bin/cases/Add.Default_Add-op1.3.2.1735011096403740"),
+                tmp.root() / "in" / "Add.Default_Add-op1.3.2.1735011096403740");
+  for (const std::string& out : {tmp.Path("in"), tmp.Path("in/out")}) {
+    const Result<KernelConvertReport> report = RunKernelConvert({tmp.Path("in"), out, false});
+    EXPECT_STATUS(report, Code::kInvalidInput, "the output would land inside the input " + tmp.Path("in"));
+    EXPECT_EQ(report.status().source(), out);
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp.root() / "in"), fs::directory_iterator()), 1);
+}
+
 TEST(ConvertJobTest, MissingInput) {
   testing::TempDir tmp;
   EXPECT_STATUS(RunKernelConvert({tmp.Path("missing"), tmp.Path("out"), false}), Code::kNotFound,

@@ -40,7 +40,8 @@ struct Data2DbReport {
 
 // Writes the databases the format asks for; each appears under its final name only when complete,
 // replacing an older one. Errors: NotFound when the format finds nothing to import (auto: neither),
-// InvalidInput for a malformed dump, construct.json, csv or mapping, IOError for the database.
+// InvalidInput for a malformed dump, construct.json, csv or mapping, or a db_dir at or inside data_dir
+// (refused before anything is written), IOError for the database.
 // Warnings (ctx.warn): directories passed over. Progress (ctx.progress): files read of all.
 Result<Data2DbReport> RunData2Db(const Data2DbOptions& options, const JobContext& ctx);
 

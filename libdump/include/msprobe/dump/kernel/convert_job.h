@@ -43,7 +43,9 @@ struct KernelConvertReport {
   std::map<std::string, uint64_t> skipped;  // slots not written, by short reason
 };
 
-// Converts the files in parallel (one task per file). NotFound when dump_path does not exist, IOError
+// Converts the files in parallel (one task per file). InvalidInput, first, when output_path is at or
+// inside dump_path (output_location.h: the input is never written to). NotFound when dump_path does
+// not exist, IOError
 // when the tree cannot be listed or output_path cannot be made or written (before any file is
 // converted), InvalidInput naming what the folder holds when it has no .bin dump;
 // failures of single files (a file of another kind named as what it is) are in the report.
