@@ -22,7 +22,8 @@ Examples:
   msprobe-convert -d dump/ -o out --keep-device-format
   msprobe-convert -d dump/ -o out -t pt             # torch .pt files instead of .npy
 
-Exit codes: 0 converted, 2 usage error, 3 some input missing, malformed or unsupported, 4 internal error.)";
+Exit codes: 0 converted (slots not converted are warnings, even with -q), 2 usage error, 3 some input missing,
+malformed or unsupported, or an -o that cannot be made or lies inside the input (nothing converted), 4 internal error.)";
 
 }  // namespace
 
