@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_invoke.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string_view>
 #include <unordered_map>
@@ -69,9 +70,13 @@ ApiAttribution Classify(const ResultTable& table, ApiRows api, const std::vector
                         const ops::SelfCheck* golden_check, std::optional<std::string>* argument) {
   const ops::SelfCheck *target = Measured(target_check), *golden = Measured(golden_check);
   ApiAttribution a{"", ExcessCell(target), ExcessCell(golden)};
-  // A tensor of the call that could not be read on either side names no cause: not the op (its own
-  // error or the golden's is unknown), nor an input (its difference may be only that it was not read).
-  if (Unread(target_check) || Unread(golden_check)) {
+  // A tensor of the call that could not be read on either side, by the recompute or by the compare,
+  // names no cause: not the op (its own error or the golden's is unknown), nor an input (its difference
+  // may be only that it was not read).
+  const bool unread_row = std::any_of(table.rows.begin() + static_cast<std::ptrdiff_t>(api.begin),
+                                      table.rows.begin() + static_cast<std::ptrdiff_t>(api.end),
+                                      [](const ResultRow& r) { return r.unreadable; });
+  if (unread_row || Unread(target_check) || Unread(golden_check)) {
     a.origin = "unknown";
     return a;
   }
