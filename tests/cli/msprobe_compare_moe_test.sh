@@ -29,12 +29,17 @@ expect_code 0
 run $check "$TMP"/fm/compare_result_*.csv "$moe/msprobe/moe_tensor.csv"
 expect_code 0
 
-# --attribute hashes the target files as dumped; the metrics it reads are the cleaned ones
+# --attribute hashes the target files as dumped; the metrics it reads are the cleaned ones. The group
+# list of NPU.npu_grouped_matmul.4 is missing on the target's side: an unread tensor names no cause, so
+# that API is unknown (it once was "input", its group_list the first cause) and there is none.
 run "$cmp" -q -tp "$moe/tensor/npu/dump.json" -gp "$moe/tensor/bench/dump.json" -o "$TMP/attr" --csv --attribute
 expect_code 0
-grep -q '"argument": "NPU.npu_grouped_matmul.4.forward.kwargs.group_list"' "$TMP/attr/summary.json" ||
-  fail "first cause: $(cat "$TMP/attr/summary.json")"
-checks=$((checks + 1))
+run python3 -c "import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(sorted({r['Origin'] for r in rows if r['NPU Name'].startswith('NPU.npu_grouped_matmul.4.forward')}),
+      json.load(open(sys.argv[2]))['first_cause'])" "$TMP"/attr/compare_result_*.csv "$TMP/attr/summary.json"
+expect_code 0
+expect_out "['unknown'] None"
 
 run "$cmp" -q -tp "$moe/stat/npu/dump.json" -gp "$moe/stat/bench/dump.json" -o "$TMP/s" --csv
 expect_code 0
