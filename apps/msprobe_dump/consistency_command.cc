@@ -38,6 +38,11 @@ int PrintReport(const compare::ConsistencyReport& report, const cli::CommonOptio
     for (const compare::ConsistencyCheck& c : report.checks) why.push_back(fmt::format("{}: {}", c.name, c.detail));
     cli::PrintErr("nothing checked: {}\n", fmt::join(why, "; "));
   }
+  if (!report.ranks_without_dump_json.empty()) {
+    // Even with -q: the ranks the check could not read, the reason for exit 1 when all else agrees.
+    cli::PrintErr("{} rank folder(s) not checked: no dump.json (was the dump interrupted?); first: {}\n",
+                  report.ranks_without_dump_json.size(), report.ranks_without_dump_json.front());
+  }
   return report.gate_failed ? cli::kExitGateFailed : cli::kExitOk;
 }
 

@@ -136,4 +136,16 @@ expect_err_line "nothing checked: collective results: no all_reduce, all_gather 
 [ "$(summary "$TMP/nothing" 'd["nothing_checked"], d["gate"], d["counts"]["inconsistencies"]')" = "(True, 'failed', 0)" ] \
   || fail "nothing-checked summary: $(summary "$TMP/nothing" 'd')"
 checks=$((checks + 1))
+
+# A rank folder without its dump.json (an interrupted rank) is not checked: the others are, their files
+# written, and the run exits 1 saying which, even under -q.
+cp -r "$data/stat4" "$TMP/interrupted" && chmod -R u+w "$TMP/interrupted"
+rm "$TMP/interrupted/step1/rank3/dump.json"
+run "$dump" consistency -q "$TMP/interrupted" -o "$TMP/int"
+expect_code 1
+expect_err "msprobe-dump: warning: $TMP/interrupted/step1/rank3: no dump.json; passed over"
+expect_err "1 rank folder(s) not checked: no dump.json (was the dump interrupted?); first: $TMP/interrupted/step1/rank3"
+[ "$(summary "$TMP/int" 'd["ranks_without_dump_json"], d["gate"], d["counts"]["ranks"]')" = "(['$TMP/interrupted/step1/rank3'], 'failed', 4)" ] \
+  || fail "interrupted-rank summary: $(summary "$TMP/int" 'd')"
+checks=$((checks + 1))
 finish

@@ -19,7 +19,12 @@ int64_t StepNumber(const fs::path& dir) {
 
 }  // namespace
 
-Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& input, const Warn& warn) {
+Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& input, const Warn& warn_caller,
+                                                          std::vector<std::string>* without_dump_json) {
+  const Warn warn = [&](const std::string& source, const std::string& message) {
+    if (message == kRankWithoutDumpJson) without_dump_json->push_back(source);
+    if (warn_caller) warn_caller(source, message);
+  };
   std::error_code ec;
   if (!fs::exists(input, ec)) return Status::NotFound(input, "no such directory");
   if (!fs::is_directory(input, ec)) return Status::InvalidInput(input, std::string("a file, not a directory: ") + kWhatToGive);

@@ -18,7 +18,9 @@ struct ConsistencyStep {
 };
 
 // Errors, each saying what was found and what to give: no such directory, a file, a single rank's
-// folder, a folder with no rank dumps below it, no step with two ranks or more.
-Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& input, const Warn& warn);
+// folder, a folder with no rank dumps below it, no step with two ranks or more. Rank folders without
+// their dump.json are told to `warn` and added to `without_dump_json`.
+Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& input, const Warn& warn,
+                                                          std::vector<std::string>* without_dump_json);
 
 }  // namespace msprobe::compare::internal

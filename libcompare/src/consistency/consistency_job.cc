@@ -87,8 +87,8 @@ Status CheckSteps(const ConsistencyOptions& options, const JobContext& context, 
   report->checks = internal::DescribeChecks(options, tally.checks, tally.parameters.size(), tally.grouped_parameters.size());
   report->nothing_checked =
       std::none_of(report->checks.begin(), report->checks.end(), [](const ConsistencyCheck& c) { return c.ran; });
-  report->gate_failed =
-      n.inconsistencies > 0 || (options.fail_on_suspect && n.suspects > 0) || report->nothing_checked;
+  report->gate_failed = n.inconsistencies > 0 || (options.fail_on_suspect && n.suspects > 0) || report->nothing_checked ||
+                        !report->ranks_without_dump_json.empty();
   return Status::Ok();
 }
 
@@ -108,25 +108,26 @@ Status WriteOutputs(const ConsistencyOptions& options, ConsistencyReport* report
 }
 
 // Mistakes are caught before any dump is read: the output directory first, then the inputs.
-Result<std::vector<ConsistencyStep>> FindSteps(const ConsistencyOptions& options, const JobContext& context) {
+Result<std::vector<ConsistencyStep>> FindSteps(const ConsistencyOptions& options, const JobContext& context,
+                                               std::vector<std::string>* without_dump_json) {
   MSP_RETURN_IF_ERROR(CheckOutputOutsideInputs(options.output_dir, /*is_dir=*/true, {options.input}));
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec || !fs::is_directory(options.output_dir)) {
     return Status::IOError(options.output_dir, "cannot create the output directory" + (ec ? ": " + ec.message() : ""));
   }
-  return internal::FindConsistencySteps(options.input, context.warn);
+  return internal::FindConsistencySteps(options.input, context.warn, without_dump_json);
 }
 
 }  // namespace
 
 Result<ConsistencyReport> RunConsistency(const ConsistencyOptions& options, const JobContext& context) {
-  Result<std::vector<ConsistencyStep>> steps = FindSteps(options, context);
+  ConsistencyReport report;
+  Result<std::vector<ConsistencyStep>> steps = FindSteps(options, context, &report.ranks_without_dump_json);
   // Several processes stop together, with the first failure in process order: the one a single
   // process would report, even when only one process met it.
   if (Several(context)) MSP_RETURN_IF_ERROR(AgreeOnFailure(*context.cluster, steps.status()));
   MSP_RETURN_IF_ERROR(steps.status());
-  ConsistencyReport report;
   MSP_RETURN_IF_ERROR(CheckSteps(options, context, *steps, &report));
   if (Several(context) && !context.cluster->root()) return report;  // process 0 holds the findings and writes
   MSP_RETURN_IF_ERROR(WriteOutputs(options, &report));

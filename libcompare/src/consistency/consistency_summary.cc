@@ -50,6 +50,7 @@ Status WriteConsistencySummary(const std::string& path, const ConsistencyOptions
     summary["first_inconsistency"] = nullptr;
   }
   summary["nothing_checked"] = report.nothing_checked;
+  summary["ranks_without_dump_json"] = report.ranks_without_dump_json;
   summary["gate"] = report.gate_failed ? "failed" : "passed";
   Json outputs = {{"csv", report.csv_file}, {"xlsx", report.xlsx_file}};
   if (!report.html_file.empty()) outputs["html"] = report.html_file;

@@ -55,7 +55,7 @@ Result<std::vector<TrendRankDir>> ScanStepDir(const fs::path& step_dir, const Wa
     any = true;
     std::error_code ec;
     if (!fs::is_regular_file(dir / "dump.json", ec)) {
-      if (warn) warn(dir.string(), "no dump.json; passed over");
+      if (warn) warn(dir.string(), kRankWithoutDumpJson);
       continue;
     }
     (rank ? ranks : procs).push_back(TrendRankDir{*number, dir.string()});

@@ -30,6 +30,9 @@ struct DumpRootScan {
   bool any_step_dir = false;        // a step<N> directory was there, with or without ranks
 };
 
+// What `warn` is told of a rank<N> or proc<N> directory without its dump.json (an interrupted rank).
+inline constexpr char kRankWithoutDumpJson[] = "no dump.json; passed over";
+
 // The ranks of one step directory, numbered as msprobe numbers them (above); empty when it holds
 // none. Errors: the directory cannot be read.
 Result<std::vector<TrendRankDir>> ScanStepDir(const std::filesystem::path& step_dir, const Warn& warn);

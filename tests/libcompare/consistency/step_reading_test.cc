@@ -51,8 +51,10 @@ std::vector<Reading> ReadSpread(const ConsistencyStep& step, int n) {
 }
 
 ConsistencyStep Step(const std::string& input) {
-  Result<std::vector<ConsistencyStep>> steps = FindConsistencySteps(input, {});
+  std::vector<std::string> without_dump_json;
+  Result<std::vector<ConsistencyStep>> steps = FindConsistencySteps(input, {}, &without_dump_json);
   EXPECT_TRUE(steps.ok()) << steps.status().ToString();
+  EXPECT_TRUE(without_dump_json.empty());
   return steps.ok() ? steps->back() : ConsistencyStep();
 }
 

@@ -75,7 +75,10 @@ struct ConsistencyReport {
   std::string csv_file, xlsx_file, html_file, summary_file;
   // No check could run (no collective, no parameter group, too few ranks): nothing passed, so the gate fails.
   bool nothing_checked = false;
-  bool gate_failed = false;  // an inconsistency, a suspect with fail_on_suspect, or nothing checked
+  // Rank folders without their dump.json (an interrupted rank): not checked, so the gate fails too.
+  std::vector<std::string> ranks_without_dump_json;
+  // An inconsistency, a suspect with fail_on_suspect, nothing checked, or a rank not checked.
+  bool gate_failed = false;
 };
 
 // Progress: ("dump.json files", read, all). The ranks of a step are read on all cores, a step at a
