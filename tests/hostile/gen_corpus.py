@@ -335,6 +335,11 @@ def stack_json_malformed(c):
     write(os.path.join(rank0(c), "stack.json"), '{"Functional.linear.0.forward": [1, {"x": ')
 
 
+@setup
+def stack_json_group_not_a_pair(c):
+    write(os.path.join(rank0(c), "stack.json"), '{"0": "notalist"}')
+
+
 def tensor(c):
     return os.path.join(rank0(c), "dump_tensor_data", PT)
 

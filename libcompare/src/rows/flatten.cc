@@ -350,7 +350,10 @@ Result<std::unordered_map<std::string, const JsonValue*>> IndexStacks(const Json
   }
   for (const auto& m : stack.GetObject()) {  // new format: {"0": [[entries], [lines]], ...}
     const JsonValue& group = m.value;
-    if (!group.IsArray() || group.Size() != 2 || !group[0].IsArray()) continue;
+    if (!group.IsArray() || group.Size() != 2 || !group[0].IsArray()) {  // its stack would be lost unseen
+      return Status::InvalidInput(stack_source, fmt::format("group '{}' is not a pair [[API names], [stack lines]]; "
+                                                            "is stack.json from msprobe's dump?", StringOf(m.name)));
+    }
     for (const auto& api : group[0].GetArray()) {
       if (api.IsString()) index[std::string(StringOf(api))] = &group[1];
     }
