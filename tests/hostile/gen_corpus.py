@@ -170,6 +170,14 @@ def json_huge_number(c):
     edit(dump_json(c), '"Max": 1.4793050289154053', '"Max": 1e999999')
 
 
+@setup
+def entry_null(c):
+    p = dump_json(c)
+    doc = json.load(open(p))
+    doc["data"]["Functional.linear.0.forward"] = None
+    json.dump(doc, open(p, "w"), indent=1)
+
+
 def set_shape(c, shape):
     p = dump_json(c)
     doc = json.load(open(p))

@@ -1,11 +1,14 @@
 #include "msprobe/ops/check/dump_check.h"
 
+#include <fmt/format.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <atomic>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "msprobe/dump/framework/dump_json.h"
 #include "msprobe/dump/framework/dump_layout.h"
@@ -28,17 +31,24 @@ class CallCollector : public DumpJsonVisitor {
     Result<CallArgs> args;
   };
 
+  explicit CallCollector(std::string dump_json) : dump_json_(std::move(dump_json)) {}
+
   Status Entry(std::string_view key, const JsonValue& value) override {
     if (!IsForwardCall(key)) {
       ++skipped;
       return Status::Ok();
     }
+    // A malformed dump.json, as compare finds it (docs/compare.md §2.1), not an unsupported call.
+    if (!value.IsObject()) return Status::InvalidInput(dump_json_, fmt::format("entry '{}' is not an object", key));
     calls.push_back({std::string(key), ParseCallArgs(value, std::string(key))});
     return Status::Ok();
   }
 
   std::vector<Call> calls;
   uint64_t skipped = 0;
+
+ private:
+  std::string dump_json_;
 };
 
 // Counts the forward API calls by name alone.
@@ -112,7 +122,7 @@ Result<DumpCallCount> CountDumpCalls(const std::string& dump_json) {
 }
 
 Result<DumpCheck> CheckDumpCalls(const std::string& dump_json, const Progress& progress) {
-  CallCollector collector;
+  CallCollector collector(dump_json);
   MSP_RETURN_IF_ERROR(StreamDumpJson(dump_json, collector).status());
   const InputLoader load = DirectoryLoader(TensorDataDir(dump_json));
   DumpCheck out;
