@@ -590,6 +590,13 @@ def statistic_csv_malformed(c):
 
 
 @setup
+def statistic_csv_no_key_columns(c):
+    kernel_tree(c, "stat_bench")
+    d = os.path.join(kernel_tree(c, "stat_npu"), "rank_0", "Net", "0", "0")
+    write(os.path.join(d, "statistic.csv"), "foo,bar\n1,2\n")
+
+
+@setup
 def statistic_csv_invalid_utf8(c):
     kernel_tree(c, "stat_bench")
     d = os.path.join(kernel_tree(c, "stat_npu"), "rank_0", "Net", "0", "0")
