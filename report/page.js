@@ -133,6 +133,7 @@ function anomalyLinks() {
 function renderHeader() {
   const counts = [0, 0, 0];
   for (const p of DATA.parts) for (const v of p.verdict) counts[v]++;
+  if (DATA.passed !== null) counts[0] = DATA.passed;  // a row not compared is no pass (compare.md §5.4)
   const header = el('header', {},
     el('h1', {}, 'Compare report' + (DATA.title ? ': ' + DATA.title : '')),
     el('div', {class: 'counts'}, el('span', {}, DATA.mode + ' mode'),

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <new>
 #include <string>
 #include <system_error>
@@ -50,6 +51,8 @@ int RunGuarded(std::string_view program, const std::function<int()>& body) {
     return body();
   } catch (const std::bad_alloc&) {
     PrintErr("{}: error: out of memory\n", program);
+  } catch (const std::filesystem::filesystem_error& e) {  // a path the program should have checked
+    PrintErr("{}: error: internal error: {}\n", program, e.what());
   } catch (const std::system_error& e) {  // the system refused (a write to a full disk, a thread), not a bug
     PrintErr("{}: error: {}\n", program, e.what());
     return kExitInput;

@@ -70,7 +70,9 @@ void AddCompareOptions(CLI::App& app, CompareArgs* a) {
   app.add_flag("--xlsx", a->xlsx, "Write only the xlsx");
   app.add_flag("--json", a->json, "Also write a machine-readable json result");
   app.add_flag("--html", a->html, "Also write compare_report_{ts}.html: one self-contained page (tree, chart, table)");
-  app.add_option("--fail-on", a->fail_on, "Exit 1 when any row's Result reaches this level")
+  app.add_option("--fail-on", a->fail_on,
+                 "Exit 1 when any row's Result reaches this level (warning: also any row not compared); any gate "
+                 "also fails when nothing of a pair, an input or a tensor could be compared")
       ->check(CLI::IsMember({"error", "warning"}));
   app.add_flag("--fail-on-first-diff", a->fail_on_first_diff, "Exit 1 when -da finds a first diff");
   app.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE (a testsuite per pair, a testcase per API)");
@@ -313,7 +315,7 @@ void PrintReport(const compare::CompareReport& report, bool quiet) {
   if (!report.diff_analyzed) return;
   if (report.first_diff.nodes.empty()) {
     cli::PrintErr("Cannot find any diff node, no need to generate analyze file.\n");  // msprobe's words
-                  return;
+    return;
   }
   for (size_t i = 0; i < report.first_diff.nodes.size(); ++i) {
     cli::PrintErr("first diff {}: rank {}: {}\n", compare::DiffStageName(report.first_diff.stage),

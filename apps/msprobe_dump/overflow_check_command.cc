@@ -18,7 +18,7 @@ int RunOverflowCheckCommand(const OverflowCheckArgs& args, const cli::CommonOpti
   if (!report->analyze_file.empty()) fmt::print("{}\n", report->analyze_file);
   if (report->nodes.empty()) {
     cli::PrintErr("Cannot find any anomaly node, no need to generate analyze file.\n");  // msprobe's words
-                  return cli::kExitOk;
+    return cli::kExitOk;
   }
   for (const compare::OverflowNode& node : report->nodes) {
     cli::PrintErr("first anomaly {}: rank {}: {}\n", compare::DiffStageName(report->stage), node.rank, node.op_name);

@@ -79,7 +79,9 @@ expect_json "$s" '["not_compared"]["rows"]' "$not_compared"
 run "$cmp" -tp "$TMP/renamed" -gp "$verl" -o "$TMP/r2" --fail-on error --html
 expect_code 0 "--fail-on error: every matched row passes"
 # the xlsx summary sheet and the page show the counts
-python3 - "$TMP"/r2/compare_result_*.xlsx "$unmatched_target" "$unmatched_golden" <<'PY' || fail "xlsx summary sheet"
+# A2:B2 counts the passes compared: the csv's Result pass rows less the unmatched ones (Result pass too)
+csv_passes=$(python3 -c "import csv,sys; print(sum(r['Result'] == 'pass' for r in csv.DictReader(open(sys.argv[1]))))" "$TMP"/r2/compare_result_*.csv)
+python3 - "$TMP"/r2/compare_result_*.xlsx "$unmatched_target" "$unmatched_golden" "$((csv_passes - unmatched_target))" <<'PY' || fail "xlsx summary sheet"
 import re, sys, zipfile
 book = zipfile.ZipFile(sys.argv[1])
 names = sorted(n for n in book.namelist() if n.startswith("xl/worksheets/sheet"))
@@ -93,15 +95,18 @@ def cell(ref):
         return strings[int(v[1])]
     t = re.search(r"<t[^>]*>([^<]*)</t>", body)
     return t[1] if t else v[1]
-got = [(cell(f"A{r}"), cell(f"B{r}")) for r in (6, 7, 8)]
-want = [("not compared: no golden counterpart", sys.argv[2]), ("golden rows matched by no target row", sys.argv[3]),
-        ("unreadable tensors", "0")]
+got = [(cell(f"A{r}"), cell(f"B{r}")) for r in (2, 6, 7, 8)]
+want = [("pass", sys.argv[4]), ("not compared: no golden counterpart", sys.argv[2]),
+        ("golden rows matched by no target row", sys.argv[3]), ("unreadable tensors", "0")]
 assert got == want, (got, want)
 PY
 checks=$((checks + 1))
 grep -qF "\"notCompared\":[$unmatched_target,$unmatched_golden,0]" "$TMP"/r2/compare_report_*.html \
   || fail "page counts: $(grep -o '"notCompared":[^]]*' "$TMP"/r2/compare_report_*.html)"
 checks=$((checks + 1))
+# the page's pass count is summary.json's, the unmatched rows (Result pass in the tables) left out
+run python3 "$(dirname "$0")/html_check.py" "$(ls "$TMP"/r2/compare_report_*.html)" "$TMP/r2/summary.json"
+expect_code 0 "html_check.py: $ERR"
 run "$cmp" -tp "$TMP/renamed" -gp "$verl" -o "$TMP/r3" --csv --fail-on warning --junit "$TMP/r3/junit.xml"
 expect_code 1 "--fail-on warning fails on rows not compared"
 csv=$(ls "$TMP"/r3/compare_result_*.csv)
@@ -221,7 +226,7 @@ run "$cmp" -tp "$samples/npu_t/step0" -gp "$TMP/no_rank1" -o "$TMP/nr" --csv --f
 expect_code 1 "a rank without its dump.json"
 missing="$TMP/no_rank1/rank1: no dump.json ($samples/npu_t/step0/rank1 has one); its rank is not compared"
 expect_err "msprobe-compare: warning: $missing"
-expect_err "msprobe-compare: gate failed (--fail-on error): 1 input(s) not compared (on one side only, or without their json); first: $missing"
+expect_err "msprobe-compare: gate failed (--fail-on error): 1 input(s) not compared; first: $missing"
 expect_json "$TMP/nr/summary.json" '["not_compared"]["inputs"]' "[\"$missing\"]"
 grep -qF '<testsuite name="inputs" tests="1" failures="1"' "$TMP/nr/junit.xml" || fail "junit: $(cat "$TMP/nr/junit.xml")"
 checks=$((checks + 1))
@@ -240,7 +245,7 @@ run "$cmp" -tp "$TMP/mix_t" -gp "$TMP/mix_g" -o "$TMP/mix" --csv --fail-on-first
 expect_code 1 "a mix dump's part and step on one side only"
 expect_err "msprobe-compare: warning: $TMP/mix_t/graph: no graph part in $TMP/mix_g; not compared"
 expect_err "msprobe-compare: warning: $TMP/mix_t/pynative/step1: no such step in $TMP/mix_g/pynative; not compared"
-expect_err "msprobe-compare: gate failed (--fail-on-first-diff): 2 input(s) not compared (on one side only, or without their json); first: $TMP/mix_t/graph: no graph part in $TMP/mix_g; not compared"
+expect_err "msprobe-compare: gate failed (--fail-on-first-diff): 2 input(s) not compared; first: $TMP/mix_t/graph: no graph part in $TMP/mix_g; not compared"
 run "$cmp" -tp "$TMP/mix_t" -gp "$TMP/mix_g" -o "$TMP/mix0" --csv
 expect_code 0 "no gate"
 
@@ -252,8 +257,8 @@ copy "$TMP/kt/rank_0/Net/0/0" "$TMP/kt/rank_0/Net/0/1"
 run "$cmp" -tp "$TMP/kt" -gp "$kernel/bench" --rank 0,7 -o "$TMP/k1" --fail-on error
 expect_code 1 "kernel inputs on one side only"
 expect_err "msprobe-compare: warning: $TMP/kt/rank_0/Net/0/1: rank 0 step 1 has no counterpart in $kernel/bench; not compared"
-expect_err "msprobe-compare: warning: --rank 7: in neither $TMP/kt nor $kernel/bench; not compared"
-expect_json "$TMP/k1/summary.json" '["not_compared"]["inputs"][1]' "\"--rank 7: in neither $TMP/kt nor $kernel/bench; not compared\""
+expect_err "msprobe-compare: warning: --rank 7: no kernel dump directory of it (among the steps selected) in $TMP/kt or $kernel/bench; not compared"
+expect_json "$TMP/k1/summary.json" '["not_compared"]["inputs"][1]' "\"--rank 7: no kernel dump directory of it (among the steps selected) in $TMP/kt or $kernel/bench; not compared\""
 rm -r "$TMP/kt/rank_0/Net/0/1"
 npy=$TMP/kt/rank_0/Net/0/0/Add.Default_Add-op0.0.0.100.output.0.DefaultFormat.float32.npy
 truncate -s 150 "$npy"

@@ -19,12 +19,8 @@ int64_t StepNumber(const fs::path& dir) {
 
 }  // namespace
 
-Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& input, const Warn& warn_caller,
+Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& input, const Warn& warn,
                                                           std::vector<std::string>* without_dump_json) {
-  const Warn warn = [&](const std::string& source, const std::string& message) {
-    if (message == kRankWithoutDumpJson) without_dump_json->push_back(source);
-    if (warn_caller) warn_caller(source, message);
-  };
   std::error_code ec;
   if (!fs::exists(input, ec)) return Status::NotFound(input, "no such directory");
   if (!fs::is_directory(input, ec)) return Status::InvalidInput(input, std::string("a file, not a directory: ") + kWhatToGive);
@@ -32,10 +28,11 @@ Result<std::vector<ConsistencyStep>> FindConsistencySteps(const std::string& inp
     return Status::InvalidInput(input, "one rank's dump: the check compares ranks; give the step folder above it");
   }
   std::vector<ConsistencyStep> steps;
-  MSP_ASSIGN_OR_RETURN(const DumpRootScan scan, ScanDumpRoot(input, warn));
+  MSP_ASSIGN_OR_RETURN(DumpRootScan scan, ScanDumpRoot(input, warn));
+  *without_dump_json = std::move(scan.ranks_without_dump_json);
   for (const TrendStepDir& step : scan.steps) steps.push_back({step.step, step.ranks});
   if (steps.empty() && !scan.any_step_dir) {
-    MSP_ASSIGN_OR_RETURN(std::vector<TrendRankDir> ranks, ScanStepDir(input, warn));
+    MSP_ASSIGN_OR_RETURN(std::vector<TrendRankDir> ranks, ScanStepDir(input, warn, without_dump_json));
     if (!ranks.empty()) steps.push_back({StepNumber(input), std::move(ranks)});
   }
   if (steps.empty()) {

@@ -171,6 +171,15 @@ Result<ComparePairs> StepPairs(const fs::path& target, const fs::path& golden, c
   return pairs;
 }
 
+// The step directories of a mix dump's part, in natural order (step2 before step10).
+std::vector<fs::path> StepDirs(const fs::path& part) {
+  std::vector<fs::path> steps = Subdirs(part);
+  std::sort(steps.begin(), steps.end(), [](const fs::path& a, const fs::path& b) {
+    return NaturalLess(a.filename().string(), b.filename().string());
+  });
+  return steps;
+}
+
 bool HasMixDirs(const fs::path& dir) {
   std::error_code ec;
   return fs::is_directory(dir / "graph", ec) || fs::is_directory(dir / "pynative", ec);
@@ -213,17 +222,13 @@ Result<ComparePairs> ResolveComparePairs(const std::string& target, const std::s
       }
       if (!t_part || !g_part) continue;
       for (const auto& [from, other] : {std::pair{tp, gp}, std::pair{gp, tp}}) {  // steps of one side only
-        for (const fs::path& step : Subdirs(from)) {
+        for (const fs::path& step : StepDirs(from)) {
           if (!fs::is_directory(other / step.filename(), ec)) {
             pairs.skipped.push_back(fmt::format("{}: no such step in {}; not compared", step.string(), other.string()));
           }
         }
       }
-      std::vector<fs::path> steps = Subdirs(tp);
-      std::sort(steps.begin(), steps.end(), [](const fs::path& a, const fs::path& b) {
-        return NaturalLess(a.filename().string(), b.filename().string());
-      });
-      for (const fs::path& step : steps) {
+      for (const fs::path& step : StepDirs(tp)) {
         if (!fs::is_directory(gp / step.filename(), ec)) continue;
         const std::string out = (fs::path(output_dir) / part / step.filename()).string();
         MSP_ASSIGN_OR_RETURN(ComparePairs step_pairs, StepPairs(step, gp / step.filename(), out));

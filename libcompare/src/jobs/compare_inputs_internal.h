@@ -17,9 +17,10 @@ struct ComparePairSpec {
 
 struct ComparePairs {
   std::vector<ComparePairSpec> specs;
-  // What the two paths hold that pairs with nothing, as msprobe skips it: "RANK_DIR: no dump.json (the
-  // other side's RANK_DIR has one)", "STEP_DIR: no such step in GOLDEN_PART", "PART: the golden has no
-  // graph part". Never compared, so no gate may pass over it.
+  // What the two paths hold that pairs with nothing, as msprobe skips it: "RANK_DIR: no dump.json
+  // (OTHER_RANK_DIR has one); its rank is not compared", "STEP_DIR: no such step in OTHER_PART; not
+  // compared", "PART_DIR: no graph part in OTHER; not compared". Never compared, so no gate may pass
+  // over it.
   std::vector<std::string> skipped;
 };
 

@@ -55,23 +55,6 @@ std::string Key(std::string_view op_name, std::string_view task, std::string_vie
   return fmt::format("{}.{}.{}.{}", op_name, task, io, slot);
 }
 
-// The columns a statistic.csv row is paired by (§6.1 of docs/kernel_dump.md): without one, every row
-// would pair on an empty name, and the compare pass over what it never matched.
-Status CheckKeyColumns(const StatisticCsv& csv, const std::string& path) {
-  const std::pair<const char*, std::optional<size_t>> needed[] = {
-      {"Op Name", csv.Column({"Op Name"})},        {"Task ID", csv.Column({"Task ID"})},
-      {"Timestamp", csv.Column({"Timestamp"})},    {"IO", csv.Column({"IO", "Input/Output"})},
-      {"Slot", csv.Column({"Slot", "Index"})}};
-  for (const auto& [name, column] : needed) {
-    if (column) continue;
-    return Status::InvalidInput(path, fmt::format("no {} column (its header: {}); the compare pairs rows by op name, "
-                                                  "task id, IO and slot: give the statistic.csv of MindSpore's or "
-                                                  "msprobe's kernel dump (docs/kernel_dump.md §4.5 a, b)",
-                                                  name, fmt::join(csv.header, ", ")));
-  }
-  return Status::Ok();
-}
-
 Result<Side> CollectSide(const std::vector<KernelDumpDir>& dirs) {
   Side side;
   for (const KernelDumpDir& dir : dirs) {
@@ -94,7 +77,7 @@ Result<Side> CollectSide(const std::vector<KernelDumpDir>& dirs) {
       }
     } else if (!dir.statistic_csv.empty()) {
       MSP_ASSIGN_OR_RETURN(StatisticCsv csv, ReadStatisticCsv(dir.statistic_csv));
-      MSP_RETURN_IF_ERROR(CheckKeyColumns(csv, dir.statistic_csv));
+      MSP_RETURN_IF_ERROR(CheckPairingColumns(csv, dir.statistic_csv));
       std::vector<StatisticRecord> rows = StatisticRecords(csv);
       for (size_t i = 0; i < rows.size(); ++i) {
         Record r;
@@ -177,7 +160,9 @@ ResultRow NpyRow(const Record* target, const Record* golden) {
   std::string load_errors;
   const TensorSide n = LoadSide(target, &load_errors), b = LoadSide(golden, &load_errors);
   if (!load_errors.empty()) {
-    row.unreadable = true;
+    // A row without a counterpart is not compared already (unmatched): unreadable counts only those
+    // the file kept from a compare.
+    row.unreadable = target != nullptr && golden != nullptr;
     messages.push_back(std::move(load_errors));
   }
   // npy_data_check (§6.2), every failure appended.
@@ -323,7 +308,8 @@ std::vector<std::string> SkippedKernelInputs(const DirsByRankStep& target, const
                            [&](const auto& entry) { return (rank ? entry.first.first : entry.first.second) == id; });
       };
       if (has(target) || has(golden)) continue;
-      skipped.push_back(fmt::format("--{} {}: in neither {} nor {}; not compared", rank ? "rank" : "step", id,
+      skipped.push_back(fmt::format("--{} {}: no kernel dump directory of it (among the {} selected) in {} or {}; "
+                                    "not compared", rank ? "rank" : "step", id, rank ? "steps" : "ranks",
                                     options.run.target_path, options.run.golden_path));
     }
   }

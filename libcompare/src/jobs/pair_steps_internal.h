@@ -63,7 +63,6 @@ class PairSteps {
   mutable VectorPool<ResultRow> result_rows_;
 };
 
-
 // A pair's outcome before it is compared: which files, under which label.
 PairOutcome NewOutcome(const ComparePairSpec& spec);
 // What the pair's dumps say of themselves: their levels and the golden row count.

@@ -43,7 +43,7 @@ std::optional<std::string> FirstNotCompared(std::span<const PairResult> pairs) {
 }
 
 std::string SkippedInputsText(const std::vector<std::string>& skipped) {
-  return fmt::format("{} input(s) not compared (on one side only, or without their json); first: {}", skipped.size(),
+  return fmt::format("{} input(s) not compared; first: {}", skipped.size(),
                      skipped.empty() ? std::string() : skipped.front());
 }
 

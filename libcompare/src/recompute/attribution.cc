@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "msprobe/dump/framework/dump_layout.h"
 #include "msprobe/dump/files/content_hash.h"
@@ -64,10 +66,15 @@ struct ApiRows {
   size_t begin, end;
 };
 
-// Origin of rows [begin, end) of one API; `produced` holds the hashes of earlier APIs' outputs.
+// The dtype and shape of an earlier API's output that could not be hashed (its file unread).
+using UnreadOutputs = std::set<std::pair<std::string, std::string>>;
+
+// Origin of rows [begin, end) of one API; `produced` holds the hashes of earlier APIs' outputs,
+// `unread_outputs` what is known of those that could not be read.
 ApiAttribution Classify(const ResultTable& table, ApiRows api, const std::vector<std::optional<uint64_t>>& hashes,
-                        const std::unordered_set<uint64_t>& produced, const ops::SelfCheck* target_check,
-                        const ops::SelfCheck* golden_check, std::optional<std::string>* argument) {
+                        const std::unordered_set<uint64_t>& produced, const UnreadOutputs& unread_outputs,
+                        const ops::SelfCheck* target_check, const ops::SelfCheck* golden_check,
+                        std::optional<std::string>* argument) {
   const ops::SelfCheck *target = Measured(target_check), *golden = Measured(golden_check);
   ApiAttribution a{"", ExcessCell(target), ExcessCell(golden)};
   // A tensor of the call that could not be read on either side, by the recompute or by the compare,
@@ -91,6 +98,12 @@ ApiAttribution Classify(const ResultTable& table, ApiRows api, const std::vector
     if (r.state != RowState::kInput || !Differs(r)) continue;
     differs = true;
     if (!hashes[i] || !produced.contains(*hashes[i])) {
+      // An earlier output of its dtype and shape was not read: this input may be that output, so
+      // where its difference comes from is unknown.
+      if (unread_outputs.contains({r.target_dtype, r.target_shape})) {
+        a.origin = "unknown";
+        return a;
+      }
       a.origin = "input";
       *argument = r.target_name;
       return a;
@@ -128,13 +141,15 @@ Result<std::optional<FirstCause>> AttributeRows(const std::string& target_json, 
 
   std::optional<FirstCause> first;
   std::unordered_set<uint64_t> produced;
+  UnreadOutputs unread_outputs;
   std::vector<ResultRow>& rows = table->rows;
   for (size_t begin = 0; begin < rows.size();) {
     size_t end = begin + 1;
     while (end < rows.size() && rows[end].api == rows[begin].api) ++end;
     std::optional<std::string> argument;
-    const ApiAttribution a = Classify(*table, {begin, end}, hashes, produced, Find(target, rows[begin].api),
-                                      Find(golden, ApiOfRow(rows[begin].golden_name)), &argument);
+    const ApiAttribution a = Classify(*table, {begin, end}, hashes, produced, unread_outputs,
+                                      Find(target, rows[begin].api), Find(golden, ApiOfRow(rows[begin].golden_name)),
+                                      &argument);
     if (!first && (a.origin == "op" || a.origin == "input")) {
       first = FirstCause{rows[begin].api, a.origin, argument, begin};
       table->first_cause_row = begin;
@@ -143,7 +158,12 @@ Result<std::optional<FirstCause>> AttributeRows(const std::string& target_json, 
     table->attributions.push_back(a);
     for (size_t i = begin; i < end; ++i) {
       rows[i].attribution = index;
-      if (rows[i].state == RowState::kOutput && hashes[i]) produced.insert(*hashes[i]);
+      if (rows[i].state != RowState::kOutput) continue;
+      if (hashes[i]) {
+        produced.insert(*hashes[i]);
+      } else if (NeedsTargetHash(rows[i])) {
+        unread_outputs.emplace(rows[i].target_dtype, rows[i].target_shape);
+      }
     }
     begin = end;
   }

@@ -163,6 +163,9 @@ void AppendReportData(const std::vector<ReportPart>& parts, const HtmlReportMeta
   AppendKey("firstCauseName", out);
   AppendJsonString(meta.first_cause_name, out);
   *out += ',';
+  AppendKey("passed", out);
+  *out += meta.passed ? std::to_string(*meta.passed) : std::string("null");
+  *out += ',';
   AppendKey("notCompared", out);
   fmt::format_to(std::back_inserter(*out), "[{},{},{}]", meta.unmatched_target, meta.unmatched_golden,
                  meta.unreadable_tensors);

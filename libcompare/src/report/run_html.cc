@@ -37,7 +37,9 @@ Result<std::string> WriteRunHtml(const std::string& output_dir, const std::strin
     const RowRef& node = report.first_diff.nodes.front();
     meta.first_diff = LinkTo(report, node.file, node.row);
   }
+  meta.passed = 0;
   for (const PairResult& pair : report.pairs) {
+    *meta.passed += pair.passed;
     meta.unmatched_target += pair.unmatched.target;
     meta.unmatched_golden += pair.unmatched.golden;
     meta.unreadable_tensors += pair.unreadable_tensors;

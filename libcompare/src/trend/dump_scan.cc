@@ -38,7 +38,8 @@ std::optional<int64_t> NumberAfterPrefix(const fs::path& dir, const std::string&
 
 }  // namespace
 
-Result<std::vector<TrendRankDir>> ScanStepDir(const fs::path& step_dir, const Warn& warn) {
+Result<std::vector<TrendRankDir>> ScanStepDir(const fs::path& step_dir, const Warn& warn,
+                                              std::vector<std::string>* without_dump_json) {
   MSP_ASSIGN_OR_RETURN(std::vector<std::string> names, ListNames(step_dir));
   std::vector<TrendRankDir> ranks, procs;
   std::vector<std::string> skipped;
@@ -55,7 +56,8 @@ Result<std::vector<TrendRankDir>> ScanStepDir(const fs::path& step_dir, const Wa
     any = true;
     std::error_code ec;
     if (!fs::is_regular_file(dir / "dump.json", ec)) {
-      if (warn) warn(dir.string(), kRankWithoutDumpJson);
+      if (warn) warn(dir.string(), "no dump.json; passed over");
+      without_dump_json->push_back(dir.string());
       continue;
     }
     (rank ? ranks : procs).push_back(TrendRankDir{*number, dir.string()});
@@ -94,7 +96,7 @@ Result<DumpRootScan> ScanDumpRoot(const std::string& root, const Warn& warn) {
                                                       name, *number));
       }
     }
-    MSP_ASSIGN_OR_RETURN(std::vector<TrendRankDir> ranks, ScanStepDir(dir, warn));
+    MSP_ASSIGN_OR_RETURN(std::vector<TrendRankDir> ranks, ScanStepDir(dir, warn, &scan.ranks_without_dump_json));
     if (!ranks.empty()) scan.steps.push_back(TrendStepDir{*number, dir.string(), std::move(ranks)});
   }
   std::sort(scan.steps.begin(), scan.steps.end(),

@@ -28,14 +28,15 @@ struct TrendStepDir {
 struct DumpRootScan {
   std::vector<TrendStepDir> steps;  // by step number
   bool any_step_dir = false;        // a step<N> directory was there, with or without ranks
+  // rank<N> and proc<N> directories without their dump.json (interrupted ranks), passed over.
+  std::vector<std::string> ranks_without_dump_json;
 };
 
-// What `warn` is told of a rank<N> or proc<N> directory without its dump.json (an interrupted rank).
-inline constexpr char kRankWithoutDumpJson[] = "no dump.json; passed over";
-
 // The ranks of one step directory, numbered as msprobe numbers them (above); empty when it holds
-// none. Errors: the directory cannot be read.
-Result<std::vector<TrendRankDir>> ScanStepDir(const std::filesystem::path& step_dir, const Warn& warn);
+// none. Rank directories without their dump.json are told to `warn` and added to `without_dump_json`.
+// Errors: the directory cannot be read.
+Result<std::vector<TrendRankDir>> ScanStepDir(const std::filesystem::path& step_dir, const Warn& warn,
+                                              std::vector<std::string>* without_dump_json);
 
 // Errors: `root` is not a readable directory, two step directories with one number ("step1",
 // "step01"). Directories passed over are told to `warn`.

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <iterator>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include "msprobe/dump/text/csv_quote.h"
@@ -76,36 +80,64 @@ Result<StatisticCsv> ReadStatisticCsv(const std::string& path) {
   return ParseStatisticCsv(AsChars(all.bytes()), path);
 }
 
+namespace {
+
+// A record's field and the names the variants give its column (docs/kernel_dump.md §4.5 a-d).
+struct FieldColumn {
+  std::string StatisticRecord::*field;
+  std::array<std::string_view, 3> names;  // "" after the last
+  bool pairs_rows;                        // the kernel compare pairs rows by it (§6.1)
+};
+
+constexpr FieldColumn kFieldColumns[] = {
+    {&StatisticRecord::op_type, {"Op Type"}, false},
+    {&StatisticRecord::op_name, {"Op Name"}, true},
+    {&StatisticRecord::task_id, {"Task ID"}, true},
+    {&StatisticRecord::timestamp, {"Timestamp"}, true},
+    {&StatisticRecord::io, {"IO", "Input/Output"}, true},
+    {&StatisticRecord::slot, {"Slot", "Index"}, true},
+    {&StatisticRecord::dtype, {"Data Type", "Dtype"}, false},
+    {&StatisticRecord::shape, {"Shape"}, false},
+    {&StatisticRecord::max, {"Max Value", "Max"}, false},
+    {&StatisticRecord::min, {"Min Value", "Min"}, false},
+    {&StatisticRecord::mean, {"Avg Value", "Mean"}, false},
+    {&StatisticRecord::norm, {"L2Norm Value", "l2norm", "Norm"}, false},
+};
+
+std::optional<size_t> ColumnOf(const StatisticCsv& csv, const FieldColumn& f) {
+  for (std::string_view name : f.names) {
+    if (name.empty()) break;
+    if (const std::optional<size_t> column = csv.Column({name})) return column;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<StatisticRecord> StatisticRecords(const StatisticCsv& csv) {
-  struct Binding {
-    std::string StatisticRecord::*field;
-    std::optional<size_t> column;
-  };
-  // Column names per variant (docs/kernel_dump.md §4.5 a-d).
-  const Binding bindings[] = {
-      {&StatisticRecord::op_type, csv.Column({"Op Type"})},
-      {&StatisticRecord::op_name, csv.Column({"Op Name"})},
-      {&StatisticRecord::task_id, csv.Column({"Task ID"})},
-      {&StatisticRecord::timestamp, csv.Column({"Timestamp"})},
-      {&StatisticRecord::io, csv.Column({"IO", "Input/Output"})},
-      {&StatisticRecord::slot, csv.Column({"Slot", "Index"})},
-      {&StatisticRecord::dtype, csv.Column({"Data Type", "Dtype"})},
-      {&StatisticRecord::shape, csv.Column({"Shape"})},
-      {&StatisticRecord::max, csv.Column({"Max Value", "Max"})},
-      {&StatisticRecord::min, csv.Column({"Min Value", "Min"})},
-      {&StatisticRecord::mean, csv.Column({"Avg Value", "Mean"})},
-      {&StatisticRecord::norm, csv.Column({"L2Norm Value", "l2norm", "Norm"})},
-  };
+  std::optional<size_t> columns[std::size(kFieldColumns)];
+  for (size_t f = 0; f < std::size(kFieldColumns); ++f) columns[f] = ColumnOf(csv, kFieldColumns[f]);
   std::vector<StatisticRecord> records;
   records.reserve(csv.rows.size());
   for (const std::vector<std::string>& row : csv.rows) {
     StatisticRecord r;
-    for (const Binding& b : bindings) {
-      if (b.column) r.*(b.field) = row[*b.column];
+    for (size_t f = 0; f < std::size(kFieldColumns); ++f) {
+      if (columns[f]) r.*(kFieldColumns[f].field) = row[*columns[f]];
     }
     records.push_back(std::move(r));
   }
   return records;
+}
+
+Status CheckPairingColumns(const StatisticCsv& csv, const std::string& source) {
+  for (const FieldColumn& f : kFieldColumns) {
+    if (!f.pairs_rows || ColumnOf(csv, f)) continue;
+    return Status::InvalidInput(source, fmt::format("no {} column (its header: {}); the compare pairs rows by Op Name, "
+                                                    "Task ID, IO and Slot in Timestamp order: give the statistic.csv "
+                                                    "of MindSpore's or msprobe's kernel dump (docs/kernel_dump.md §4.5 a, b)",
+                                                    f.names[0], fmt::join(csv.header, ", ")));
+  }
+  return Status::Ok();
 }
 
 void AppendStatisticCsvRow(std::string* out, const KernelDumpName& name, const TensorInfo& info,

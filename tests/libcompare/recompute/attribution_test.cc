@@ -144,6 +144,24 @@ TEST(AttributionTest, CallWithAnUnreadTensorNamesNoCause) {
   EXPECT_TRUE(a.summary.at("first_cause").is_null());
 }
 
+// An output that could not be read names no cause downstream either: the next API's input of its dtype
+// and shape may be that output, so its difference does not enter there from outside the ops.
+TEST(AttributionTest, InputThatMayBeAnUnreadOutputNamesNoCause) {
+  testing::TempDir tmp;
+  CompareOptions options = AttributeOptions("target_op", tmp);
+  const std::filesystem::path copy = tmp.root() / "target";
+  std::filesystem::copy(options.target_path, copy, std::filesystem::copy_options::recursive);
+  std::filesystem::permissions(copy / "dump_tensor_data", std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::add);
+  std::filesystem::remove(copy / "dump_tensor_data/Functional.gelu.0.forward.output.0.pt");
+  options.target_path = copy.string();
+  const Attributed a = Attribute(options);
+  ASSERT_GE(a.origins.size(), 3u);
+  EXPECT_EQ(a.origins[1], (std::pair<std::string, std::string>{"Functional.gelu.0.forward", "unknown"}));
+  EXPECT_EQ(a.origins[2], (std::pair<std::string, std::string>{"Functional.linear.1.forward", "unknown"}));
+  EXPECT_TRUE(a.summary.at("first_cause").is_null());
+}
+
 // The same for an API without a float64 reference: the compare could not read its input, so whether
 // that input differs (and where from) is unknown, not an input difference entering there.
 TEST(AttributionTest, ApiWithoutAReferenceAndAnUnreadInputNamesNoCause) {

@@ -67,13 +67,15 @@ struct CompareOptions {
 // returns the report; the others an empty one, or the run's error.
 Result<CompareReport> RunCompare(const CompareOptions& options, const JobContext& context = {});
 
-// Why the gates fail a finished run; nullopt when they pass (docs/compare.md §1.5). In order: a pair in
-// which no target row matched a golden row fails every gate; then --fail-on's first row at its level;
-// then, for --fail-on warning, the rows not compared; then -da's first diff for --fail-on-first-diff.
+// Why the gates fail a finished run; nullopt when they pass (docs/compare.md §1.5). In order, failing
+// every gate: inputs not compared (CompareReport::skipped_inputs), a pair in which nothing was compared
+// (no target row matched, or a side without rows), tensors that could not be read; then --fail-on's
+// first row at its level; then, for --fail-on warning, the rows not compared; then -da's first diff for
+// --fail-on-first-diff.
 struct GateFailure {
   std::string gate;    // "--fail-on error", "--fail-on warning", "--fail-on-first-diff"
-  // "FILE row 26: NPU_NAME: error: ERR_MESSAGE", "11 row(s) not compared; first: …", or
-  // "rank0: no target row matched a golden row (…): …"
+  // "FILE row 26: NPU_NAME: error: ERR_MESSAGE", "11 row(s) not compared; first: …",
+  // "rank0: no target row matched a golden row (…): …", "2 tensor(s) could not be read, …"
   std::string reason;
 };
 std::optional<GateFailure> EvaluateGates(const CompareOptions& options, const CompareReport& report);

@@ -22,7 +22,7 @@ std::string NotComparedCounts(std::span<const PairResult> pairs);
 // NAME: matched by no target row", or why its tensor could not be read. nullopt when every row was compared.
 std::optional<std::string> FirstNotCompared(std::span<const PairResult> pairs);
 
-// "2 input(s) not compared (on one side only, or without their json); first: DIR: no dump.json (…)".
+// "2 input(s) not compared; first: DIR: no dump.json (…)".
 std::string SkippedInputsText(const std::vector<std::string>& skipped);
 
 // Why nothing was compared in a pair: "rank0: no target row matched a golden row (31 target rows, 40

@@ -36,6 +36,9 @@ struct HtmlReportMeta {
   std::string first_cause_name;              // its API and kind: "Functional.gelu.0.forward (op)"
   // The rows not compared (docs/compare.md §5.4), shown beside the counts per Result.
   uint64_t unmatched_target = 0, unmatched_golden = 0, unreadable_tensors = 0;
+  // The compare's pass count (rows compared whose Result is pass), shown for "pass": a row not compared
+  // is no pass whatever its Result. Unset (a recompute's page): the rows' Results are counted.
+  std::optional<uint64_t> passed;
   std::string anomaly_file;                  // overflow_check's anomaly_analyze_{ns}.json, "" for none
   std::vector<ReportAnomaly> anomalies;
   // The first error is found from the rows themselves (the first row whose Result is error).

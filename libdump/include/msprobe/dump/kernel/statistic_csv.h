@@ -45,6 +45,9 @@ struct StatisticRecord {
   std::string max, min, mean, norm;
 };
 std::vector<StatisticRecord> StatisticRecords(const StatisticCsv& csv);
+// InvalidInput naming the first column the kernel compare pairs rows by (Op Name, Task ID, Timestamp,
+// IO, Slot; docs/kernel_dump.md §6.1) that `csv` (read from `source`) lacks, with its header.
+Status CheckPairingColumns(const StatisticCsv& csv, const std::string& source);
 
 // MindSpore's header (§4.5 a): its fixed prefix, then the categories we compute, in its names.
 inline constexpr std::string_view kStatisticCsvHeader =
