@@ -121,19 +121,24 @@ TEST(AttributionTest, StatisticsCompareIsUnknown) {
   EXPECT_NE(csv.find(",unknown,N/A,N/A\n"), std::string::npos);
 }
 
-// The target's gelu input file removed: its recompute reads no tensor (unreadable), and compare sees an
-// input it cannot measure. Neither names a cause: the origin is unknown, not "input" (an unread tensor
-// is no evidence of a difference) nor "op".
-TEST(AttributionTest, CallWithAnUnreadTensorNamesNoCause) {
-  testing::TempDir tmp;
+// target_op against the golden, the target a copy without its tensor file `file`.
+CompareOptions TargetOpWithout(const std::string& file, const testing::TempDir& tmp) {
   CompareOptions options = AttributeOptions("target_op", tmp);
   const std::filesystem::path copy = tmp.root() / "target";
   std::filesystem::copy(options.target_path, copy, std::filesystem::copy_options::recursive);
   std::filesystem::permissions(copy / "dump_tensor_data", std::filesystem::perms::owner_all,
                                std::filesystem::perm_options::add);
-  std::filesystem::remove(copy / "dump_tensor_data/Functional.gelu.0.forward.input.0.pt");
+  std::filesystem::remove(copy / "dump_tensor_data" / file);
   options.target_path = copy.string();
-  const Attributed a = Attribute(options);
+  return options;
+}
+
+// The target's gelu input file removed: its recompute reads no tensor (unreadable), and compare sees an
+// input it cannot measure. Neither names a cause: the origin is unknown, not "input" (an unread tensor
+// is no evidence of a difference) nor "op".
+TEST(AttributionTest, CallWithAnUnreadTensorNamesNoCause) {
+  testing::TempDir tmp;
+  const Attributed a = Attribute(TargetOpWithout("Functional.gelu.0.forward.input.0.pt", tmp));
   EXPECT_EQ(a.origins, (Origins{{"Functional.linear.0.forward", "clean"},
                                 {"Functional.gelu.0.forward", "unknown"},
                                 {"Functional.linear.1.forward", "inherited"},
@@ -148,14 +153,7 @@ TEST(AttributionTest, CallWithAnUnreadTensorNamesNoCause) {
 // and shape may be that output, so its difference does not enter there from outside the ops.
 TEST(AttributionTest, InputThatMayBeAnUnreadOutputNamesNoCause) {
   testing::TempDir tmp;
-  CompareOptions options = AttributeOptions("target_op", tmp);
-  const std::filesystem::path copy = tmp.root() / "target";
-  std::filesystem::copy(options.target_path, copy, std::filesystem::copy_options::recursive);
-  std::filesystem::permissions(copy / "dump_tensor_data", std::filesystem::perms::owner_all,
-                               std::filesystem::perm_options::add);
-  std::filesystem::remove(copy / "dump_tensor_data/Functional.gelu.0.forward.output.0.pt");
-  options.target_path = copy.string();
-  const Attributed a = Attribute(options);
+  const Attributed a = Attribute(TargetOpWithout("Functional.gelu.0.forward.output.0.pt", tmp));
   ASSERT_GE(a.origins.size(), 3u);
   EXPECT_EQ(a.origins[1], (std::pair<std::string, std::string>{"Functional.gelu.0.forward", "unknown"}));
   EXPECT_EQ(a.origins[2], (std::pair<std::string, std::string>{"Functional.linear.1.forward", "unknown"}));
