@@ -268,6 +268,13 @@ expect_json "$TMP/k2/summary.json" '["counts"]["unreadable_tensors"]' 1
 checks=$((checks + 1))
 [ "$(grep -c 'gate failed' <<<"$ERR")" -eq 1 ] && grep -q "^msprobe-compare: gate failed (--fail-on error): 1 tensor(s) could not be read, their rows not compared; first: $npy: " <<<"$ERR" \
   || fail "kernel gate line: $ERR"
+# a target statistic.csv of its header alone: nothing compared, said so
+copy "$kernel/stat_npu" "$TMP/ks"
+for csv in $(find "$TMP/ks" -name statistic.csv); do head -1 "$csv" >"$csv.h" && mv "$csv.h" "$csv"; done
+golden_stat_rows=$(($(find "$kernel/stat_bench" -name statistic.csv -exec cat {} + | grep -vc '^Op Type')))
+run "$cmp" -tp "$TMP/ks" -gp "$kernel/stat_bench" --rank 0 -o "$TMP/ks_out" --fail-on error
+expect_code 1 "a kernel target without rows"
+expect_err "msprobe-compare: gate failed (--fail-on error): rank0_step0: the target has no rows ($golden_stat_rows golden rows): nothing compared"
 run "$cmp" -tp "$TMP/kt" -gp "$kernel/bench" --rank 0 -o "$TMP/k3" --fail-on warning
 expect_code 1
 checks=$((checks + 1))

@@ -74,6 +74,16 @@ for json_flag in "" --json; do
   [ -z "$OUT" ] || fail "verify $json_flag printed on stdout: $OUT"
 done
 
+# verify: one rank's dump.json of no entry beside a complete rank is a finding (exit 1), not an "OK"
+mkdir -p "$TMP/one_empty"
+cp -r "$MSPROBE_ROOT/samples/dist2/npu_t/step0/rank0" "$TMP/one_empty/rank0"
+mkdir -p "$TMP/one_empty/rank1"
+cp "$TMP/nodata/dump.json" "$TMP/one_empty/rank1/dump.json"
+run "$dump" verify "$TMP/one_empty"
+expect_code 1 "verify with an empty rank"
+expect_err "empty         $TMP/one_empty/rank1/dump.json  its \"data\" holds no API entries: nothing verified"
+expect_err "FAILED: 2 json file(s), "
+
 # convert: no .bin dump in the folder is an error naming what it holds
 mkdir -p "$TMP/empty"
 tail=" msprobe-convert converts the .bin files the Ascend runtime dumps (acl.json dump_path)"

@@ -49,6 +49,13 @@ std::string SkippedInputsText(const std::vector<std::string>& skipped) {
 
 std::string NothingComparedText(const PairResult& pair) {
   if (!pair.skipped_reason.empty()) return pair.label + ": " + pair.skipped_reason;
+  // Every target row is matched or not; a kernel table also holds the golden-only rows.
+  const uint64_t target_rows = pair.matched_rows + pair.unmatched.target;
+  if (target_rows == 0 || pair.golden_rows == 0) {
+    return fmt::format("{}: the {} has no rows ({} {} rows): nothing compared", pair.label,
+                       target_rows == 0 ? "target" : "golden", target_rows == 0 ? pair.golden_rows : target_rows,
+                       target_rows == 0 ? "golden" : "target");
+  }
   std::string hint;
   if (!pair.target_level.empty() && !pair.golden_level.empty() && pair.target_level != pair.golden_level) {
     hint = fmt::format("the target is level {} and the golden {}: dump both at the same level", pair.target_level,
@@ -59,7 +66,7 @@ std::string NothingComparedText(const PairResult& pair) {
     hint = "an L0 dump against an L1 dump, or dumps of different models?";
   }
   return fmt::format("{}: no target row matched a golden row ({} target rows, {} golden rows): {}", pair.label,
-                     pair.rows, pair.golden_rows, hint);
+                     target_rows, pair.golden_rows, hint);
 }
 
 }  // namespace msprobe::compare

@@ -120,6 +120,7 @@ std::string_view FindingName(VerifyFinding f) {
     case VerifyFinding::kMissing: return "missing";
     case VerifyFinding::kUnreadable: return "unreadable";
     case VerifyFinding::kUnreferenced: return "unreferenced";
+    case VerifyFinding::kEmpty: return "empty";
   }
   return "?";
 }
@@ -211,6 +212,16 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
     dumps.push_back(std::move(dump));
   }
   if (!dumps.empty()) report.task = dumps[0].task;
+  std::vector<VerifyIssue> empty_issues;  // json files of no entry beside others (all empty: refused below)
+  for (const DumpJson& dump : dumps) {
+    if (!dump.tensors.empty() || dumps.size() == 1) continue;
+    EntryCounter counter;
+    MSP_RETURN_IF_ERROR(StreamDumpJson(dump.path, counter).status());
+    if (counter.entries == 0) {
+      empty_issues.push_back({VerifyFinding::kEmpty, dump.path, "", "its \"data\" holds no API entries: nothing verified"});
+    }
+  }
+  if (empty_issues.size() == dumps.size()) empty_issues.clear();
   for (const DumpJson& dump : dumps) {
     report.tensor_records += dump.tensors.size();
     const std::string tensor_dir = TensorDataDir(dump.path);
@@ -276,6 +287,7 @@ Result<VerifyReport> RunVerify(const VerifyOptions& options, const JobContext& c
     for (VerifyIssue& issue : found[i]) report.issues.push_back(std::move(issue));
   }
   for (VerifyIssue& issue : unreferenced_issues) report.issues.push_back(std::move(issue));
+  for (VerifyIssue& issue : empty_issues) report.issues.push_back(std::move(issue));
   if (jobs.empty()) {
     // What was checked instead, for the summary: a second, cheap pass over json files without tensors.
     for (const std::string& json : report.json_files) {

@@ -16,7 +16,9 @@
 
 namespace msprobe {
 
-enum class VerifyFinding : uint8_t { kMismatch, kMissing, kUnreadable, kUnreferenced };
+// kEmpty: a json file whose "data" holds no entry beside others that hold some (an interrupted rank):
+// nothing of it was verified.
+enum class VerifyFinding : uint8_t { kMismatch, kMissing, kUnreadable, kUnreferenced, kEmpty };
 std::string_view FindingName(VerifyFinding f);  // "mismatch", "missing", ...
 
 struct VerifyIssue {
