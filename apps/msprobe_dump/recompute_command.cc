@@ -42,6 +42,11 @@ int RunRecomputeCommand(const RecomputeArgs& args, const cli::CommonOptions& com
     cli::PrintErr("first exceeding: {} ({})\n", report->first_exceeding->api, report->first_exceeding->dump_json);
     exit_code = cli::kExitGateFailed;
   }
+  if (!report->dumps_without_calls.empty()) {  // nor do dumps of which nothing was checked
+    cli::PrintErr("{} dump(s) not checked: no forward API call (an interrupted rank?); first: {}\n",
+                  report->dumps_without_calls.size(), report->dumps_without_calls.front());
+    exit_code = cli::kExitGateFailed;
+  }
   if (report->first_unreadable) {  // calls not checked never pass (docs/ops.md §6)
     cli::PrintErr("{} call(s) not checked: a tensor could not be read (first: {})\n", report->counts.unreadable,
                   report->first_unreadable->reason);

@@ -83,6 +83,12 @@ run "$dump" verify "$TMP/one_empty"
 expect_code 1 "verify with an empty rank"
 expect_err "empty         $TMP/one_empty/rank1/dump.json  its \"data\" holds no API entries: nothing verified"
 expect_err "FAILED: 2 json file(s), "
+# recompute: the complete rank is checked and written, the empty one fails the run
+run "$dump" recompute -q "$TMP/one_empty" -o "$TMP/one_empty_out"
+expect_code 1 "recompute with an empty rank"
+expect_err_line "1 dump(s) not checked: no forward API call (an interrupted rank?); first: $TMP/one_empty/rank1/dump.json"
+checks=$((checks + 1))
+grep -qF "\"$TMP/one_empty/rank1/dump.json\"" "$TMP/one_empty_out/summary.json" || fail "summary: $(cat "$TMP/one_empty_out/summary.json")"
 
 # convert: no .bin dump in the folder is an error naming what it holds
 mkdir -p "$TMP/empty"

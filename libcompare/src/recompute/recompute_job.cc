@@ -69,6 +69,7 @@ Status WriteSummary(const RecomputeOptions& options, const RecomputeReport& repo
   summary["counts"] = CountsJson(report.counts);
   summary["first_exceeding"] = CallRowJson(report.first_exceeding, false);
   summary["first_unreadable"] = CallRowJson(report.first_unreadable, true);
+  summary["dumps_without_calls"] = report.dumps_without_calls;
   Json parts = Json::array();
   for (const RecomputePart& p : report.parts) {
     parts.push_back({{"dump_json", p.dump_json}, {"outputs", p.outputs}, {"counts", CountsJson(p.counts)}});
@@ -176,6 +177,7 @@ Status WritePart(const RecomputeOptions& options, const std::string& ts, bool se
   if (!report->first_unreadable) {
     report->first_unreadable = FirstWith(ops::SelfVerdict::kUnreadable, dump, part.outputs[0]);
   }
+  if (dump.check.calls.empty()) report->dumps_without_calls.push_back(dump.dump_json);
   if (options.write_html) html->AddPart(internal::MakeRecomputePart(label, dump.dump_json, dump.check.calls));
   Add(&report->counts, part.counts);
   report->parts.push_back(std::move(part));

@@ -44,6 +44,9 @@ struct RecomputeReport {
   RecomputeCounts counts;                  // summed over the parts
   std::optional<CallRow> first_exceeding;  // in the first part that has one
   std::optional<CallRow> first_unreadable;  // likewise; the run fails on it as on an exceeding call
+  // The run's dump.json files of no forward API call beside others that have some (an interrupted
+  // rank, an L0 dump among L1 ones): nothing of them was checked, so the run fails on them too.
+  std::vector<std::string> dumps_without_calls;
   std::string summary_file;                    // OUT/summary.json
   std::string html_file;                       // --html: the run's page
 };
