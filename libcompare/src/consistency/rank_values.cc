@@ -80,6 +80,7 @@ class RankReader : public DumpJsonVisitor {
   }
 
   Status Entry(std::string_view key, const JsonValue& entry) override {
+    MSP_RETURN_IF_ERROR(CheckEntryShape(key, entry, out_->dump_json));
     records_.clear();
     MSP_RETURN_IF_ERROR(CollectEntryTensors(key, entry, out_->dump_json, &records_));
     const std::optional<CollectiveCall> call = ReadCollectiveCall(key, entry);

@@ -287,7 +287,7 @@ Status ReadEntry(const JsonValue& value, const std::string& key, const std::stri
   if (last == kParamsGrad || prev == kParamsGrad) {
     return ParseItem(value, &name, RowState::kParametersGrad, 0, source, rows);
   }
-  if (!value.IsObject()) return Status::InvalidInput(source, fmt::format("entry '{}' is not an object", key));
+  MSP_RETURN_IF_ERROR(CheckEntryShape(key, value, source));
   name.reserve(key.size() + 32);  // room for the suffix and a few levels, so that it is not grown
   for (const IoField& field : kIoFields) {
     if (const JsonValue* v = Member(value, field.key)) {

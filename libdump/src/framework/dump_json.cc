@@ -8,6 +8,16 @@
 #include "msprobe/dump/io/mapped_file.h"
 
 namespace msprobe {
+
+Status CheckEntryShape(std::string_view key, const JsonValue& value, const std::string& source) {
+  if (value.IsObject()) return Status::Ok();
+  const size_t last_dot = key.rfind('.');
+  const std::string_view last = last_dot == std::string_view::npos ? key : key.substr(last_dot + 1);
+  const std::string_view rest = last_dot == std::string_view::npos ? std::string_view() : key.substr(0, last_dot);
+  const std::string_view prev = rest.substr(rest.rfind('.') == std::string_view::npos ? 0 : rest.rfind('.') + 1);
+  if (last == "debug" || last == "parameters_grad" || prev == "parameters_grad") return Status::Ok();
+  return Status::InvalidInput(source, fmt::format("entry '{}' is not an object", key));
+}
 namespace {
 
 // msprobe's tensor objects carry a "type" naming a tensor class plus "dtype" and "shape".
@@ -148,6 +158,7 @@ class RecordReader : public DumpJsonVisitor {
   explicit RecordReader(const std::string& source) : collector_(source, &dump_.tensors) { dump_.path = source; }
 
   Status Entry(std::string_view key, const JsonValue& value) override {
+    MSP_RETURN_IF_ERROR(CheckEntryShape(key, value, dump_.path));
     return collector_.Walk(std::string(key), value, "", 0);
   }
   Result<DumpJson> Finish(Result<DumpJsonHeader> header) && {

@@ -1,6 +1,5 @@
 #include "msprobe/ops/check/dump_check.h"
 
-#include <fmt/format.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 
@@ -39,7 +38,7 @@ class CallCollector : public DumpJsonVisitor {
       return Status::Ok();
     }
     // A malformed dump.json, as compare finds it (docs/compare.md §2.1), not an unsupported call.
-    if (!value.IsObject()) return Status::InvalidInput(dump_json_, fmt::format("entry '{}' is not an object", key));
+    MSP_RETURN_IF_ERROR(CheckEntryShape(key, value, dump_json_));
     calls.push_back({std::string(key), ParseCallArgs(value, std::string(key))});
     return Status::Ok();
   }

@@ -138,7 +138,7 @@ TEST(DumpJsonTest, MalformedInputsAreClearErrors) {
                 Code::kInvalidInput, "\"shape\" is not a list");
   EXPECT_STATUS(Parse(R"({"data": {"a": {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1],
                 "data_name": 7}}})"), Code::kInvalidInput, "\"data_name\" is not a string");
-  std::string deep = R"({"data": {"a": )" + std::string(500, '[') + std::string(500, ']') + "}}";
+  std::string deep = R"({"data": {"a": {"input_args": )" + std::string(500, '[') + std::string(500, ']') + "}}}";
   EXPECT_STATUS(Parse(deep), Code::kInvalidInput, "deeper than 400");
 }
 
@@ -186,6 +186,24 @@ TEST(DumpJsonTest, ReadsTheGpuExampleWithRecomputeFlags) {
   EXPECT_EQ(dump->tensors[0].entry, "Functional.conv2d.0.forward");
   EXPECT_EQ(dump->tensors[0].shape, (std::vector<int64_t>{32, 3, 224, 224}));
   EXPECT_EQ(dump->tensors[0].mean.number, 0.4993983507156372);
+}
+
+// msprobe writes an API call's entry as an object; only a debug.json name and a parameters_grad
+// entry hold lists or values (docs/compare.md §2.3). Anything else is a malformed dump, refused alike
+// by every reader.
+TEST(DumpJsonTest, AnEntryIsAnObjectUnlessDebugOrParametersGrad) {
+  auto values = ParseJsonText(R"({"obj": {}, "null": null, "list": [1], "number": 2})", "t.json");
+  ASSERT_TRUE(values.ok());
+  const JsonValue& v = *values;
+  EXPECT_TRUE(CheckEntryShape("Functional.linear.0.forward", v["obj"], "d.json").ok());
+  for (const char* key : {"loss.0.debug", "Module.fc.Linear.parameters_grad.0", "Module.fc.Linear.parameters_grad"}) {
+    EXPECT_TRUE(CheckEntryShape(key, v["list"], "d.json").ok()) << key;
+    EXPECT_TRUE(CheckEntryShape(key, v["number"], "d.json").ok()) << key;
+  }
+  for (const char* member : {"null", "list", "number"}) {
+    const Status s = CheckEntryShape("Functional.linear.0.forward", v[member], "d.json");
+    EXPECT_EQ(s.ToString(), "d.json: entry 'Functional.linear.0.forward' is not an object") << member;
+  }
 }
 
 }  // namespace

@@ -33,6 +33,12 @@ struct TensorRecord {
   std::optional<std::string> data_name;
 };
 
+// An entry of "data" is an object, unless its key is a debug.json name ("….debug") or a
+// parameters_grad entry ("….parameters_grad.0", "….parameters_grad"), whose values may be lists or
+// values (docs/compare.md §2.3). InvalidInput naming `source` and the key otherwise ("entry
+// 'Functional.linear.0.forward' is not an object"): every reader refuses such a dump alike.
+Status CheckEntryShape(std::string_view key, const JsonValue& value, const std::string& source);
+
 // The top-level members of a dump.json or debug.json other than "data" (docs/formats.md §1.1), read as
 // msprobe reads them: a repeated key keeps its last value.
 struct DumpJsonHeader {
