@@ -159,6 +159,7 @@ class RecordReader : public DumpJsonVisitor {
 
   Status Entry(std::string_view key, const JsonValue& value) override {
     MSP_RETURN_IF_ERROR(CheckEntryShape(key, value, dump_.path));
+    ++dump_.entries;
     return collector_.Walk(std::string(key), value, "", 0);
   }
   Result<DumpJson> Finish(Result<DumpJsonHeader> header) && {

@@ -98,6 +98,7 @@ struct DumpJson {
   std::string path;
   std::string task, level, framework;  // as DumpJsonHeader
   std::vector<TensorRecord> tensors;   // in file order
+  uint64_t entries = 0;                // of "data"
 };
 
 // The tensor records of one entry of "data", in the entry's order, appended to *out: what ReadDumpJson
